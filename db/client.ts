@@ -1,0 +1,33 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Database = NodePgDatabase<typeof schema>;
+export interface DatabaseHandle {
+  db: Database;
+  pool: pg.Pool;
+}
+
+export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle client that loses its server must not crash the process; the next query reports the problem.
+  pool.on("error", () => {});
+  return { pool, db: drizzle(pool, { schema }) };
+}
+
+export class DatabaseNotConfiguredError extends Error {
+  constructor() {
+    super("DATABASE_URL is not set: start the console with `npm run dev` or `npm start`, which provide a database");
+    this.name = "DatabaseNotConfiguredError";
+  }
+}
+
+const globalForDb = globalThis as typeof globalThis & { rankscopeDatabase?: DatabaseHandle };
+
+/** The app's shared pool, created on first use (kept on globalThis so dev reloads reuse it). */
+export function appDatabase(): DatabaseHandle {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new DatabaseNotConfiguredError();
+  globalForDb.rankscopeDatabase ??= connectDatabase(url);
+  return globalForDb.rankscopeDatabase;
+}

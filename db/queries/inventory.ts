@@ -1,0 +1,123 @@
+import { sql } from "drizzle-orm";
+import type { ClusterSummary } from "../schema/cluster/validation";
+import type { ClusterSpec } from "@/lib/inventory/model";
+import type { Database } from "../client";
+import { clusters, devices, links, npus, servers, superPods } from "../schema";
+
+/** PostgreSQL takes at most 65,535 parameters per statement; rows are inserted in chunks well under that. */
+const rowsPerInsert = 2_000;
+
+async function insertInChunks<Row, Result>(
+  rows: Row[],
+  insert: (chunk: Row[]) => Promise<Result[]>,
+): Promise<Result[]> {
+  const results: Result[] = [];
+  for (let i = 0; i < rows.length; i += rowsPerInsert) results.push(...(await insert(rows.slice(i, i + rowsPerInsert))));
+  return results;
+}
+
+/** Writes a whole cluster inventory in one transaction and returns the new cluster's id. */
+export async function insertCluster(db: Database, spec: ClusterSpec): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [cluster] = await tx
+      .insert(clusters)
+      .values({ slug: spec.slug, name: spec.name, mode: spec.mode, description: spec.description })
+      .returning({ id: clusters.id });
+    const clusterId = cluster!.id;
+
+    const podRows = spec.superPodIds.length
+      ? await tx
+          .insert(superPods)
+          .values(spec.superPodIds.map((superPodId, position) => ({ clusterId, superPodId, position })))
+          .returning({ id: superPods.id, superPodId: superPods.superPodId })
+      : [];
+    const podRef = new Map(podRows.map((row) => [row.superPodId, row.id]));
+
+    const serverRows = await insertInChunks(
+      spec.servers.map((server, position) => ({
+        clusterId,
+        superPodRef: server.superPodId === null ? null : requireRef(podRef, server.superPodId, "super pod"),
+        serverId: server.serverId,
+        hostIp: server.hostIp,
+        model: server.model,
+        position,
+      })),
+      (chunk) => tx.insert(servers).values(chunk).returning({ id: servers.id, serverId: servers.serverId }),
+    );
+    const serverRef = new Map(serverRows.map((row) => [row.serverId, row.id]));
+
+    const npuValues = spec.servers.flatMap((server) =>
+      server.npus.map((npu) => ({ serverRef: serverRef.get(server.serverId)!, npuIndex: npu.npuIndex })),
+    );
+    const npuRows = await insertInChunks(npuValues, (chunk) =>
+      tx.insert(npus).values(chunk).returning({ id: npus.id, serverRef: npus.serverRef, npuIndex: npus.npuIndex }),
+    );
+    const npuRef = new Map(npuRows.map((row) => [`${row.serverRef}/${row.npuIndex}`, row.id]));
+
+    const deviceValues = spec.servers.flatMap((server) => {
+      const ref = serverRef.get(server.serverId)!;
+      return server.npus.flatMap((npu) =>
+        npu.dies.map((die) => ({ ...die, clusterId, serverRef: ref, npuRef: npuRef.get(`${ref}/${npu.npuIndex}`)! })),
+      );
+    });
+    const deviceRows = await insertInChunks(deviceValues, (chunk) =>
+      tx
+        .insert(devices)
+        .values(chunk)
+        .returning({ id: devices.id, serverRef: devices.serverRef, deviceId: devices.deviceId }),
+    );
+    const deviceRef = new Map(deviceRows.map((row) => [`${row.serverRef}/${row.deviceId}`, row.id]));
+    const dieRef = (serverId: string, deviceId: number) =>
+      requireRef(deviceRef, `${requireRef(serverRef, serverId, "server")}/${deviceId}`, "die");
+
+    const linkValues = spec.links.map((link) => {
+      const a = dieRef(link.source.serverId, link.source.deviceId);
+      const b = dieRef(link.target.serverId, link.target.deviceId);
+      return { clusterId, kind: link.kind, sourceDevice: Math.min(a, b), targetDevice: Math.max(a, b) };
+    });
+    await insertInChunks(linkValues, (chunk) => tx.insert(links).values(chunk).returning({ id: links.id }));
+    return clusterId;
+  });
+}
+
+function requireRef<K>(refs: Map<K, number>, key: K, what: string): number {
+  const ref = refs.get(key);
+  if (ref === undefined) throw new Error(`the inventory names a ${what} it does not define: ${String(key)}`);
+  return ref;
+}
+
+/** Every cluster with its counts per level and per server model, in one round trip. */
+export async function listClusterSummaries(db: Database): Promise<ClusterSummary[]> {
+  const result = await db.execute<{
+    id: number;
+    slug: string;
+    name: string;
+    mode: ClusterSummary["mode"];
+    super_pods: number;
+    servers: number;
+    npus: number;
+    devices: number;
+    servers_by_model: Record<string, number> | null;
+  }>(sql`
+    select c.id, c.slug, c.name, c.mode,
+      (select count(*)::int from super_pods p where p.cluster_id = c.id) as super_pods,
+      (select count(*)::int from servers s where s.cluster_id = c.id) as servers,
+      (select count(*)::int from npus n join servers s on s.id = n.server_ref where s.cluster_id = c.id) as npus,
+      (select count(*)::int from devices d where d.cluster_id = c.id) as devices,
+      (select jsonb_object_agg(model, n) from (
+         select model, count(*)::int as n from servers s where s.cluster_id = c.id group by model
+       ) m) as servers_by_model
+    from clusters c
+    order by c.id`);
+  return result.rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    mode: row.mode,
+    superPods: row.super_pods,
+    servers: row.servers,
+    npus: row.npus,
+    devices: row.devices,
+    serversByModel: row.servers_by_model ?? {},
+  }));
+}

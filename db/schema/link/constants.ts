@@ -1,0 +1,1 @@
+export { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";

@@ -1,0 +1,3 @@
+import { registerDatabasePerFile } from "./database";
+
+registerDatabasePerFile();

@@ -1,0 +1,38 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const alias = { "@": root };
+const ignored = ["node_modules/**", ".next/**", ".data/**", "e2e/**"];
+
+// Two projects: pure unit tests, and integration tests that get a real PostgreSQL
+// (TEST_DATABASE_URL, or an embedded server started once per run) with one fresh database per file.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["**/*.test.ts", "**/*.test.tsx"],
+          exclude: [...ignored, "**/*.int.test.ts"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["**/*.int.test.ts"],
+          exclude: ignored,
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/database-per-file.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
