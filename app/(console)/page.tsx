@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { appDatabase } from "@/db/client";
+import { listClusterSummaries } from "@/db/queries/inventory";
+import { OverviewClient } from "./client";
+import { overviewSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("overview"))("title") };
+}
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  const { cluster } = overviewSearchParams.parse(await searchParams);
+  const clusters = await listClusterSummaries(appDatabase().db);
+  return <OverviewClient initialClusters={clusters} selectedSlug={cluster} />;
+}

@@ -1,0 +1,23 @@
+import type { z } from "zod";
+
+/** An API failure in the console's one error shape: `{"error":{"code","message","details"?}}`. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+}
+
+export async function fetchJson<T>(url: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { accept: "application/json", ...init?.headers } });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new ApiRequestError(response.status, error?.code ?? "http_error", error?.message ?? `${url} answered ${response.status}`);
+  }
+  return schema.parse(body);
+}

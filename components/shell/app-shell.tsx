@@ -1,0 +1,91 @@
+"use client";
+
+import {
+  ApartmentOutlined,
+  AlertOutlined,
+  DashboardOutlined,
+  FileSearchOutlined,
+  MoonOutlined,
+  SunOutlined,
+} from "@ant-design/icons";
+import { Layout, Menu, Segmented, Space, Typography, theme as antTheme } from "antd";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
+import type { ReactNode } from "react";
+import { useThemeControl } from "@/components/providers/app-providers";
+import { ClusterSwitcher } from "./cluster-switcher";
+import { LanguageSwitcher } from "./language-switcher";
+import { activeNavKey, navItems, type NavKey } from "./nav-items";
+
+const navIcons: Record<NavKey, ReactNode> = {
+  overview: <DashboardOutlined />,
+  topology: <ApartmentOutlined />,
+  rankTables: <FileSearchOutlined />,
+  faults: <AlertOutlined />,
+};
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const t = useTranslations();
+  const pathname = usePathname();
+  const { token } = antTheme.useToken();
+  const { theme, setTheme } = useThemeControl();
+
+  return (
+    <Layout style={{ minHeight: "100vh" }}>
+      <a className="skip-link" href="#main">
+        {t("app.skipToContent")}
+      </a>
+      <Layout.Sider breakpoint="lg" collapsedWidth={56} width={208} theme={theme} style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}>
+        <div style={{ padding: "14px 20px" }}>
+          <Typography.Text strong style={{ fontSize: 17 }}>
+            Rankscope
+          </Typography.Text>
+        </div>
+        <nav aria-label={t("nav.label")}>
+          <Menu
+            mode="inline"
+            theme={theme}
+            selectedKeys={[activeNavKey(pathname)]}
+            items={navItems.map((item) => ({
+              key: item.key,
+              icon: navIcons[item.key],
+              label: <Link href={item.href}>{t(`nav.${item.key}`)}</Link>,
+            }))}
+            style={{ borderInlineEnd: "none" }}
+          />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            display: "flex",
+            alignItems: "center",
+            justifyContent: "space-between",
+            gap: 16,
+            padding: "0 20px",
+            background: token.colorBgContainer,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <ClusterSwitcher />
+          <Space size="middle">
+            <LanguageSwitcher />
+            <Segmented
+              aria-label={t("topbar.theme")}
+              value={theme}
+              onChange={(value) => setTheme(value)}
+              options={[
+                { value: "light", icon: <SunOutlined />, label: t("topbar.light") },
+                { value: "dark", icon: <MoonOutlined />, label: t("topbar.dark") },
+              ]}
+            />
+          </Space>
+        </Layout.Header>
+        <Layout.Content id="main" tabIndex={-1} style={{ padding: 20 }} role="main">
+          {children}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

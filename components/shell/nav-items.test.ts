@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { activeNavKey } from "./nav-items";
+
+describe("activeNavKey", () => {
+  it.each([
+    ["/", "overview"],
+    ["/topology", "topology"],
+    ["/topology/server/12", "topology"],
+    ["/rank-tables", "rankTables"],
+    ["/faults?range=24h", "overview"],
+    ["/faults", "faults"],
+    ["/topologyx", "overview"],
+  ])("%s → %s", (path, key) => {
+    expect(activeNavKey(path)).toBe(key);
+  });
+});

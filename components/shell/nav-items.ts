@@ -1,0 +1,16 @@
+export const navItems = [
+  { href: "/", key: "overview" },
+  { href: "/topology", key: "topology" },
+  { href: "/rank-tables", key: "rankTables" },
+  { href: "/faults", key: "faults" },
+] as const;
+
+export type NavKey = (typeof navItems)[number]["key"];
+
+/** The nav entry a path belongs to: the longest matching prefix, so /topology/x highlights Topology. */
+export function activeNavKey(pathname: string): NavKey {
+  const match = navItems
+    .filter((item) => (item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`)))
+    .sort((a, b) => b.href.length - a.href.length)[0];
+  return match?.key ?? "overview";
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run dev` / `npm start`: owns the database for the lifetime of the Next.js server. Starts the embedded
+ * PostgreSQL when DATABASE_URL is unset, applies pending migrations, seeds the demo clusters into an empty embedded
+ * database, runs Next.js, and on Ctrl-C / SIGTERM stops Next.js first and PostgreSQL last, so nothing is orphaned.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { connectDatabase } from "@/db/client";
+import { migrate, MigrationError } from "@/db/migrate";
+import { seedDemo } from "@/db/seed";
+import { clusters } from "@/db/schema";
+import { resolveDatabase } from "./database";
+
+const log = (line: string) => console.log(`[rankscope] ${line}`);
+const mode = process.argv[2];
+if (mode !== "dev" && mode !== "start") {
+  console.error("usage: tsx scripts/serve.ts dev|start");
+  process.exit(2);
+}
+
+async function main(): Promise<number> {
+  const database = await resolveDatabase(log);
+  const handle = connectDatabase(database.url, { max: 2 });
+  try {
+    const applied = await migrate(handle.pool);
+    log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
+    const empty = (await handle.db.$count(clusters)) === 0;
+    if ((database.embedded && empty) || process.env.RANKSCOPE_SEED_DEMO === "1") {
+      const seeded = await seedDemo(handle.db);
+      if (seeded.created.length) log(`seeded demo clusters: ${seeded.created.join(", ")}`);
+    }
+  } catch (error) {
+    await handle.pool.end();
+    await database.close();
+    if (error instanceof MigrationError) log(`cannot start: ${error.message}`);
+    throw error;
+  }
+  await handle.pool.end();
+
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  const port = process.env.PORT ?? "3000";
+  const child = spawn(process.execPath, [nextBin, mode!, "--port", port], {
+    stdio: "inherit",
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: database.url, PORT: port },
+  });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    child.kill(signal);
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  const [code] = (await new Promise((resolve) => child.on("exit", (...args) => resolve(args)))) as [number | null];
+  await database.close();
+  if (database.embedded) log("embedded PostgreSQL stopped");
+  return stopping ? 0 : (code ?? 1);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (!(error instanceof MigrationError)) log(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
