@@ -1,0 +1,89 @@
+/** Device rules: device_id (RT030–RT032), super_device_id (RT033), device_ip (RT035–RT039), ports (RT040–RT042). */
+import type { Findings } from "../findings";
+import { FIRST_UNRESERVED_PORT, MAX_DEVICE_ID } from "../model";
+import { ipFamily, ipKey, parsePort, parseWholeNumber } from "../net";
+import type { DeviceView } from "../table-view";
+import type { CheckContext } from "./context";
+
+type DeviceIpRequirement = { messageId: "RT038.super-pods" | "RT038.servers"; count: number } | { messageId: "RT039" } | undefined;
+
+/** When a missing device_ip is an error (RT038), a warning (RT039), or fine (single server). */
+function deviceIpRequirement({ view, version }: CheckContext): DeviceIpRequirement {
+  const servers = view.servers.length;
+  if (version === "1.2" && view.superPods !== undefined) {
+    return view.superPods.length > 1 ? { messageId: "RT038.super-pods", count: view.superPods.length } : { messageId: "RT039" };
+  }
+  return servers > 1 ? { messageId: "RT038.servers", count: servers } : undefined;
+}
+
+const PORT_FIELDS = [
+  ["device_port", "devicePort"],
+  ["backup_device_port", "backupDevicePort"],
+  ["host_port", "hostPort"],
+] as const;
+
+export function checkDevices(context: CheckContext): void {
+  const { view, findings, version, deviceByIp } = context;
+  const requirement = deviceIpRequirement(context);
+  let firstFamily: { family: 4 | 6; device: DeviceView } | undefined;
+  let mixedFamiliesReported = false;
+  for (const server of view.servers) {
+    const byDeviceId = new Map<number, DeviceView>();
+    const byHostPort = new Map<number, DeviceView>();
+    for (const device of server.devices) {
+      const { path } = device;
+      checkDeviceId(device, byDeviceId, findings);
+      if (version === "1.2" && device.superDeviceId !== undefined && parseWholeNumber(device.superDeviceId) === undefined) {
+        findings.add("RT033", `${path}/super_device_id`, { value: device.superDeviceId });
+      }
+
+      const ip = device.deviceIp;
+      if (ip === undefined) {
+        if (requirement?.messageId === "RT039") findings.add("RT039", path);
+        else if (requirement) findings.addMessage("RT038", requirement.messageId, path, { count: requirement.count });
+      } else {
+        const family = ipFamily(ip);
+        if (family === undefined) {
+          findings.add("RT035", `${path}/device_ip`, { value: ip });
+        } else {
+          const key = ipKey(ip, family);
+          const earlier = deviceByIp.get(key);
+          if (earlier) findings.add("RT036", `${path}/device_ip`, { value: ip, other: earlier.path });
+          else deviceByIp.set(key, device);
+          if (firstFamily === undefined) firstFamily = { family, device };
+          else if (family !== firstFamily.family && !mixedFamiliesReported) {
+            mixedFamiliesReported = true;
+            findings.add("RT037", `${path}/device_ip`, { value: ip, family, other: firstFamily.device.path, firstFamily: firstFamily.family });
+          }
+        }
+      }
+
+      for (const [field, property] of PORT_FIELDS) {
+        const text = device[property];
+        if (text === undefined) continue;
+        const port = parsePort(text);
+        if (port === undefined) findings.add("RT040", `${path}/${field}`, { field, value: text });
+        else if (port < FIRST_UNRESERVED_PORT) findings.add("RT041", `${path}/${field}`, { field, value: text });
+      }
+      const hostPort = device.hostPort === undefined ? undefined : parsePort(device.hostPort);
+      if (hostPort !== undefined) {
+        const earlier = byHostPort.get(hostPort);
+        if (earlier) findings.add("RT042", `${path}/host_port`, { value: device.hostPort!, other: earlier.path });
+        else byHostPort.set(hostPort, device);
+      }
+    }
+  }
+}
+
+function checkDeviceId(device: DeviceView, byDeviceId: Map<number, DeviceView>, findings: Findings): void {
+  const { deviceId, deviceNumber, path } = device;
+  if (deviceId === undefined) {
+    findings.add("RT030", path);
+  } else if (deviceNumber === undefined || deviceNumber > MAX_DEVICE_ID) {
+    findings.add("RT031", `${path}/device_id`, { value: deviceId });
+  } else {
+    const earlier = byDeviceId.get(deviceNumber);
+    if (earlier) findings.add("RT032", `${path}/device_id`, { value: deviceId, other: earlier.path });
+    else byDeviceId.set(deviceNumber, device);
+  }
+}

@@ -1,0 +1,52 @@
+/** Collects findings while the checks run; turned into the report's issues (in one language) at the end. */
+import { formatMessage, type MessageId, type MessageParams } from "./messages";
+import type { Lang, RuleCode, Severity } from "./model";
+
+/** The severity of every rule; RT002 is lowered to info for fields that real generators write. */
+export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
+  RT000: "error", RT001: "info", RT002: "warning", RT003: "error", RT004: "error", RT005: "error",
+  RT010: "error", RT011: "warning", RT012: "error", RT013: "error", RT014: "info", RT015: "error", RT016: "error",
+  RT017: "error",
+  RT020: "error", RT021: "error", RT022: "error", RT023: "error", RT024: "warning", RT025: "error", RT026: "warning",
+  RT030: "error", RT031: "error", RT032: "error", RT033: "error", RT034: "error", RT035: "error", RT036: "error",
+  RT037: "error", RT038: "error", RT039: "warning",
+  RT040: "error", RT041: "warning", RT042: "error", RT043: "error", RT044: "error", RT045: "error", RT046: "error",
+  RT047: "error", RT048: "warning", RT049: "error",
+  RT050: "error", RT051: "error", RT052: "error", RT053: "warning", RT054: "warning", RT055: "warning",
+  RT060: "error", RT061: "error", RT062: "error", RT063: "error", RT064: "error", RT065: "error", RT066: "error",
+  RT067: "warning",
+};
+
+export const RULE_CODES = Object.keys(RULE_SEVERITY) as RuleCode[];
+
+export interface Finding {
+  code: RuleCode;
+  severity: Severity;
+  path: string;
+  messageId: MessageId;
+  params: MessageParams;
+  /** A text offset that overrides the pointer's position (comments, syntax errors). */
+  offset?: number;
+}
+
+export class Findings {
+  readonly list: Finding[] = [];
+
+  /** Records a finding whose message id is the code itself. */
+  add(code: RuleCode, path: string, params: MessageParams = {}): void {
+    this.addMessage(code, code as MessageId, path, params);
+  }
+
+  /** Records a finding with a message variant (e.g. "RT012.a5") or a lowered severity. */
+  addMessage(code: RuleCode, messageId: MessageId, path: string, params: MessageParams = {}, severity = RULE_SEVERITY[code]): void {
+    this.list.push({ code, severity, path, messageId, params });
+  }
+
+  addAtOffset(code: RuleCode, messageId: MessageId, offset: number, params: MessageParams): void {
+    this.list.push({ code, severity: RULE_SEVERITY[code], path: "", messageId, params, offset });
+  }
+}
+
+export function findingMessage(finding: Finding, lang: Lang): string {
+  return formatMessage(finding.messageId, finding.params, lang);
+}

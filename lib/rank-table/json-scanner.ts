@@ -1,0 +1,377 @@
+/**
+ * A hand-written, single-pass scanner for JSON with `//` and `/* *\/` comments.
+ *
+ * Two jobs share it: `parseJsonc` builds values for text that JSON.parse refuses (comments, or a real syntax
+ * error whose place we must report), and `locatePointers` finds where given JSON Pointers sit in the text, in one
+ * pass for any number of pointers. Both are iterative or bounded by the pointers' depth, so deeply nested input
+ * cannot overflow the stack, and both work on char codes without per-token regular expressions.
+ */
+import type { JsonObject, JsonValue } from "./model";
+import { splitPointer } from "./pointer";
+
+export type SyntaxReason =
+  | "unexpected-character"
+  | "unexpected-end"
+  | "unterminated-string"
+  | "unterminated-comment"
+  | "bad-escape"
+  | "control-character"
+  | "bad-number"
+  | "trailing-content";
+
+export interface SyntaxProblem {
+  reason: SyntaxReason;
+  /** UTF-16 offset of the offending character (text.length at the end of the text). */
+  offset: number;
+  /** The offending character, when there is one. */
+  found?: string;
+}
+
+export type JsoncResult =
+  | { ok: true; value: JsonValue; commentCount: number; firstCommentOffset: number }
+  | { ok: false; problem: SyntaxProblem };
+
+const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46, SLASH = 47;
+const DIGIT_0 = 48, DIGIT_9 = 57, COLON = 58, UPPER_E = 69, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93;
+const LOWER_E = 101, LBRACE = 123, RBRACE = 125, STAR = 42, BOM = 0xfeff;
+
+class SyntaxFailure {
+  constructor(readonly problem: SyntaxProblem) {}
+}
+
+/** Stores a member on a plain object without ever invoking the `__proto__` setter. */
+export function setMember(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+class Scanner {
+  pos = 0;
+  commentCount = 0;
+  firstCommentOffset = -1;
+
+  constructor(readonly text: string) {}
+
+  fail(reason: SyntaxReason, offset = this.pos): never {
+    const found = offset < this.text.length ? this.text[offset] : undefined;
+    throw new SyntaxFailure(found === undefined ? { reason, offset } : { reason, offset, found });
+  }
+
+  /** Skips whitespace (and a byte-order mark) and comments. */
+  skipTrivia(): void {
+    const text = this.text;
+    for (;;) {
+      const c = text.charCodeAt(this.pos);
+      if (c === SPACE || c === LF || c === CR || c === TAB || c === BOM) {
+        this.pos++;
+      } else if (c === SLASH) {
+        this.skipComment();
+      } else {
+        return;
+      }
+    }
+  }
+
+  private skipComment(): void {
+    const text = this.text;
+    const start = this.pos;
+    const next = text.charCodeAt(start + 1);
+    if (next === SLASH) {
+      const end = text.indexOf("\n", start + 2);
+      this.pos = end < 0 ? text.length : end;
+    } else if (next === STAR) {
+      const end = text.indexOf("*/", start + 2);
+      if (end < 0) this.fail("unterminated-comment", start);
+      this.pos = end + 2;
+    } else {
+      this.fail("unexpected-character", start);
+    }
+    if (this.commentCount++ === 0) this.firstCommentOffset = start;
+  }
+
+  expect(code: number): void {
+    this.skipTrivia();
+    if (this.text.charCodeAt(this.pos) !== code) this.failHere();
+    this.pos++;
+  }
+
+  failHere(): never {
+    this.fail(this.pos >= this.text.length ? "unexpected-end" : "unexpected-character");
+  }
+
+  /** Reads a string starting at the opening quote. Strings without escapes are one slice. */
+  readString(): string {
+    const text = this.text;
+    const start = this.pos + 1;
+    let i = start;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return text.slice(start, i);
+      }
+      if (c === BACKSLASH || c < SPACE || Number.isNaN(c)) break;
+      i++;
+    }
+    return this.readEscapedString(start, i);
+  }
+
+  private readEscapedString(start: number, firstSpecial: number): string {
+    const text = this.text;
+    let out = text.slice(start, firstSpecial);
+    let i = firstSpecial;
+    for (;;) {
+      if (i >= text.length) this.fail("unterminated-string", start - 1);
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return out;
+      }
+      if (c < SPACE) this.fail("control-character", i);
+      if (c !== BACKSLASH) {
+        out += text[i];
+        i++;
+        continue;
+      }
+      const escape = text[i + 1];
+      switch (escape) {
+        case '"': case "\\": case "/": out += escape; break;
+        case "b": out += "\b"; break;
+        case "f": out += "\f"; break;
+        case "n": out += "\n"; break;
+        case "r": out += "\r"; break;
+        case "t": out += "\t"; break;
+        case "u": {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("bad-escape", i);
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 4;
+          break;
+        }
+        default:
+          this.fail(escape === undefined ? "unterminated-string" : "bad-escape", i);
+      }
+      i += 2;
+    }
+  }
+
+  /** Reads a number with JSON's strict grammar: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)? */
+  readNumber(): number {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    if (text.charCodeAt(i) === MINUS) i++;
+    const first = text.charCodeAt(i);
+    if (first === DIGIT_0) i++;
+    else if (first > DIGIT_0 && first <= DIGIT_9) i = this.skipDigits(i);
+    else this.fail("bad-number", i);
+    if (text.charCodeAt(i) === DOT) {
+      const fractionStart = i + 1;
+      i = this.skipDigits(fractionStart);
+      if (i === fractionStart) this.fail("bad-number", i);
+    }
+    const e = text.charCodeAt(i);
+    if (e === LOWER_E || e === UPPER_E) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === PLUS || sign === MINUS) i++;
+      const exponentStart = i;
+      i = this.skipDigits(i);
+      if (i === exponentStart) this.fail("bad-number", i);
+    }
+    this.pos = i;
+    return Number(text.slice(start, i));
+  }
+
+  private skipDigits(from: number): number {
+    let i = from;
+    for (let c = this.text.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = this.text.charCodeAt(++i));
+    return i;
+  }
+
+  /** Reads `true`, `false`, `null` or a number at the current position. */
+  readPrimitive(): JsonValue {
+    const text = this.text;
+    if (text.startsWith("true", this.pos)) return this.literal(4, true);
+    if (text.startsWith("false", this.pos)) return this.literal(5, false);
+    if (text.startsWith("null", this.pos)) return this.literal(4, null);
+    const c = text.charCodeAt(this.pos);
+    if (c === MINUS || (c >= DIGIT_0 && c <= DIGIT_9)) return this.readNumber();
+    return this.failHere();
+  }
+
+  private literal(length: number, value: JsonValue): JsonValue {
+    this.pos += length;
+    return value;
+  }
+
+  /** Reads an object key (after optional trivia) and the colon that follows it. */
+  readKey(): string {
+    this.skipTrivia();
+    if (this.text.charCodeAt(this.pos) !== QUOTE) this.failHere();
+    const key = this.readString();
+    this.expect(COLON);
+    return key;
+  }
+
+  /** Skips one whole value without building it; iterative so nesting depth costs no stack. */
+  skipValue(): void {
+    let depth = 0;
+    do {
+      this.skipTrivia();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === QUOTE) this.readString();
+      else if (c === LBRACE || c === LBRACKET) {
+        depth++;
+        this.pos++;
+      } else if (c === RBRACE || c === RBRACKET) {
+        depth--;
+        this.pos++;
+      } else if (c === COMMA || c === COLON) this.pos++;
+      else this.readPrimitive();
+    } while (depth > 0);
+  }
+}
+
+interface OpenContainer {
+  value: JsonObject | JsonValue[];
+  /** The key the next value belongs to; undefined for arrays. */
+  key: string | undefined;
+}
+
+/** Parses JSON with comments into plain values. Never throws: syntax problems come back with their offset. */
+export function parseJsonc(text: string): JsoncResult {
+  const scanner = new Scanner(text);
+  try {
+    const value = buildValue(scanner);
+    scanner.skipTrivia();
+    if (scanner.pos < text.length) scanner.fail("trailing-content");
+    return { ok: true, value, commentCount: scanner.commentCount, firstCommentOffset: scanner.firstCommentOffset };
+  } catch (error) {
+    if (error instanceof SyntaxFailure) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}
+
+function buildValue(scanner: Scanner): JsonValue {
+  const text = scanner.text;
+  const open: OpenContainer[] = [];
+  for (;;) {
+    scanner.skipTrivia();
+    let value: JsonValue;
+    const c = text.charCodeAt(scanner.pos);
+    if (c === LBRACE || c === LBRACKET) {
+      scanner.pos++;
+      scanner.skipTrivia();
+      const empty = text.charCodeAt(scanner.pos) === (c === LBRACE ? RBRACE : RBRACKET);
+      if (!empty) {
+        open.push(c === LBRACE ? { value: {}, key: scanner.readKey() } : { value: [], key: undefined });
+        continue;
+      }
+      scanner.pos++;
+      value = c === LBRACE ? {} : [];
+    } else if (c === QUOTE) {
+      value = scanner.readString();
+    } else {
+      value = scanner.readPrimitive();
+    }
+    // Attach the finished value to its container, closing every container that ends right after it.
+    for (;;) {
+      const top = open[open.length - 1];
+      if (top === undefined) return value;
+      if (top.key === undefined) (top.value as JsonValue[]).push(value);
+      else setMember(top.value as JsonObject, top.key, value);
+      scanner.skipTrivia();
+      const next = text.charCodeAt(scanner.pos);
+      if (next === COMMA) {
+        scanner.pos++;
+        if (top.key !== undefined) top.key = scanner.readKey();
+        break;
+      }
+      if (next !== (top.key === undefined ? RBRACKET : RBRACE)) scanner.failHere();
+      scanner.pos++;
+      open.pop();
+      value = top.value;
+    }
+  }
+}
+
+interface PointerNode {
+  /** Offset of the member (its key) or array element; -1 until the scan reaches it. */
+  offset: number;
+  children: Map<string, PointerNode> | undefined;
+}
+
+/**
+ * Finds where each JSON Pointer points in `text` (which must be parseable): the offset of the object member's
+ * key, or of the array element. A pointer that does not resolve maps to its deepest existing ancestor.
+ * One pass over the text for any number of pointers; the cost is linear in text length plus pointer count.
+ */
+export function locatePointers(text: string, pointers: Iterable<string>): Map<string, number> {
+  const root: PointerNode = { offset: -1, children: undefined };
+  const wanted: string[] = [];
+  for (const pointer of pointers) {
+    wanted.push(pointer);
+    let node = root;
+    for (const segment of splitPointer(pointer)) {
+      node.children ??= new Map();
+      let child = node.children.get(segment);
+      if (child === undefined) {
+        child = { offset: -1, children: undefined };
+        node.children.set(segment, child);
+      }
+      node = child;
+    }
+  }
+  const scanner = new Scanner(text);
+  try {
+    scanner.skipTrivia();
+    visitPointerNode(scanner, root, scanner.pos);
+  } catch (error) {
+    // Unparseable text: keep whatever was found before the problem.
+    if (!(error instanceof SyntaxFailure)) throw error;
+  }
+  const offsets = new Map<string, number>();
+  for (const pointer of wanted) {
+    let node: PointerNode | undefined = root;
+    let offset = root.offset;
+    for (const segment of splitPointer(pointer)) {
+      node = node.children?.get(segment);
+      if (node === undefined || node.offset < 0) break;
+      offset = node.offset;
+    }
+    offsets.set(pointer, Math.max(offset, 0));
+  }
+  return offsets;
+}
+
+/** Called with the scanner at the start of a value; records the node and descends only into wanted children. */
+function visitPointerNode(scanner: Scanner, node: PointerNode, offset: number): void {
+  node.offset = offset;
+  const children = node.children;
+  const c = scanner.text.charCodeAt(scanner.pos);
+  if (children === undefined || (c !== LBRACE && c !== LBRACKET)) {
+    scanner.skipValue();
+    return;
+  }
+  scanner.pos++;
+  const close = c === LBRACE ? RBRACE : RBRACKET;
+  for (let index = 0; ; index++) {
+    scanner.skipTrivia();
+    if (scanner.text.charCodeAt(scanner.pos) === close) break;
+    let memberOffset = scanner.pos;
+    let segment = String(index);
+    if (c === LBRACE) segment = scanner.readKey();
+    scanner.skipTrivia();
+    if (c === LBRACKET) memberOffset = scanner.pos;
+    const child = children.get(segment);
+    if (child === undefined) scanner.skipValue();
+    else visitPointerNode(scanner, child, memberOffset);
+    scanner.skipTrivia();
+    if (scanner.text.charCodeAt(scanner.pos) === COMMA) scanner.pos++;
+  }
+  scanner.pos++;
+}

@@ -1,0 +1,108 @@
+/**
+ * The validator: every rule of ../shared/spec/rank-table-rules.md, returning the spec's report.
+ * Linear in the size of the table (Maps and Sets for every uniqueness rule), and it never throws.
+ */
+import { checkBackups } from "./checks/backups";
+import type { CheckContext } from "./checks/context";
+import { checkDevices } from "./checks/devices";
+import { checkHeader, checkStatus, checkVersionSupported } from "./checks/header";
+import { checkRanks } from "./checks/ranks";
+import { checkServers } from "./checks/servers";
+import { checkSuperPods } from "./checks/super-pods";
+import { findingMessage, Findings, type Finding } from "./findings";
+import { isLegacyLayout } from "./legacy";
+import { JSON_TYPE_NAMES } from "./messages";
+import { isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type TableMode, type ValidationReport } from "./model";
+import { parseRankTable, RankTableDocument } from "./parse";
+import { jsonTypeName, readTableView, ViewReader } from "./table-view";
+
+export interface ValidateOptions {
+  /** Language of the `message` of each issue; codes, severities and paths do not depend on it. Default "en". */
+  lang?: Lang;
+}
+
+interface TableSummary {
+  version: string | null;
+  mode: TableMode;
+  stats: ValidationReport["stats"];
+}
+
+const EMPTY_SUMMARY: TableSummary = { version: null, mode: "ai-server", stats: { superPods: 0, servers: 0, devices: 0 } };
+
+/**
+ * Validates a rank table given as text, as a parsed document (positions come from its text), or as an already
+ * parsed value (issues then carry no line and column).
+ */
+export function validateRankTable(input: string | RankTableDocument | JsonValue, options: ValidateOptions = {}): ValidationReport {
+  const document = typeof input === "string" ? parseRankTable(input) : input instanceof RankTableDocument ? input : undefined;
+  const value = document ? document.value : (input as JsonValue);
+  const findings = new Findings();
+  let summary = EMPTY_SUMMARY;
+  const problem = document?.syntaxProblem;
+  if (problem) {
+    const { line, column } = document.positionAt(problem.offset);
+    findings.addAtOffset("RT000", `RT000.${problem.reason}`, problem.offset, { line, column, found: problem.found ?? "" });
+  } else {
+    if (document && document.commentCount > 0) {
+      findings.addAtOffset("RT001", "RT001", document.firstCommentOffset, { count: document.commentCount });
+    }
+    if (isJsonObject(value)) summary = checkTable(value, findings);
+    else findings.addMessage("RT000", "RT000.not-object", "", { kind: JSON_TYPE_NAMES[jsonTypeName(value ?? null)] });
+  }
+  return {
+    valid: findings.list.every((finding) => finding.severity !== "error"),
+    ...summary,
+    issues: toIssues(findings.list, document, options.lang ?? "en"),
+  };
+}
+
+function checkTable(root: JsonObject, findings: Findings): TableSummary {
+  if (isLegacyLayout(root)) {
+    findings.add("RT005", "");
+    return EMPTY_SUMMARY;
+  }
+  const reader = new ViewReader(findings);
+  const declaredVersion = reader.scalar(root, "version", "");
+  checkStatus(reader.scalar(root, "status", ""), findings);
+  if (!checkVersionSupported(declaredVersion, root, findings)) return { ...EMPTY_SUMMARY, version: declaredVersion ?? null };
+
+  const view = readTableView(root, reader);
+  const superPodListPresent = root.super_pod_list !== undefined;
+  const version = declaredVersion === "1.0" || declaredVersion === "1.2" ? declaredVersion : superPodListPresent ? "1.2" : "1.0";
+  const context: CheckContext = { view, findings, version, declaredVersion, deviceByIp: new Map() };
+  checkHeader(context, root);
+  checkServers(context);
+  checkDevices(context);
+  checkRanks(context);
+  checkBackups(context);
+  checkSuperPods(context, superPodListPresent);
+  return {
+    version: declaredVersion ?? null,
+    mode: version === "1.2" && view.superPods !== undefined ? "super-pod" : "ai-server",
+    stats: { superPods: view.superPods?.length ?? 0, servers: view.servers.length, devices: view.devices.length },
+  };
+}
+
+/** Turns findings into issues: with text, each gets its line and column and the list is put in text order. */
+function toIssues(findings: Finding[], document: RankTableDocument | undefined, lang: Lang): Issue[] {
+  if (document === undefined) {
+    return findings.map((finding) => ({ code: finding.code, severity: finding.severity, path: finding.path, message: findingMessage(finding, lang) }));
+  }
+  const pointers = new Set<string>();
+  for (const finding of findings) if (finding.offset === undefined) pointers.add(finding.path);
+  const positions = pointers.size > 0 ? document.locateAll(pointers) : new Map();
+  const located = findings.map((finding) => {
+    const position = finding.offset === undefined ? positions.get(finding.path)! : document.positionAt(finding.offset);
+    const issue: Issue = {
+      code: finding.code,
+      severity: finding.severity,
+      path: finding.path,
+      message: findingMessage(finding, lang),
+      line: position.line,
+      column: position.column,
+    };
+    return { issue, offset: position.offset };
+  });
+  located.sort((a, b) => a.offset - b.offset);
+  return located.map((entry) => entry.issue);
+}
