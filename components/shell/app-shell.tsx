@@ -14,6 +14,7 @@ import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { useThemeControl } from "@/components/providers/app-providers";
+import type { ThemeName } from "@/components/providers/preferences";
 import { ClusterSwitcher } from "./cluster-switcher";
 import { LanguageSwitcher } from "./language-switcher";
 import { activeNavKey, navItems, type NavKey } from "./nav-items";
@@ -74,7 +75,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <Segmented
               aria-label={t("topbar.theme")}
               value={theme}
-              onChange={(value) => setTheme(value)}
+              onChange={(value) => setTheme(value as ThemeName)}
               options={[
                 { value: "light", icon: <SunOutlined />, label: t("topbar.light") },
                 { value: "dark", icon: <MoonOutlined />, label: t("topbar.dark") },

@@ -18,6 +18,7 @@ export function ClusterSwitcher() {
     <Select
       aria-label={t("cluster")}
       style={{ minWidth: 280 }}
+      showSearch={{ optionFilterProp: "label" }}
       loading={isLoading}
       value={current}
       onChange={(slug: string) => {

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+
+test.describe("Overview", () => {
+  test("shows each demo cluster with its counts per level and per server model", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+    const a3 = page.getByRole("region", { name: "Atlas 900 A3 SuperPoD (demo)" });
+    await expect(a3.getByText("Super pod mode (rank table 1.2)")).toBeVisible();
+    for (const [label, value] of [
+      ["Super pods", "2"],
+      ["Servers", "96"],
+      ["NPUs", "768"],
+      ["Dies (devices)", "1,536"],
+    ] as const) {
+      await expect(a3.getByRole("listitem").filter({ hasText: label }).first()).toContainText(value);
+    }
+    await expect(a3.getByRole("row", { name: /Atlas 800T A3\s*96/ })).toBeVisible();
+
+    const a2 = page.getByRole("region", { name: "Atlas 800T A2 training (demo)" });
+    await expect(a2.getByRole("listitem").filter({ hasText: "Dies (devices)" })).toContainText("32");
+    await expect(a2.getByText("AI Server mode (rank table 1.0)")).toBeVisible();
+
+    const totals = page.getByRole("region", { name: "All clusters" });
+    await expect(totals.getByRole("listitem").filter({ hasText: "Dies (devices)" })).toContainText("1,568");
+  });
+
+  test("the cluster switcher narrows the page to one cluster and keeps it in the URL", async ({ page }) => {
+    await page.goto("/");
+    const switcher = page.getByRole("combobox", { name: "Cluster" });
+    await switcher.click();
+    await switcher.fill("A2 training");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\?cluster=atlas-a2-demo$/);
+    await expect(page.getByRole("region", { name: "Atlas 800T A2 training (demo)" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Atlas 900 A3 SuperPoD (demo)" })).toHaveCount(0);
+    await page.goBack();
+    await expect(page.getByRole("region", { name: "Atlas 900 A3 SuperPoD (demo)" })).toBeVisible();
+  });
+
+  test("is reachable by keyboard: the skip link moves focus to the main content", async ({ page }) => {
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("main")).toBeFocused();
+    await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
+  });
+});
