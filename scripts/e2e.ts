@@ -5,8 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync, rmSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -39,6 +39,24 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
+/** One e2e run at a time per checkout: runs share the .next-e2e build folder. */
+async function lockCheckout(): Promise<void> {
+  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
+  for (let announced = false; ; ) {
+    try {
+      await mkdir(lockDir);
+      process.on("exit", () => rmSync(lockDir, { recursive: true, force: true }));
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
+      return;
+    } catch {
+      if (!announced) console.error(`another e2e run holds ${lockDir}; waiting for it to finish`);
+      announced = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+await lockCheckout();
 const distDir = ".next-e2e";
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 const buildCode = await run(npx, ["next", "build"], { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" });
