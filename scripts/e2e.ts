@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -39,16 +39,31 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One e2e run at a time per checkout: runs share the .next-e2e build folder. */
 async function lockCheckout(): Promise<void> {
   const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
   for (let announced = false; ; ) {
     try {
       await mkdir(lockDir);
+      await writeFile(path.join(lockDir, "pid"), String(process.pid));
       process.on("exit", () => rmSync(lockDir, { recursive: true, force: true }));
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
       return;
     } catch {
+      const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
+      if (holder > 0 && !isAlive(holder)) {
+        await rm(lockDir, { recursive: true, force: true });
+        continue;
+      }
       if (!announced) console.error(`another e2e run holds ${lockDir}; waiting for it to finish`);
       announced = true;
       await new Promise((resolve) => setTimeout(resolve, 2000));
