@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
+
+/**
+ * What `GET /api/v1/clusters/{id}/topology` answers: the nodes and links one view draws, with their boxes already
+ * laid out (see layout.ts), so the browser only paints. A node's `id` is what `id=` takes to drill into it.
+ */
+export const topologyLevels = ["cluster", "superpod", "server"] as const;
+export type TopologyLevel = (typeof topologyLevels)[number];
+
+export const nodeKinds = ["superpod", "server", "npu", "die"] as const;
+export type NodeKind = (typeof nodeKinds)[number];
+
+/** Filled by the fault events (issue 7); until then every element is `unknown`, never shown as healthy. */
+export const healthStates = ["healthy", "degraded", "faulty", "unknown"] as const;
+export type Health = (typeof healthStates)[number];
+
+const box = { x: z.number(), y: z.number(), width: z.number(), height: z.number() };
+
+export const topologyNodeSchema = z.object({
+  id: z.string(),
+  kind: z.enum(nodeKinds),
+  label: z.string(),
+  /** The node that contains this one in the view (a die's NPU, an NPU's server, a server's super pod), or null. */
+  parent: z.string().nullable(),
+  health: z.enum(healthStates),
+  /** The node's box in view units, top-left corner first; boxes of siblings never overlap. */
+  ...box,
+  /** Whether `level=<kind>&id=<id>` opens a view of this node. */
+  drillable: z.boolean(),
+  counts: z.object({ servers: z.number().int(), npus: z.number().int(), dies: z.number().int() }).optional(),
+  superPodId: z.string().nullable().optional(),
+  serverId: z.string().optional(),
+  hostIp: z.string().nullable().optional(),
+  model: z.string().optional(),
+  npuIndex: z.number().int().optional(),
+  deviceId: z.number().int().optional(),
+  dieIndex: z.number().int().optional(),
+  superDeviceId: z.number().int().nullable().optional(),
+  deviceIp: z.string().nullable().optional(),
+  devicePort: z.number().int().nullable().optional(),
+  backupDeviceIp: z.string().nullable().optional(),
+  backupDevicePort: z.number().int().nullable().optional(),
+  hostPort: z.number().int().nullable().optional(),
+  /** The die's rank in a rank table built from the inventory (servers and dies in inventory order). */
+  rank: z.number().int().optional(),
+});
+export type TopologyNode = z.infer<typeof topologyNodeSchema>;
+
+export const topologyLinkSchema = z.object({
+  source: z.string(),
+  target: z.string(),
+  kind: z.enum(linkKinds),
+  /** How many die-to-die paths of the inventory this drawn link stands for (1 between two dies). */
+  count: z.number().int().positive(),
+});
+export type TopologyLink = z.infer<typeof topologyLinkSchema>;
+
+export const crumbSchema = z.object({ level: z.enum(topologyLevels), id: z.string().nullable(), label: z.string() });
+export type Crumb = z.infer<typeof crumbSchema>;
+
+export const topologyViewSchema = z.object({
+  cluster: z.object({
+    id: z.number().int(),
+    slug: z.string(),
+    name: z.string(),
+    mode: z.enum(clusterModes),
+    inventoryRevision: z.number().int(),
+  }),
+  level: z.enum(topologyLevels),
+  id: z.string().nullable(),
+  /** From the cluster down to this view, for breadcrumbs. */
+  path: z.array(crumbSchema),
+  bounds: z.object({ width: z.number(), height: z.number() }),
+  counts: z.object({ superPods: z.number().int(), servers: z.number().int(), npus: z.number().int(), dies: z.number().int() }),
+  nodes: z.array(topologyNodeSchema),
+  links: z.array(topologyLinkSchema),
+  /** Links that leave the view (to other servers or super pods), per kind and peer, for the details panel. */
+  external: z.array(z.object({ kind: z.enum(linkKinds), peer: z.string(), peerKind: z.enum(nodeKinds), count: z.number().int() })),
+});
+export type TopologyView = z.infer<typeof topologyViewSchema>;
+
+export const searchFields = ["any", "serverId", "hostIp", "deviceIp", "superDeviceId", "rank"] as const;
+export type SearchField = (typeof searchFields)[number];
+
+export const searchHitSchema = z.object({
+  kind: z.enum(["server", "die"]),
+  id: z.string(),
+  label: z.string(),
+  field: z.enum(searchFields),
+  value: z.string(),
+  superPodId: z.string().nullable(),
+  serverId: z.string(),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+export const searchResultSchema = z.object({ hits: z.array(searchHitSchema), total: z.number().int() });
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const nodeDetailsSchema = z.object({
+  node: topologyNodeSchema,
+  path: z.array(crumbSchema),
+  /** Links of this node grouped by kind and peer (a die's peers are dies; a server's or super pod's are aggregated). */
+  links: z.array(z.object({ kind: z.enum(linkKinds), peer: z.string(), peerKind: z.enum(nodeKinds), peerLabel: z.string(), count: z.number().int() })),
+  /** Rank tables this node takes part in; the inventory-built table is always there. */
+  rankTables: z.array(z.object({ name: z.string(), ranks: z.array(z.number().int()) })),
+  /** Recent fault events, once the fault issue records them; null means "not collected yet". */
+  faults: z.null(),
+});
+export type NodeDetails = z.infer<typeof nodeDetailsSchema>;

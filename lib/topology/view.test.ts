@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
+import { nodeDetails } from "./details";
+import { largeA3Cluster } from "./large-cluster";
+import { contains, gridCells, overlaps } from "./layout";
+import type { TopologyView } from "./model";
+import { searchTopology } from "./search";
+import { indexOf } from "./test-support";
+import { buildTopologyView, TopologyNotFoundError } from "./view";
+
+const demo = indexOf(demoA3Cluster());
+const a2 = indexOf(demoA2Cluster());
+const large = indexOf(largeA3Cluster(32, 32));
+
+/** Siblings never overlap, children lie inside their parent, and everything lies inside the view's bounds. */
+function expectNoOverlaps(view: TopologyView): void {
+  const byId = new Map(view.nodes.map((node) => [`${node.kind}:${node.id}`, node]));
+  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu" } as const;
+  const siblings = new Map<string, TopologyView["nodes"]>();
+  for (const node of view.nodes) {
+    const key = `${node.kind}|${node.parent ?? ""}`;
+    siblings.set(key, [...(siblings.get(key) ?? []), node]);
+    expect(node.x).toBeGreaterThanOrEqual(0);
+    expect(node.y).toBeGreaterThanOrEqual(0);
+    expect(node.x + node.width).toBeLessThanOrEqual(view.bounds.width + 0.01);
+    expect(node.y + node.height).toBeLessThanOrEqual(view.bounds.height + 0.01);
+    const parentKind = kindOfParent[node.kind];
+    const parent = node.parent && parentKind ? byId.get(`${parentKind}:${node.parent}`) : undefined;
+    if (parent) expect(contains(parent, node), `${node.id} inside ${parent.id}`).toBe(true);
+  }
+  for (const group of siblings.values()) {
+    // Sorted sweep: only boxes whose x ranges meet are compared.
+    const sorted = [...group].sort((a, b) => a.x - b.x);
+    for (let i = 0; i < sorted.length; i++) {
+      for (let j = i + 1; j < sorted.length && sorted[j]!.x < sorted[i]!.x + sorted[i]!.width; j++) {
+        expect(overlaps(sorted[i]!, sorted[j]!), `${sorted[i]!.id} and ${sorted[j]!.id} overlap`).toBe(false);
+      }
+    }
+  }
+  // Different kinds never overlap unless one contains the other (a die is never half over another server).
+  const tops = view.nodes.filter((node) => node.parent === null || !byId.has(`${kindOfParent[node.kind]}:${node.parent}`));
+  for (let i = 0; i < tops.length; i++) {
+    for (let j = i + 1; j < tops.length; j++) expect(overlaps(tops[i]!, tops[j]!)).toBe(false);
+  }
+}
+
+describe("layout", () => {
+  it("lays grids out serpentine so consecutive cells are neighbours", () => {
+    const cells = gridCells(6, { width: 10, height: 10 }, 5, 3, { x: 0, y: 0 }, true);
+    expect(cells.map((c) => [c.x, c.y])).toEqual([
+      [0, 0],
+      [15, 0],
+      [30, 0],
+      [30, 15],
+      [15, 15],
+      [0, 15],
+    ]);
+  });
+});
+
+describe("topology views", () => {
+  it("are deterministic: the same inventory always draws the same way", () => {
+    for (const [level, id] of [
+      ["cluster", null],
+      ["superpod", "1"],
+      ["server", "sp1-node07"],
+    ] as const) {
+      const again = buildTopologyView(indexOf(demoA3Cluster()), level, id);
+      expect(again).toEqual(buildTopologyView(demo, level, id));
+    }
+  });
+
+  it("draw the cluster as super pods of servers with the RoCE plane between them", () => {
+    const view = buildTopologyView(demo, "cluster", null);
+    expect(view.nodes.filter((n) => n.kind === "superpod").map((n) => [n.id, n.counts])).toEqual([
+      ["0", { servers: 48, npus: 384, dies: 768 }],
+      ["1", { servers: 48, npus: 384, dies: 768 }],
+    ]);
+    expect(view.nodes.filter((n) => n.kind === "server")).toHaveLength(96);
+    expect(view.links).toEqual([{ source: "0", target: "1", kind: "roce", count: 768 }]);
+    expect(view.counts).toEqual({ superPods: 2, servers: 96, npus: 768, dies: 1536 });
+    expect(view.nodes.every((n) => n.health === "unknown")).toBe(true);
+    expectNoOverlaps(view);
+  });
+
+  it("draw a super pod as its servers, NPUs and dies with the HCCS ring between servers", () => {
+    const view = buildTopologyView(demo, "superpod", "0");
+    expect(view.nodes.filter((n) => n.kind === "server")).toHaveLength(48);
+    expect(view.nodes.filter((n) => n.kind === "npu")).toHaveLength(384);
+    expect(view.nodes.filter((n) => n.kind === "die")).toHaveLength(768);
+    expect(view.links).toHaveLength(48);
+    expect(view.links.every((l) => l.kind === "hccs" && l.count === 16)).toBe(true);
+    expect(view.external).toEqual([{ kind: "roce", peer: "1", peerKind: "superpod", count: 768 }]);
+    expect(view.path.map((c) => c.label)).toEqual(["Atlas 900 A3 SuperPoD (demo)", "Super pod 0"]);
+    expectNoOverlaps(view);
+  });
+
+  it("draw a server's 8 NPUs with two dies each side by side and the 8 backup-rail links", () => {
+    const view = buildTopologyView(demo, "server", "sp0-node00");
+    const dies = view.nodes.filter((n) => n.kind === "die");
+    expect(dies).toHaveLength(16);
+    const rails = view.links.filter((l) => l.kind === "backup-rail");
+    expect(rails).toHaveLength(8);
+    for (const rail of rails) {
+      const a = dies.find((d) => d.id === rail.source)!;
+      const b = dies.find((d) => d.id === rail.target)!;
+      expect(a.parent).toBe(b.parent);
+      expect(a.y).toBe(b.y);
+      expect(Math.abs(a.deviceId! - b.deviceId!)).toBe(1);
+      expect(Math.min(a.deviceId!, b.deviceId!) % 2).toBe(0);
+    }
+    expect(dies[1]).toMatchObject({
+      id: "sp0-node00/d1",
+      deviceIp: "192.168.1.7",
+      devicePort: 16666,
+      backupDeviceIp: "192.168.1.6",
+      backupDevicePort: 16667,
+      hostPort: 16666,
+      superDeviceId: 1,
+      rank: 1,
+    });
+    expect(view.external).toEqual([
+      { kind: "hccs", peer: "sp0-node01", peerKind: "server", count: 16 },
+      { kind: "hccs", peer: "sp0-node47", peerKind: "server", count: 16 },
+      { kind: "roce", peer: "sp1-node00", peerKind: "server", count: 16 },
+    ]);
+    expectNoOverlaps(view);
+  });
+
+  it("draw an AI Server mode cluster as servers, each with its HCCS mesh", () => {
+    const cluster = buildTopologyView(a2, "cluster", null);
+    expect(cluster.nodes.map((n) => n.kind)).toEqual(["server", "server", "server", "server"]);
+    expect(cluster.links.every((l) => l.kind === "roce")).toBe(true);
+    expectNoOverlaps(cluster);
+    const server = buildTopologyView(a2, "server", "a2-node0");
+    expect(server.nodes.filter((n) => n.kind === "die")).toHaveLength(8);
+    expect(server.links.filter((l) => l.kind === "hccs")).toHaveLength(28);
+    expectNoOverlaps(server);
+  });
+
+  it("stay free of overlaps on a 16,384-die cluster", () => {
+    const cluster = buildTopologyView(large, "cluster", null);
+    expect(cluster.counts.dies).toBe(16_384);
+    expect(cluster.nodes).toHaveLength(32 + 1024);
+    expect(cluster.links).toHaveLength(31);
+    expectNoOverlaps(cluster);
+    const pod = buildTopologyView(large, "superpod", "pod-17");
+    expect(pod.nodes.filter((n) => n.kind === "die")).toHaveLength(512);
+    expectNoOverlaps(pod);
+  });
+
+  it("refuse ids the inventory does not have", () => {
+    expect(() => buildTopologyView(demo, "superpod", "9")).toThrow(TopologyNotFoundError);
+    expect(() => buildTopologyView(demo, "server", "nope")).toThrow(TopologyNotFoundError);
+    expect(() => buildTopologyView(a2, "superpod", "0")).toThrow(TopologyNotFoundError);
+  });
+});
+
+describe("search", () => {
+  it("finds a die by device IP, a server by host IP or id, dies by super device id and by rank", () => {
+    expect(searchTopology(demo, "192.168.50.9").hits).toEqual([
+      { kind: "die", id: "sp1-node01/d3", label: "sp1-node01 · die 3", field: "deviceIp", value: "192.168.50.9", superPodId: "1", serverId: "sp1-node01" },
+    ]);
+    expect(searchTopology(demo, "172.16.1.100").hits.map((h) => [h.kind, h.id])).toEqual([["server", "sp1-node00"]]);
+    expect(searchTopology(demo, "sp1-node4").total).toBe(8);
+    expect(searchTopology(demo, "5", "superDeviceId").hits.map((h) => h.id)).toEqual(["sp0-node00/d5", "sp1-node00/d5"]);
+    expect(searchTopology(demo, "800", "rank").hits.map((h) => h.id)).toEqual(["sp1-node02/d0"]);
+    expect(searchTopology(demo, "  ").hits).toEqual([]);
+    expect(searchTopology(large, "10.31.31.21").hits.map((h) => h.id)).toEqual(["p31-s031/d15"]);
+  });
+});
+
+describe("details", () => {
+  it("lists a die's fields, its backup-rail partner and its plane links, and its inventory rank", () => {
+    const details = nodeDetails(demo, "die", "sp0-node00/d0");
+    expect(details.node).toMatchObject({ deviceIp: "192.168.1.6", rank: 0, health: "unknown" });
+    expect(details.links.map((l) => [l.kind, l.peer])).toEqual([
+      ["backup-rail", "sp0-node00/d1"],
+      ["hccs", "sp0-node01/d0"],
+      ["hccs", "sp0-node47/d0"],
+      ["roce", "sp1-node00/d0"],
+    ]);
+    expect(details.rankTables).toEqual([{ name: "inventory", ranks: [0] }]);
+    expect(details.faults).toBeNull();
+  });
+
+  it("aggregates a super pod's and a server's links by peer", () => {
+    expect(nodeDetails(demo, "superpod", "1").links).toEqual([{ kind: "roce", peer: "0", peerKind: "superpod", peerLabel: "Super pod 0", count: 768 }]);
+    expect(nodeDetails(demo, "server", "sp0-node05").links.map((l) => [l.kind, l.peer, l.count])).toEqual([
+      ["hccs", "sp0-node04", 16],
+      ["hccs", "sp0-node06", 16],
+      ["roce", "sp1-node05", 16],
+    ]);
+    expect(nodeDetails(demo, "npu", "sp0-node05/npu3").node.counts?.dies).toBe(2);
+    expect(() => nodeDetails(demo, "die", "sp0-node05/d99")).toThrow(TopologyNotFoundError);
+  });
+});

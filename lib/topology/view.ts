@@ -1,0 +1,269 @@
+import type { LinkKind } from "@/lib/inventory/vocabulary";
+import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
+import {
+  layoutClusterPods,
+  layoutPlainServers,
+  layoutServer,
+  layoutSuperPod,
+  SERVER_VIEW_GEOMETRY,
+  type Box,
+} from "./layout";
+import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
+
+/** A level/id pair that names nothing in the inventory (the API answers 404). */
+export class TopologyNotFoundError extends Error {
+  constructor(
+    readonly what: "superpod" | "server" | "node",
+    readonly id: string,
+  ) {
+    super(what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : "server"} ${JSON.stringify(id)} in this cluster`);
+    this.name = "TopologyNotFoundError";
+  }
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
+const boxFields = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
+
+export function podLabel(pod: IndexedPod): string {
+  return `Super pod ${pod.id}`;
+}
+
+export function podNode(pod: IndexedPod, box: Box): TopologyNode {
+  return {
+    id: pod.id,
+    kind: "superpod",
+    label: podLabel(pod),
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: true,
+    counts: { servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
+    superPodId: pod.id,
+  };
+}
+
+export function serverNode(server: IndexedServer, box: Box, parent: string | null): TopologyNode {
+  return {
+    id: server.id,
+    kind: "server",
+    label: server.id,
+    parent,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: true,
+    counts: { servers: 1, npus: server.npus.length, dies: server.dies.length },
+    superPodId: server.pod?.id ?? null,
+    serverId: server.id,
+    hostIp: server.spec.hostIp,
+    model: server.spec.model,
+  };
+}
+
+export function npuNode(server: IndexedServer, npuIndex: number, id: string, box: Box, dies: number): TopologyNode {
+  return {
+    id,
+    kind: "npu",
+    label: `NPU ${npuIndex}`,
+    parent: server.id,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    counts: { servers: 1, npus: 1, dies },
+    serverId: server.id,
+    npuIndex,
+  };
+}
+
+export function dieNode(die: IndexedDie, box: Box, parent: string): TopologyNode {
+  const d = die.spec;
+  return {
+    id: die.id,
+    kind: "die",
+    label: `Die ${d.dieIndex} · device ${d.deviceId}`,
+    parent,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    serverId: die.server.id,
+    superPodId: die.server.pod?.id ?? null,
+    npuIndex: die.npuIndex,
+    deviceId: d.deviceId,
+    dieIndex: d.dieIndex,
+    superDeviceId: d.superDeviceId,
+    deviceIp: d.deviceIp,
+    devicePort: d.devicePort,
+    backupDeviceIp: d.backupDeviceIp,
+    backupDevicePort: d.backupDevicePort,
+    hostPort: d.hostPort,
+    rank: die.rank,
+  };
+}
+
+/** Counts die-to-die links per (kind, group a, group b), each undirected pair once. */
+class PairCounter {
+  private readonly counts = new Map<string, TopologyLink>();
+  add(kind: LinkKind, a: string, b: string): void {
+    const [source, target] = a < b ? [a, b] : [b, a];
+    const key = `${kind}\u0000${source}\u0000${target}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { source, target, kind, count: 1 });
+  }
+  links(): TopologyLink[] {
+    return [...this.counts.values()];
+  }
+}
+
+/** Every die link once (the index keeps each link on both of its dies). */
+function forEachLink(index: TopologyIndex, dies: Iterable<IndexedDie>, visit: (a: IndexedDie, b: IndexedDie, kind: LinkKind) => void): void {
+  for (const die of dies) {
+    for (const link of index.dieLinks.get(die.id) ?? []) visit(die, link.peer, link.kind);
+  }
+}
+
+function clusterCounts(index: TopologyIndex) {
+  return { superPods: index.pods.length, servers: index.servers.length, npus: index.npuCount, dies: index.dieById.size };
+}
+
+function header(index: TopologyIndex) {
+  return { ...index.cluster };
+}
+
+function clusterCrumb(index: TopologyIndex): Crumb {
+  return { level: "cluster", id: null, label: index.cluster.name };
+}
+
+export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, pod: IndexedPod | null): Crumb[] {
+  const path = [clusterCrumb(index)];
+  const p = server?.pod ?? pod;
+  if (p) path.push({ level: "superpod", id: p.id, label: podLabel(p) });
+  if (server) path.push({ level: "server", id: server.id, label: server.id });
+  return path;
+}
+
+function clusterView(index: TopologyIndex): TopologyView {
+  const nodes: TopologyNode[] = [];
+  const pairs = new PairCounter();
+  const external: TopologyView["external"] = [];
+  let bounds: { width: number; height: number };
+  if (index.pods.length > 0) {
+    const layout = layoutClusterPods(index.pods.map((pod) => pod.servers.length));
+    bounds = layout.bounds;
+    index.pods.forEach((pod, i) => {
+      const podLayout = layout.pods[i]!;
+      nodes.push(podNode(pod, podLayout.box));
+      pod.servers.forEach((server, j) => nodes.push(serverNode(server, podLayout.servers[j]!, pod.id)));
+    });
+    // The RoCE parameter plane between super pods, one drawn link per pair of pods.
+    forEachLink(index, index.dieById.values(), (a, b, kind) => {
+      const pa = a.server.pod?.id;
+      const pb = b.server.pod?.id;
+      if (pa !== undefined && pb !== undefined && pa !== pb && a.id < b.id) pairs.add(kind, pa, pb);
+    });
+  } else {
+    const layout = layoutPlainServers(index.servers.length);
+    bounds = layout.bounds;
+    index.servers.forEach((server, i) => nodes.push(serverNode(server, layout.servers[i]!, null)));
+    forEachLink(index, index.dieById.values(), (a, b, kind) => {
+      if (a.server !== b.server && a.id < b.id) pairs.add(kind, a.server.id, b.server.id);
+    });
+  }
+  return {
+    cluster: header(index),
+    level: "cluster",
+    id: null,
+    path: [clusterCrumb(index)],
+    bounds: { width: round(bounds.width), height: round(bounds.height) },
+    counts: clusterCounts(index),
+    nodes,
+    links: pairs.links(),
+    external,
+  };
+}
+
+function superPodView(index: TopologyIndex, pod: IndexedPod): TopologyView {
+  const layout = layoutSuperPod(pod.servers.map((server) => server.npus.map((npu) => npu.dies.length)));
+  const nodes: TopologyNode[] = [];
+  pod.servers.forEach((server, i) => {
+    const serverLayout = layout.servers[i]!;
+    nodes.push(serverNode(server, serverLayout.box, null));
+    server.npus.forEach((npu, j) => {
+      const npuLayout = serverLayout.npus[j]!;
+      nodes.push(npuNode(server, npu.npuIndex, npu.id, npuLayout.box, npu.dies.length));
+      npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
+    });
+  });
+  // The HCCS plane inside the pod between servers; links to other pods are summarised as external.
+  const pairs = new PairCounter();
+  const outside = new PairCounter();
+  forEachLink(
+    index,
+    pod.servers.flatMap((server) => server.dies),
+    (a, b, kind) => {
+      if (a.server === b.server) return;
+      if (b.server.pod === pod) {
+        if (a.id < b.id) pairs.add(kind, a.server.id, b.server.id);
+      } else {
+        outside.add(kind, "", b.server.pod?.id ?? b.server.id);
+      }
+    },
+  );
+  return {
+    cluster: header(index),
+    level: "superpod",
+    id: pod.id,
+    path: crumbsFor(index, null, pod),
+    bounds: { width: round(layout.bounds.width), height: round(layout.bounds.height) },
+    counts: { superPods: 1, servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
+    nodes,
+    links: pairs.links(),
+    external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "superpod" as const, count: link.count })),
+  };
+}
+
+function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
+  const layout = layoutServer(
+    server.npus.map((npu) => npu.dies.length),
+    SERVER_VIEW_GEOMETRY,
+    { x: 0, y: 0 },
+  );
+  const nodes: TopologyNode[] = [serverNode(server, layout.box, server.pod?.id ?? null)];
+  server.npus.forEach((npu, j) => {
+    const npuLayout = layout.npus[j]!;
+    nodes.push(npuNode(server, npu.npuIndex, npu.id, npuLayout.box, npu.dies.length));
+    npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
+  });
+  const links: TopologyLink[] = [];
+  const outside = new PairCounter();
+  forEachLink(index, server.dies, (a, b, kind) => {
+    if (b.server === server) {
+      if (a.id < b.id) links.push({ source: a.id, target: b.id, kind, count: 1 });
+    } else {
+      outside.add(kind, "", b.server.id);
+    }
+  });
+  return {
+    cluster: header(index),
+    level: "server",
+    id: server.id,
+    path: crumbsFor(index, server, null),
+    bounds: { width: round(layout.box.width), height: round(layout.box.height) },
+    counts: { superPods: server.pod ? 1 : 0, servers: 1, npus: server.npus.length, dies: server.dies.length },
+    nodes,
+    links,
+    external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "server" as const, count: link.count })),
+  };
+}
+
+/** What one view of the cluster draws. Throws TopologyNotFoundError for an id the inventory does not have. */
+export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null): TopologyView {
+  if (level === "cluster") return clusterView(index);
+  if (level === "superpod") {
+    const pod = id === null ? undefined : index.podById.get(id);
+    if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
+    return superPodView(index, pod);
+  }
+  const server = id === null ? undefined : index.serverById.get(id);
+  if (!server) throw new TopologyNotFoundError("server", id ?? "");
+  return serverView(index, server);
+}
