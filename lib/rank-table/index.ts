@@ -15,6 +15,7 @@ export type {
   Lang,
   RankTable,
   RankTableDevice,
+  RankTableInput,
   RankTableServer,
   RankTableSuperPod,
   RuleCode,

@@ -73,6 +73,9 @@ export interface RankTable {
   super_pod_list?: RankTableSuperPod[];
 }
 
+/** What the writer and the repairs accept: a parsed value, or a typed table (e.g. from a generator). */
+export type RankTableInput = JsonValue | RankTable;
+
 export const SUPPORTED_VERSIONS = ["1.0", "1.2"] as const;
 
 /** Known keys per level, in the reference's (and the canonical export's) order. */

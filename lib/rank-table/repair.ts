@@ -8,14 +8,14 @@
  * - recomputeServerCount: RT015, RT016
  */
 import { setMember } from "./json-scanner";
-import { FIRST_UNRESERVED_PORT, MAX_PORT, isJsonObject, scalarToString, type JsonObject, type JsonValue } from "./model";
-import { ipFamily, ipKey, parseWholeNumber } from "./net";
+import { FIRST_UNRESERVED_PORT, MAX_PORT, isJsonObject, scalarToString, type JsonObject, type JsonValue, type RankTableInput } from "./model";
+import { addressKey, parseWholeNumber, type AddressKey } from "./net";
 
 export interface Change {
   /** JSON Pointer of the field that changed. */
   path: string;
-  /** The value before (as a string), or undefined when the field was added. */
-  before: string | undefined;
+  /** The value before (as written in the input), or undefined when the field was added. */
+  before: JsonValue | undefined;
   /** The value after, or undefined when the field was removed. */
   after: string | undefined;
 }
@@ -80,21 +80,17 @@ class ChangeLog {
 
   /** Sets (or, with undefined, removes) a string field, recording the change if there is one. */
   set(object: JsonObject, objectPath: string, key: string, after: string | undefined): void {
-    const before = fieldText(object, key);
-    const present = Object.hasOwn(object, key);
-    if (after === undefined) {
-      if (!present) return;
-      delete object[key];
-    } else {
-      if (before === after && object[key] === after) return;
-      setMember(object, key, after);
-    }
+    const before = Object.hasOwn(object, key) ? object[key] : undefined;
+    if (before === after) return;
+    if (after === undefined) delete object[key];
+    else setMember(object, key, after);
     this.changes.push({ path: `${objectPath}/${key}`, before, after });
   }
 }
 
-function repair(table: JsonValue, apply: (copy: JsonValue, log: ChangeLog) => void): RepairResult {
-  const copy = cloneJson(table);
+function repair(table: RankTableInput, apply: (copy: JsonValue, log: ChangeLog) => void): RepairResult {
+  // A typed RankTable is plain JSON data too (an interface just has no index signature).
+  const copy = cloneJson(table as JsonValue);
   const log = new ChangeLog();
   apply(copy, log);
   return { table: copy, changes: log.changes };
@@ -106,7 +102,7 @@ function physicalOrder(devices: readonly DeviceRef[]): DeviceRef[] {
 }
 
 /** Renumbers rank_id 0…N−1 in physical order: servers as listed, devices by device_id within a server. */
-export function renumberRanks(table: JsonValue): RepairResult {
+export function renumberRanks(table: RankTableInput): RepairResult {
   return repair(table, (copy, log) => {
     let rank = 0;
     for (const server of collectServers(copy)) {
@@ -126,11 +122,11 @@ function declaredVersion(table: JsonValue): string | undefined {
  * (the partner die runs in another job: RT055 stays, as a warning). Version "1.0" ignores backup fields, so there
  * they are removed.
  */
-export function pairBackups(table: JsonValue): RepairResult {
+export function pairBackups(table: RankTableInput): RepairResult {
   return repair(table, (copy, log) => {
     const servers = collectServers(copy);
     const removeOnly = declaredVersion(copy) === "1.0";
-    const ownerByIp = new Map<string, JsonObject>();
+    const ownerByIp = new Map<AddressKey, JsonObject>();
     for (const server of servers) {
       for (const { device } of server.devices) {
         const key = validIpKey(fieldText(device, "device_ip"));
@@ -162,10 +158,8 @@ export function pairBackups(table: JsonValue): RepairResult {
   });
 }
 
-function validIpKey(ip: string | undefined): string | undefined {
-  if (ip === undefined) return undefined;
-  const family = ipFamily(ip);
-  return family === undefined ? undefined : ipKey(ip, family);
+function validIpKey(ip: string | undefined): AddressKey | undefined {
+  return ip === undefined ? undefined : addressKey(ip);
 }
 
 export interface PortPlan {
@@ -179,7 +173,7 @@ export interface PortPlan {
  * per server, and no NIC's device_port can equal a backup_device_port given for it. backup_device_port is set
  * only on devices that have backup fields. Throws a RangeError when the blocks do not fit below 65536.
  */
-export function assignPorts(table: JsonValue, plan: PortPlan): RepairResult {
+export function assignPorts(table: RankTableInput, plan: PortPlan): RepairResult {
   return repair(table, (copy, log) => {
     const servers = collectServers(copy);
     const width = servers.reduce((widest, server) => Math.max(widest, server.devices.length), 0);
@@ -219,7 +213,7 @@ export function planPorts(basePort: number, width: number): (index: number) => D
 }
 
 /** Sets server_count to the number of entries of server_list. */
-export function recomputeServerCount(table: JsonValue): RepairResult {
+export function recomputeServerCount(table: RankTableInput): RepairResult {
   return repair(table, (copy, log) => {
     if (isJsonObject(copy) && Array.isArray(copy.server_list)) log.set(copy, "", "server_count", String(copy.server_list.length));
   });

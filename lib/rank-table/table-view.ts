@@ -1,7 +1,11 @@
 /**
  * A first pass over the parsed value: it checks shapes (RT002 unknown fields, RT003 non-string scalars, RT004 wrong
  * shapes) and produces a flat, typed view of servers, devices and super pods for the rule checks that follow.
- * Values are kept as the strings HCCL would read; an empty string counts as absent.
+ * Values are kept as the strings HCCL would read (an empty string counts as absent), plus the parsed forms the
+ * rules compare (numbers, address keys), computed once here.
+ *
+ * This pass runs for every device of tables with 131,072 ranks, so it reads fields by name (not by a computed
+ * key), builds pointers only when a finding needs one, and allocates one object per device.
  */
 import type { Findings } from "./findings";
 import { JSON_TYPE_NAMES } from "./messages";
@@ -17,41 +21,57 @@ import {
   type JsonObject,
   type JsonValue,
 } from "./model";
-import { parseWholeNumber } from "./net";
+import { addressKey, parseWholeNumber, type AddressKey } from "./net";
 import { childPointer } from "./pointer";
 
-/** Absent, an empty string (which counts as absent) or an empty list. */
-function isMissingList(value: JsonValue | undefined): boolean {
-  return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+/** Anything with a JSON Pointer; findings about its fields are placed below it. */
+interface Located {
+  readonly path: string;
 }
 
-export interface DeviceView {
-  path: string;
-  /** Position of the device in document order, over the whole table. */
-  order: number;
-  server: ServerView;
-  deviceId?: string;
-  /** `device_id` as a number when it is a string of digits. */
-  deviceNumber?: number;
-  superDeviceId?: string;
-  deviceIp?: string;
-  devicePort?: string;
-  backupDeviceIp?: string;
-  backupDevicePort?: string;
-  hostPort?: string;
-  rankId?: string;
-  /** `rank_id` as a number when it is a string of digits. */
-  rankNumber?: number;
-}
-
-export interface ServerView {
-  path: string;
-  index: number;
-  serverId?: string;
-  hostIp?: string;
+export class ServerView implements Located {
+  serverId: string | undefined = undefined;
+  hostIp: string | undefined = undefined;
   /** True when `device` is absent or an empty list (a value of another shape is RT004 instead). */
-  deviceListMissing: boolean;
-  devices: DeviceView[];
+  deviceListMissing = false;
+  readonly devices: DeviceView[] = [];
+
+  constructor(
+    readonly path: string,
+    /** Position in server_list. */
+    readonly index: number,
+  ) {}
+}
+
+export class DeviceView implements Located {
+  deviceId: string | undefined = undefined;
+  /** `device_id` as a number when it is a string of digits. */
+  deviceNumber: number | undefined = undefined;
+  superDeviceId: string | undefined = undefined;
+  deviceIp: string | undefined = undefined;
+  /** Key of `device_ip` when it is a valid address. */
+  deviceIpKey: AddressKey | undefined = undefined;
+  devicePort: string | undefined = undefined;
+  backupDeviceIp: string | undefined = undefined;
+  /** Key of `backup_device_ip` when it is a valid address. */
+  backupDeviceIpKey: AddressKey | undefined = undefined;
+  backupDevicePort: string | undefined = undefined;
+  hostPort: string | undefined = undefined;
+  rankId: string | undefined = undefined;
+  /** `rank_id` as a number when it is a string of digits. */
+  rankNumber: number | undefined = undefined;
+
+  constructor(
+    readonly server: ServerView,
+    /** Position in its server's device list. */
+    readonly index: number,
+    /** Position in document order, over the whole table. */
+    readonly order: number,
+  ) {}
+
+  get path(): string {
+    return `${this.server.path}/device/${this.index}`;
+  }
 }
 
 export interface SuperPodEntryView {
@@ -92,15 +112,19 @@ export function jsonTypeName(value: JsonValue): keyof typeof JSON_TYPE_NAMES {
   return typeof value as "string" | "number" | "boolean" | "object";
 }
 
+/** Absent, an empty string (which counts as absent) or an empty list. */
+function isMissingList(value: JsonValue | undefined): boolean {
+  return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+}
+
 export class ViewReader {
   constructor(private readonly findings: Findings) {}
 
   /** A scalar field as HCCL reads it: a non-empty string, or undefined. Other JSON types are reported. */
-  scalar(object: JsonObject, key: string, objectPath: string): string | undefined {
-    const value = object[key];
+  scalar(value: JsonValue | undefined, key: string, owner: Located): string | undefined {
     if (typeof value === "string") return value === "" ? undefined : value;
     if (value === undefined) return undefined;
-    const path = childPointer(objectPath, key);
+    const path = childPointer(owner.path, key);
     if (typeof value === "number" || typeof value === "boolean" || value === null) {
       const shown = value === null ? "null" : scalarToString(key, value);
       this.findings.add("RT003", path, { field: key, type: JSON_TYPE_NAMES[jsonTypeName(value)], value: shown });
@@ -111,11 +135,10 @@ export class ViewReader {
   }
 
   /** A list field; undefined when absent, or (after an RT004) when it is not a list. */
-  list(object: JsonObject, key: string, objectPath: string): JsonValue[] | undefined {
-    const value = object[key];
+  list(value: JsonValue | undefined, key: string, owner: Located): JsonValue[] | undefined {
     if (value === undefined || Array.isArray(value)) return value;
     if (value === "") return undefined;
-    this.wrongShape(childPointer(objectPath, key), key, value, "array");
+    this.wrongShape(childPointer(owner.path, key), key, value, "array");
     return undefined;
   }
 
@@ -130,22 +153,25 @@ export class ViewReader {
     this.findings.add("RT004", path, { field, expected: JSON_TYPE_NAMES[expected], actual: JSON_TYPE_NAMES[jsonTypeName(value)] });
   }
 
-  unknownFields(object: JsonObject, known: ReadonlySet<string>, objectPath: string): void {
-    for (const key of Object.keys(object)) {
+  unknownFields(object: JsonObject, known: ReadonlySet<string>, owner: Located): void {
+    // for…in instead of Object.keys: no array per object. Parsed objects have only own, enumerable keys.
+    for (const key in object) {
       if (known.has(key)) continue;
-      const path = childPointer(objectPath, key);
+      const path = childPointer(owner.path, key);
       if (GENERATOR_FIELDS.has(key)) this.findings.addMessage("RT002", "RT002.generator", path, { field: key }, "info");
       else this.findings.add("RT002", path, { field: key });
     }
   }
 }
 
+const ROOT: Located = { path: "" };
+
 /** Reads everything below the header; `status` and `version` are read (once) by the caller. */
 export function readTableView(root: JsonObject, reader: ViewReader): TableView {
-  reader.unknownFields(root, ROOT_KNOWN, "");
-  const serverList = reader.list(root, "server_list", "");
+  reader.unknownFields(root, ROOT_KNOWN, ROOT);
+  const serverList = reader.list(root.server_list, "server_list", ROOT);
   const view: TableView = {
-    serverCount: reader.scalar(root, "server_count", ""),
+    serverCount: reader.scalar(root.server_count, "server_count", ROOT),
     serverListMissing: isMissingList(root.server_list),
     serverEntryCount: serverList?.length ?? 0,
     servers: [],
@@ -155,66 +181,65 @@ export function readTableView(root: JsonObject, reader: ViewReader): TableView {
   serverList?.forEach((entry, index) => {
     const path = `/server_list/${index}`;
     const server = reader.object(entry, path, `server_list/${index}`);
-    if (server !== undefined) view.servers.push(readServer(reader, server, path, index, view.devices));
+    if (server !== undefined) view.servers.push(readServer(reader, server, new ServerView(path, index), view.devices));
   });
-  const superPodList = reader.list(root, "super_pod_list", "");
+  const superPodList = reader.list(root.super_pod_list, "super_pod_list", ROOT);
   if (superPodList !== undefined) {
-    view.superPods = [];
+    const superPods: SuperPodView[] = (view.superPods = []);
     superPodList.forEach((entry, index) => {
       const path = `/super_pod_list/${index}`;
       const superPod = reader.object(entry, path, `super_pod_list/${index}`);
-      if (superPod !== undefined) view.superPods!.push(readSuperPod(reader, superPod, path, index));
+      if (superPod !== undefined) superPods.push(readSuperPod(reader, superPod, path, index));
     });
   }
   return view;
 }
 
-function readServer(reader: ViewReader, server: JsonObject, path: string, index: number, allDevices: DeviceView[]): ServerView {
-  reader.unknownFields(server, SERVER_KNOWN, path);
-  const deviceList = reader.list(server, "device", path);
-  const view: ServerView = {
-    path,
-    index,
-    serverId: reader.scalar(server, "server_id", path),
-    hostIp: reader.scalar(server, "host_ip", path),
-    deviceListMissing: isMissingList(server.device),
-    devices: [],
-  };
-  deviceList?.forEach((entry, deviceIndex) => {
-    const devicePath = `${path}/device/${deviceIndex}`;
-    const device = reader.object(entry, devicePath, `device/${deviceIndex}`);
-    if (device === undefined) return;
-    reader.unknownFields(device, DEVICE_KNOWN, devicePath);
-    const deviceId = reader.scalar(device, "device_id", devicePath);
-    const rankId = reader.scalar(device, "rank_id", devicePath);
-    const deviceView: DeviceView = {
-      path: devicePath,
-      order: allDevices.length,
-      server: view,
-      deviceId,
-      deviceNumber: deviceId === undefined ? undefined : parseWholeNumber(deviceId),
-      superDeviceId: reader.scalar(device, "super_device_id", devicePath),
-      deviceIp: reader.scalar(device, "device_ip", devicePath),
-      devicePort: reader.scalar(device, "device_port", devicePath),
-      backupDeviceIp: reader.scalar(device, "backup_device_ip", devicePath),
-      backupDevicePort: reader.scalar(device, "backup_device_port", devicePath),
-      hostPort: reader.scalar(device, "host_port", devicePath),
-      rankId,
-      rankNumber: rankId === undefined ? undefined : parseWholeNumber(rankId),
-    };
-    view.devices.push(deviceView);
-    allDevices.push(deviceView);
-  });
+function readServer(reader: ViewReader, server: JsonObject, view: ServerView, allDevices: DeviceView[]): ServerView {
+  reader.unknownFields(server, SERVER_KNOWN, view);
+  view.serverId = reader.scalar(server.server_id, "server_id", view);
+  view.hostIp = reader.scalar(server.host_ip, "host_ip", view);
+  view.deviceListMissing = isMissingList(server.device);
+  const deviceList = reader.list(server.device, "device", view);
+  if (deviceList === undefined) return view;
+  for (let index = 0; index < deviceList.length; index++) {
+    const entry = deviceList[index]!;
+    if (!isJsonObject(entry)) {
+      reader.wrongShape(`${view.path}/device/${index}`, `device/${index}`, entry, "object");
+      continue;
+    }
+    const device = new DeviceView(view, index, allDevices.length);
+    readDevice(reader, entry, device);
+    view.devices.push(device);
+    allDevices.push(device);
+  }
   return view;
 }
 
+function readDevice(reader: ViewReader, entry: JsonObject, device: DeviceView): void {
+  reader.unknownFields(entry, DEVICE_KNOWN, device);
+  const deviceId = (device.deviceId = reader.scalar(entry.device_id, "device_id", device));
+  if (deviceId !== undefined) device.deviceNumber = parseWholeNumber(deviceId);
+  device.superDeviceId = reader.scalar(entry.super_device_id, "super_device_id", device);
+  const deviceIp = (device.deviceIp = reader.scalar(entry.device_ip, "device_ip", device));
+  if (deviceIp !== undefined) device.deviceIpKey = addressKey(deviceIp);
+  device.devicePort = reader.scalar(entry.device_port, "device_port", device);
+  const backupIp = (device.backupDeviceIp = reader.scalar(entry.backup_device_ip, "backup_device_ip", device));
+  if (backupIp !== undefined) device.backupDeviceIpKey = addressKey(backupIp);
+  device.backupDevicePort = reader.scalar(entry.backup_device_port, "backup_device_port", device);
+  device.hostPort = reader.scalar(entry.host_port, "host_port", device);
+  const rankId = (device.rankId = reader.scalar(entry.rank_id, "rank_id", device));
+  if (rankId !== undefined) device.rankNumber = parseWholeNumber(rankId);
+}
+
 function readSuperPod(reader: ViewReader, superPod: JsonObject, path: string, index: number): SuperPodView {
-  reader.unknownFields(superPod, SUPER_POD_KNOWN, path);
-  const serverList = reader.list(superPod, "server_list", path);
+  const owner: Located = { path };
+  reader.unknownFields(superPod, SUPER_POD_KNOWN, owner);
+  const serverList = reader.list(superPod.server_list, "server_list", owner);
   const view: SuperPodView = {
     path,
     index,
-    superPodId: reader.scalar(superPod, "super_pod_id", path),
+    superPodId: reader.scalar(superPod.super_pod_id, "super_pod_id", owner),
     serverListMissing: isMissingList(superPod.server_list),
     entries: [],
   };
@@ -222,8 +247,9 @@ function readSuperPod(reader: ViewReader, superPod: JsonObject, path: string, in
     const entryPath = `${path}/server_list/${entryIndex}`;
     const member = reader.object(entry, entryPath, `server_list/${entryIndex}`);
     if (member === undefined) return;
-    reader.unknownFields(member, SUPER_POD_SERVER_KNOWN, entryPath);
-    view.entries.push({ path: entryPath, serverId: reader.scalar(member, "server_id", entryPath) });
+    const entryOwner: Located = { path: entryPath };
+    reader.unknownFields(member, SUPER_POD_SERVER_KNOWN, entryOwner);
+    view.entries.push({ path: entryPath, serverId: reader.scalar(member.server_id, "server_id", entryOwner) });
   });
   return view;
 }

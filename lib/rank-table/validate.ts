@@ -27,6 +27,9 @@ interface TableSummary {
   stats: ValidationReport["stats"];
 }
 
+/** The whole document, as the owner of top-level fields. */
+const DOCUMENT = { path: "" };
+
 const EMPTY_SUMMARY: TableSummary = { version: null, mode: "ai-server", stats: { superPods: 0, servers: 0, devices: 0 } };
 
 /**
@@ -62,8 +65,8 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
     return EMPTY_SUMMARY;
   }
   const reader = new ViewReader(findings);
-  const declaredVersion = reader.scalar(root, "version", "");
-  checkStatus(reader.scalar(root, "status", ""), findings);
+  const declaredVersion = reader.scalar(root.version, "version", DOCUMENT);
+  checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
   if (!checkVersionSupported(declaredVersion, root, findings)) return { ...EMPTY_SUMMARY, version: declaredVersion ?? null };
 
   const view = readTableView(root, reader);

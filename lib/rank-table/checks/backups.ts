@@ -2,7 +2,7 @@
  * Backup NIC ("rail borrowing") rules: RT043 and RT050–RT055. On Atlas A3 the two dies of one NPU are device_id 2k
  * and 2k+1 of the same server, and each may name the other's NIC as its backup.
  */
-import { ipFamily, ipKey, parsePort } from "../net";
+import { parsePort } from "../net";
 import { NONE_TEXT } from "../messages";
 import type { DeviceView } from "../table-view";
 import type { CheckContext } from "./context";
@@ -10,48 +10,40 @@ import type { CheckContext } from "./context";
 export function checkBackups(context: CheckContext): void {
   const { view, findings, version } = context;
   for (const device of view.devices) {
-    const { path, backupDeviceIp, backupDevicePort } = device;
+    const { backupDeviceIp, backupDevicePort } = device;
     if (version === "1.0") {
-      if (backupDeviceIp !== undefined) findings.addMessage("RT054", "RT054.v10", `${path}/backup_device_ip`, { field: "backup_device_ip" });
-      if (backupDevicePort !== undefined) findings.addMessage("RT054", "RT054.v10", `${path}/backup_device_port`, { field: "backup_device_port" });
-      continue;
+      if (backupDeviceIp !== undefined) findings.addMessage("RT054", "RT054.v10", `${device.path}/backup_device_ip`, { field: "backup_device_ip" });
+      if (backupDevicePort !== undefined) findings.addMessage("RT054", "RT054.v10", `${device.path}/backup_device_port`, { field: "backup_device_port" });
+    } else if (backupDeviceIp !== undefined) {
+      checkBackupOf(context, device, backupDeviceIp);
+    } else if (backupDevicePort !== undefined) {
+      findings.add("RT054", `${device.path}/backup_device_port`, { value: backupDevicePort });
     }
-    if (backupDeviceIp === undefined) {
-      if (backupDevicePort !== undefined) findings.add("RT054", `${path}/backup_device_port`, { value: backupDevicePort });
-      continue;
-    }
-    checkBackupOf(context, device, backupDeviceIp);
   }
 }
 
 function checkBackupOf({ findings, deviceByIp }: CheckContext, device: DeviceView, backupIp: string): void {
-  const at = `${device.path}/backup_device_ip`;
-  const family = ipFamily(backupIp);
-  if (family === undefined) {
-    findings.add("RT050", at, { value: backupIp });
+  const key = device.backupDeviceIpKey;
+  if (key === undefined) {
+    findings.add("RT050", `${device.path}/backup_device_ip`, { value: backupIp });
     return;
   }
-  const key = ipKey(backupIp, family);
-  const ownFamily = device.deviceIp === undefined ? undefined : ipFamily(device.deviceIp);
-  if (ownFamily !== undefined && ipKey(device.deviceIp!, ownFamily) === key) {
-    findings.add("RT051", at, { value: backupIp });
+  if (key === device.deviceIpKey) {
+    findings.add("RT051", `${device.path}/backup_device_ip`, { value: backupIp });
     return;
   }
   const owner = deviceByIp.get(key);
   if (owner === undefined) {
-    findings.add("RT055", at, { value: backupIp });
+    findings.add("RT055", `${device.path}/backup_device_ip`, { value: backupIp });
     return;
   }
   checkPortConflict(findings, owner, device, backupIp);
   const partnerNumber = device.deviceNumber === undefined ? undefined : device.deviceNumber ^ 1;
   if (owner.server !== device.server || partnerNumber === undefined || owner.deviceNumber !== partnerNumber) {
-    findings.add("RT052", at, { value: backupIp, other: owner.path, otherDeviceId: owner.deviceId ?? "?", partner: partnerNumber ?? "?" });
-    return;
+    findings.add("RT052", `${device.path}/backup_device_ip`, { value: backupIp, other: owner.path, otherDeviceId: owner.deviceId ?? "?", partner: partnerNumber ?? "?" });
+  } else if (device.deviceIpKey === undefined || owner.backupDeviceIpKey !== device.deviceIpKey) {
+    findings.add("RT053", `${device.path}/backup_device_ip`, { value: backupIp, other: owner.path, partnerBackup: owner.backupDeviceIp ?? NONE_TEXT });
   }
-  const ownerBackupFamily = owner.backupDeviceIp === undefined ? undefined : ipFamily(owner.backupDeviceIp);
-  const namesBack = ownFamily !== undefined && ownerBackupFamily !== undefined
-    && ipKey(owner.backupDeviceIp!, ownerBackupFamily) === ipKey(device.deviceIp!, ownFamily);
-  if (!namesBack) findings.add("RT053", at, { value: backupIp, other: owner.path, partnerBackup: owner.backupDeviceIp ?? NONE_TEXT });
 }
 
 /** RT043: one NIC must not listen on the same port as primary (its device_port) and as someone's backup. */

@@ -1,4 +1,5 @@
 import type { Findings } from "../findings";
+import type { AddressKey } from "../net";
 import type { DeviceView, TableView } from "../table-view";
 
 /** What every rule check reads: the table view, where findings go, and the version the table is checked as. */
@@ -8,8 +9,8 @@ export interface CheckContext {
   /** The declared version, or (when `version` is missing) the one the layout implies. */
   version: "1.0" | "1.2";
   declaredVersion: string | undefined;
-  /** The first device with each valid `device_ip` (keyed by `ipKey`); filled by the device checks. */
-  deviceByIp: Map<string, DeviceView>;
+  /** The first device with each valid `device_ip`, by address key; filled by the device checks. */
+  deviceByIp: Map<AddressKey, DeviceView>;
 }
 
 /** The label of a server in messages: its id, or its pointer when it has none. */

@@ -1,7 +1,7 @@
 /** Device rules: device_id (RT030–RT032), super_device_id (RT033), device_ip (RT035–RT039), ports (RT040–RT042). */
 import type { Findings } from "../findings";
 import { FIRST_UNRESERVED_PORT, MAX_DEVICE_ID } from "../model";
-import { ipFamily, ipKey, parsePort, parseWholeNumber } from "../net";
+import { addressFamily, parsePort, parseWholeNumber } from "../net";
 import type { DeviceView } from "../table-view";
 import type { CheckContext } from "./context";
 
@@ -31,30 +31,26 @@ export function checkDevices(context: CheckContext): void {
     const byDeviceId = new Map<number, DeviceView>();
     const byHostPort = new Map<number, DeviceView>();
     for (const device of server.devices) {
-      const { path } = device;
       checkDeviceId(device, byDeviceId, findings);
       if (version === "1.2" && device.superDeviceId !== undefined && parseWholeNumber(device.superDeviceId) === undefined) {
-        findings.add("RT033", `${path}/super_device_id`, { value: device.superDeviceId });
+        findings.add("RT033", `${device.path}/super_device_id`, { value: device.superDeviceId });
       }
 
-      const ip = device.deviceIp;
-      if (ip === undefined) {
-        if (requirement?.messageId === "RT039") findings.add("RT039", path);
-        else if (requirement) findings.addMessage("RT038", requirement.messageId, path, { count: requirement.count });
+      const { deviceIp, deviceIpKey } = device;
+      if (deviceIp === undefined) {
+        if (requirement?.messageId === "RT039") findings.add("RT039", device.path);
+        else if (requirement) findings.addMessage("RT038", requirement.messageId, device.path, { count: requirement.count });
+      } else if (deviceIpKey === undefined) {
+        findings.add("RT035", `${device.path}/device_ip`, { value: deviceIp });
       } else {
-        const family = ipFamily(ip);
-        if (family === undefined) {
-          findings.add("RT035", `${path}/device_ip`, { value: ip });
-        } else {
-          const key = ipKey(ip, family);
-          const earlier = deviceByIp.get(key);
-          if (earlier) findings.add("RT036", `${path}/device_ip`, { value: ip, other: earlier.path });
-          else deviceByIp.set(key, device);
-          if (firstFamily === undefined) firstFamily = { family, device };
-          else if (family !== firstFamily.family && !mixedFamiliesReported) {
-            mixedFamiliesReported = true;
-            findings.add("RT037", `${path}/device_ip`, { value: ip, family, other: firstFamily.device.path, firstFamily: firstFamily.family });
-          }
+        const earlier = deviceByIp.get(deviceIpKey);
+        if (earlier) findings.add("RT036", `${device.path}/device_ip`, { value: deviceIp, other: earlier.path });
+        else deviceByIp.set(deviceIpKey, device);
+        const family = addressFamily(deviceIpKey);
+        if (firstFamily === undefined) firstFamily = { family, device };
+        else if (family !== firstFamily.family && !mixedFamiliesReported) {
+          mixedFamiliesReported = true;
+          findings.add("RT037", `${device.path}/device_ip`, { value: deviceIp, family, other: firstFamily.device.path, firstFamily: firstFamily.family });
         }
       }
 
@@ -62,13 +58,13 @@ export function checkDevices(context: CheckContext): void {
         const text = device[property];
         if (text === undefined) continue;
         const port = parsePort(text);
-        if (port === undefined) findings.add("RT040", `${path}/${field}`, { field, value: text });
-        else if (port < FIRST_UNRESERVED_PORT) findings.add("RT041", `${path}/${field}`, { field, value: text });
+        if (port === undefined) findings.add("RT040", `${device.path}/${field}`, { field, value: text });
+        else if (port < FIRST_UNRESERVED_PORT) findings.add("RT041", `${device.path}/${field}`, { field, value: text });
       }
       const hostPort = device.hostPort === undefined ? undefined : parsePort(device.hostPort);
       if (hostPort !== undefined) {
         const earlier = byHostPort.get(hostPort);
-        if (earlier) findings.add("RT042", `${path}/host_port`, { value: device.hostPort!, other: earlier.path });
+        if (earlier) findings.add("RT042", `${device.path}/host_port`, { value: device.hostPort!, other: earlier.path });
         else byHostPort.set(hostPort, device);
       }
     }
@@ -76,14 +72,14 @@ export function checkDevices(context: CheckContext): void {
 }
 
 function checkDeviceId(device: DeviceView, byDeviceId: Map<number, DeviceView>, findings: Findings): void {
-  const { deviceId, deviceNumber, path } = device;
+  const { deviceId, deviceNumber } = device;
   if (deviceId === undefined) {
-    findings.add("RT030", path);
+    findings.add("RT030", device.path);
   } else if (deviceNumber === undefined || deviceNumber > MAX_DEVICE_ID) {
-    findings.add("RT031", `${path}/device_id`, { value: deviceId });
+    findings.add("RT031", `${device.path}/device_id`, { value: deviceId });
   } else {
     const earlier = byDeviceId.get(deviceNumber);
-    if (earlier) findings.add("RT032", `${path}/device_id`, { value: deviceId, other: earlier.path });
+    if (earlier) findings.add("RT032", `${device.path}/device_id`, { value: deviceId, other: earlier.path });
     else byDeviceId.set(deviceNumber, device);
   }
 }

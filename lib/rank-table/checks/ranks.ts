@@ -7,16 +7,16 @@ export function checkRanks({ view, findings }: CheckContext): void {
   const deviceCount = view.devices.length;
   const byRank = new Map<number, DeviceView>();
   for (const device of view.devices) {
-    const { rankId, rankNumber, path } = device;
+    const { rankId, rankNumber } = device;
     if (rankId === undefined) {
-      findings.add("RT044", path);
+      findings.add("RT044", device.path);
     } else if (rankNumber === undefined) {
-      findings.add("RT045", `${path}/rank_id`, { value: rankId });
+      findings.add("RT045", `${device.path}/rank_id`, { value: rankId });
     } else {
       const earlier = byRank.get(rankNumber);
-      if (earlier) findings.add("RT046", `${path}/rank_id`, { value: rankId, other: earlier.path });
+      if (earlier) findings.add("RT046", `${device.path}/rank_id`, { value: rankId, other: earlier.path });
       else byRank.set(rankNumber, device);
-      if (rankNumber >= deviceCount) findings.add("RT047", `${path}/rank_id`, { value: rankId, max: deviceCount - 1, count: deviceCount });
+      if (rankNumber >= deviceCount) findings.add("RT047", `${device.path}/rank_id`, { value: rankId, max: deviceCount - 1, count: deviceCount });
     }
   }
   checkPhysicalOrder(view.servers, findings);

@@ -1,0 +1,30 @@
+/**
+ * `npm run bench [-- SECTION...]`: runs benchmark sections and prints their figures. Sections live in their own
+ * modules and are listed here; other features add theirs. Benchmarks print; they never assert timings.
+ */
+import { rankTableBench } from "./rank-table";
+
+export interface BenchSection {
+  name: string;
+  description: string;
+  run(): Promise<void>;
+}
+
+const SECTIONS: readonly BenchSection[] = [rankTableBench];
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !SECTIONS.some((section) => section.name === name));
+  if (unknown.length > 0) {
+    console.error(`unknown bench section(s): ${unknown.join(", ")}; available: ${SECTIONS.map((section) => section.name).join(", ")}`);
+    process.exitCode = 2;
+    return;
+  }
+  for (const section of SECTIONS) {
+    if (wanted.length > 0 && !wanted.includes(section.name)) continue;
+    console.log(`\n## ${section.name}: ${section.description}\n`);
+    await section.run();
+  }
+}
+
+await main();
