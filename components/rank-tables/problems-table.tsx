@@ -1,0 +1,79 @@
+"use client";
+
+import { Segmented, Table, Typography } from "antd";
+import { useTranslations } from "next-intl";
+import type { Issue } from "@/lib/rank-table";
+import { countBySeverity, type SeverityFilter } from "./severity-counts";
+import { SeverityTag } from "./severity-tag";
+
+const severityOrder = { error: 0, warning: 1, info: 2 } as const;
+const virtualFrom = 200;
+
+export function ProblemsTable({
+  issues,
+  severity,
+  onSeverityChange,
+}: {
+  issues: Issue[];
+  severity: SeverityFilter;
+  onSeverityChange: (severity: SeverityFilter) => void;
+}) {
+  const t = useTranslations("rankTables");
+  const counts = countBySeverity(issues);
+  const shown = severity === "all" ? issues : issues.filter((issue) => issue.severity === severity);
+  return (
+    <section aria-labelledby="problems-heading">
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", marginBottom: 8 }}>
+        <Typography.Title level={2} id="problems-heading" style={{ fontSize: 16, margin: 0 }}>
+          {t("problems", { count: shown.length })}
+        </Typography.Title>
+        <Segmented<SeverityFilter>
+          aria-label={t("filterBySeverity")}
+          value={severity}
+          onChange={onSeverityChange}
+          options={[
+            { value: "all", label: t("all", { count: issues.length }) },
+            { value: "error", label: t("errors", { count: counts.error }) },
+            { value: "warning", label: t("warnings", { count: counts.warning }) },
+            { value: "info", label: t("infos", { count: counts.info }) },
+          ]}
+        />
+      </div>
+      <Table<Issue>
+        size="small"
+        // Long lists (a broken 16k-rank table) are virtualised; short ones stay plain table rows for assistive tech.
+        virtual={shown.length > virtualFrom}
+        scroll={shown.length > virtualFrom ? { y: 480 } : undefined}
+        pagination={false}
+        rowKey={(issue) => `${issue.code}|${issue.path}|${issue.message}`}
+        dataSource={shown}
+        locale={{ emptyText: t("noProblems") }}
+        columns={[
+          {
+            title: t("severityColumn"),
+            dataIndex: "severity",
+            width: 110,
+            defaultSortOrder: "ascend",
+            sorter: (a, b) => severityOrder[a.severity] - severityOrder[b.severity],
+            render: (value: Issue["severity"]) => <SeverityTag severity={value} />,
+          },
+          { title: t("code"), dataIndex: "code", width: 80, sorter: (a, b) => a.code.localeCompare(b.code) },
+          {
+            title: t("location"),
+            key: "location",
+            width: 90,
+            sorter: (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+            render: (_, issue) => (issue.line ? `${issue.line}:${issue.column}` : "—"),
+          },
+          {
+            title: t("path"),
+            dataIndex: "path",
+            width: 260,
+            render: (path: string) => <code style={{ fontSize: 12 }}>{path || "/"}</code>,
+          },
+          { title: t("message"), dataIndex: "message" },
+        ]}
+      />
+    </section>
+  );
+}
