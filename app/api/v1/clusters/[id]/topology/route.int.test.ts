@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertCluster } from "@/db/queries/inventory";
+import { seedDemo } from "@/db/seed";
+import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import { topologyViewSchema } from "@/lib/topology/model";
+import { testDatabase } from "@/test/database";
+
+let view: typeof import("./route").GET;
+let search: typeof import("./search/route").GET;
+let node: typeof import("./node/route").GET;
+
+beforeAll(async () => {
+  process.env.DATABASE_URL = testDatabase().url;
+  ({ GET: view } = await import("./route"));
+  ({ GET: search } = await import("./search/route"));
+  ({ GET: node } = await import("./node/route"));
+  await seedDemo(testDatabase().db);
+});
+afterAll(() => {
+  delete process.env.DATABASE_URL;
+});
+
+const context = (id: string) => ({ params: Promise.resolve({ id }) });
+const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers });
+
+describe("GET /api/v1/clusters/{id}/topology", () => {
+  it("answers the cluster view by slug or id, in the documented shape", async () => {
+    const response = await view(get("/api/v1/clusters/atlas-a3-demo/topology"), context("atlas-a3-demo"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-cache");
+    const body = topologyViewSchema.parse(await response.json());
+    expect(body.level).toBe("cluster");
+    expect(body.counts).toEqual({ superPods: 2, servers: 96, npus: 768, dies: 1536 });
+    expect(body.nodes[0]).toMatchObject({ id: "0", kind: "superpod", label: "Super pod 0", health: "unknown", drillable: true });
+    expect(body.links).toEqual([{ source: "0", target: "1", kind: "roce", count: 768 }]);
+
+    const byId = await view(get(`/api/v1/clusters/${body.cluster.id}/topology?level=cluster`), context(String(body.cluster.id)));
+    expect(byId.headers.get("etag")).toBe(response.headers.get("etag"));
+  });
+
+  it("drills into a super pod and a server by the node ids it returned", async () => {
+    const pod = await (await view(get("/x?level=superpod&id=1"), context("atlas-a3-demo"))).json();
+    const server = pod.nodes.find((n: { kind: string }) => n.kind === "server");
+    expect(server.id).toBe("sp1-node00");
+    const response = await view(get(`/x?level=server&id=${encodeURIComponent(server.id)}`), context("atlas-a3-demo"));
+    const body = await response.json();
+    expect(body.nodes.filter((n: { kind: string }) => n.kind === "die")).toHaveLength(16);
+    expect(body.links.filter((l: { kind: string }) => l.kind === "backup-rail")).toHaveLength(8);
+    expect(body.nodes.find((n: { id: string }) => n.id === "sp1-node00/d0")).toMatchObject({
+      deviceIp: "192.168.49.6",
+      backupDeviceIp: "192.168.49.7",
+      devicePort: 16666,
+      backupDevicePort: 16667,
+      hostPort: 16665,
+      rank: 768,
+    });
+  });
+
+  it("answers 304 to a matching If-None-Match, and a new ETag once the inventory revision moves", async () => {
+    const first = await view(get("/x?level=superpod&id=0"), context("atlas-a3-demo"));
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"c\d+-r1-/);
+    const again = await view(get("/x?level=superpod&id=0", { "if-none-match": etag }), context("atlas-a3-demo"));
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe("");
+    const other = await view(get("/x?level=superpod&id=1", { "if-none-match": etag }), context("atlas-a3-demo"));
+    expect(other.status).toBe(200);
+
+    await testDatabase().pool.query("update clusters set inventory_revision = inventory_revision + 1 where slug = 'atlas-a3-demo'");
+    const moved = await view(get("/x?level=superpod&id=0", { "if-none-match": etag }), context("atlas-a3-demo"));
+    expect(moved.status).toBe(200);
+    expect(moved.headers.get("etag")).toMatch(/^"c\d+-r2-/);
+  });
+
+  it("answers 404 for an unknown cluster or node and 400 for a bad query, in the standard error shape", async () => {
+    const noCluster = await view(get("/x"), context("no-such-cluster"));
+    expect(noCluster.status).toBe(404);
+    expect(await noCluster.json()).toEqual({ error: { code: "not_found", message: 'no cluster "no-such-cluster"' } });
+    const noPod = await view(get("/x?level=superpod&id=7"), context("atlas-a3-demo"));
+    expect(noPod.status).toBe(404);
+    expect((await noPod.json()).error.code).toBe("not_found");
+    const noServer = await view(get("/x?level=server&id=nope"), context("atlas-a2-demo"));
+    expect(noServer.status).toBe(404);
+    const bad = await view(get("/x?level=rack"), context("atlas-a3-demo"));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe("invalid_request");
+    const missing = await view(get("/x?level=server"), context("atlas-a3-demo"));
+    expect(missing.status).toBe(400);
+  });
+
+  it("serves a 16,384-die cluster", async () => {
+    await insertCluster(testDatabase().db, largeA3Cluster(32, 32));
+    const response = await view(get("/x"), context("atlas-a3-large"));
+    const body = await response.json();
+    expect(body.counts.dies).toBe(16_384);
+    expect(body.nodes).toHaveLength(32 + 1024);
+    const pod = await (await view(get("/x?level=superpod&id=pod-31"), context("atlas-a3-large"))).json();
+    expect(pod.nodes.filter((n: { kind: string }) => n.kind === "die")).toHaveLength(512);
+  });
+});
+
+describe("GET /api/v1/clusters/{id}/topology/search and /node", () => {
+  it("finds a die by device IP and by inventory rank, then gives its details", async () => {
+    const hits = await (await search(get("/x?q=192.168.50.9"), context("atlas-a3-demo"))).json();
+    expect(hits).toEqual({
+      total: 1,
+      hits: [{ kind: "die", id: "sp1-node01/d3", label: "sp1-node01 · die 3", field: "deviceIp", value: "192.168.50.9", superPodId: "1", serverId: "sp1-node01" }],
+    });
+    const byRank = await (await search(get("/x?q=19&field=rank"), context("atlas-a3-demo"))).json();
+    expect(byRank.hits.map((h: { id: string }) => h.id)).toEqual(["sp0-node01/d3"]);
+
+    const details = await (await node(get("/x?kind=die&id=sp1-node01%2Fd3"), context("atlas-a3-demo"))).json();
+    expect(details.node).toMatchObject({ deviceIp: "192.168.50.9", superDeviceId: 19, rank: 787 });
+    expect(details.links[0]).toEqual({ kind: "backup-rail", peer: "sp1-node01/d2", peerKind: "die", peerLabel: "sp1-node01 · die 2", count: 1 });
+    expect(details.faults).toBeNull();
+    const missing = await node(get("/x?kind=die&id=sp1-node01%2Fd99"), context("atlas-a3-demo"));
+    expect(missing.status).toBe(404);
+  });
+});

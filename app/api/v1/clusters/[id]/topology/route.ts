@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { topologyLevels } from "@/lib/topology/model";
+import { buildTopologyView } from "@/lib/topology/view";
+import { handler } from "@/server/http/errors";
+import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "./shared";
+
+export const dynamic = "force-dynamic";
+
+const query = z
+  .object({
+    level: z.enum(topologyLevels).default("cluster"),
+    id: z.string().min(1).max(200).optional(),
+  })
+  .refine((q) => q.level === "cluster" || q.id !== undefined, { message: "id is required for level superpod and server", path: ["id"] });
+
+/**
+ * `GET /api/v1/clusters/{id}/topology?level=cluster|superpod|server&id=...`: the nodes and links of one view, laid
+ * out. `{id}` is the cluster's numeric id or slug; `id=` takes a super pod's or server's node id.
+ */
+export const GET = handler(async (request: Request, context: ClusterRouteContext) => {
+  const { id: clusterId } = await context.params;
+  const q = query.parse(queryOf(request));
+  const cluster = await clusterOr404(clusterId);
+  const id = q.level === "cluster" ? null : q.id!;
+  const etag = etagFor(cluster, "view", { level: q.level, id });
+  return cachedJson(request, etag, async () => buildTopologyView(await indexOf(cluster), q.level, id));
+});

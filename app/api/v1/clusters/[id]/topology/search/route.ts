@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { searchFields } from "@/lib/topology/model";
+import { searchTopology } from "@/lib/topology/search";
+import { handler } from "@/server/http/errors";
+import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
+
+export const dynamic = "force-dynamic";
+
+const query = z.object({
+  q: z.string().max(200),
+  field: z.enum(searchFields).default("any"),
+});
+
+/** `GET /api/v1/clusters/{id}/topology/search?q=...&field=any|serverId|hostIp|deviceIp|superDeviceId|rank`. */
+export const GET = handler(async (request: Request, context: ClusterRouteContext) => {
+  const { id: clusterId } = await context.params;
+  const q = query.parse(queryOf(request));
+  const cluster = await clusterOr404(clusterId);
+  const etag = etagFor(cluster, "search", { q: q.q.trim().toLowerCase(), field: q.field });
+  return cachedJson(request, etag, async () => searchTopology(await indexOf(cluster), q.q, q.field));
+});
