@@ -109,6 +109,15 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * The version a table is checked (and repaired) as: the declared "1.0" or "1.2", or, when `version` is missing or
+ * unsupported, the one its layout implies ("1.2" when it has a super_pod_list).
+ */
+export function impliedVersion(declared: string | undefined, hasSuperPodList: boolean): "1.0" | "1.2" {
+  if (declared === "1.0" || declared === "1.2") return declared;
+  return hasSuperPodList ? "1.2" : "1.0";
+}
+
+/**
  * The string HCCL expects for a JSON number or boolean (RT003): 16666 → "16666", true → "true". A whole-number
  * `version` keeps its decimal point (1 → "1.0"), since the number was almost certainly written as 1.0.
  */

@@ -8,7 +8,7 @@
  * - recomputeServerCount: RT015, RT016
  */
 import { setMember } from "./json-scanner";
-import { FIRST_UNRESERVED_PORT, MAX_PORT, isJsonObject, scalarToString, type JsonObject, type JsonValue, type RankTableInput } from "./model";
+import { FIRST_UNRESERVED_PORT, MAX_PORT, impliedVersion, isJsonObject, scalarToString, type JsonObject, type JsonValue, type RankTableInput } from "./model";
 import { addressKey, parseWholeNumber, type AddressKey } from "./net";
 
 export interface Change {
@@ -111,21 +111,17 @@ export function renumberRanks(table: RankTableInput): RepairResult {
   });
 }
 
-function declaredVersion(table: JsonValue): string | undefined {
-  return isJsonObject(table) ? fieldText(table, "version") : undefined;
-}
-
 /**
  * Pairs backup NICs: on Atlas A3, device_id 2k and 2k+1 of one server are the two dies of one NPU, and each names
  * the other's device_ip as backup_device_ip. A device whose partner is missing (or has no usable, unique
  * device_ip) loses its backup fields, unless its backup_device_ip is a valid address of no device in this table
  * (the partner die runs in another job: RT055 stays, as a warning). Version "1.0" ignores backup fields, so there
- * they are removed.
+ * they are removed (as for a table without version and without super_pod_list, which is checked as "1.0").
  */
 export function pairBackups(table: RankTableInput): RepairResult {
   return repair(table, (copy, log) => {
     const servers = collectServers(copy);
-    const removeOnly = declaredVersion(copy) === "1.0";
+    const removeOnly = isJsonObject(copy) && impliedVersion(fieldText(copy, "version"), copy.super_pod_list !== undefined) === "1.0";
     const ownerByIp = new Map<AddressKey, JsonObject>();
     for (const server of servers) {
       for (const { device } of server.devices) {

@@ -12,7 +12,7 @@ import { checkSuperPods } from "./checks/super-pods";
 import { findingMessage, Findings, type Finding } from "./findings";
 import { isLegacyLayout } from "./legacy";
 import { JSON_TYPE_NAMES } from "./messages";
-import { isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type TableMode, type ValidationReport } from "./model";
+import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type ValidationReport } from "./model";
 import { parseRankTable, RankTableDocument } from "./parse";
 import { jsonTypeName, readTableView, ViewReader } from "./table-view";
 
@@ -36,7 +36,7 @@ const EMPTY_SUMMARY: TableSummary = { version: null, mode: "ai-server", stats: {
  * Validates a rank table given as text, as a parsed document (positions come from its text), or as an already
  * parsed value (issues then carry no line and column).
  */
-export function validateRankTable(input: string | RankTableDocument | JsonValue, options: ValidateOptions = {}): ValidationReport {
+export function validateRankTable(input: string | RankTableDocument | RankTableInput, options: ValidateOptions = {}): ValidationReport {
   const document = typeof input === "string" ? parseRankTable(input) : input instanceof RankTableDocument ? input : undefined;
   const value = document ? document.value : (input as JsonValue);
   const findings = new Findings();
@@ -71,7 +71,7 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
 
   const view = readTableView(root, reader);
   const superPodListPresent = root.super_pod_list !== undefined;
-  const version = declaredVersion === "1.0" || declaredVersion === "1.2" ? declaredVersion : superPodListPresent ? "1.2" : "1.0";
+  const version = impliedVersion(declaredVersion, superPodListPresent);
   const context: CheckContext = { view, findings, version, declaredVersion, deviceByIp: new Map() };
   checkHeader(context, root);
   checkServers(context);
