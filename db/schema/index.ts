@@ -4,3 +4,8 @@ export * from "./server/table";
 export * from "./npu/table";
 export * from "./device/table";
 export * from "./link/table";
+export * from "./user/table";
+export * from "./api-token/table";
+export * from "./audit/table";
+export * from "./sign-in-throttle/table";
+export * from "./setting/table";

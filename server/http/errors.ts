@@ -14,14 +14,22 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After on a 429 or WWW-Authenticate on a 401. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
   }
 }
 
-export function errorResponse(status: number, code: string, message: string, details?: unknown): NextResponse<ErrorBody> {
-  return NextResponse.json({ error: details === undefined ? { code, message } : { code, message, details } }, { status });
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+  headers?: Record<string, string>,
+): NextResponse<ErrorBody> {
+  return NextResponse.json({ error: details === undefined ? { code, message } : { code, message, details } }, { status, headers });
 }
 
 /** Postgres connection failures (server down, refused, DNS) carry these codes. */
@@ -34,7 +42,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
-  if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details);
+  if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details, error.headers);
   if (error instanceof ZodError) {
     return errorResponse(400, "invalid_request", "the request does not have the expected shape", error.issues);
   }

@@ -1,0 +1,2 @@
+export const actorTypes = ["user", "token", "system", "anonymous"] as const;
+export type ActorType = (typeof actorTypes)[number];

@@ -1,0 +1,183 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditLog, accounts, apiTokens, sessions, users } from "@/db/schema";
+import { createApiToken, revokeApiToken } from "@/db/queries/tokens";
+import { createUser, updateUser } from "@/db/queries/users";
+import { systemActor } from "@/db/queries/audit";
+import { hashToken } from "@/lib/auth/tokens";
+import { withAppDatabase } from "@/test/app-database";
+import { jsonRequest, origin, signInCookie } from "@/test/auth";
+import { testDatabase } from "@/test/database";
+
+withAppDatabase();
+
+let signInPost: typeof import("@/app/api/auth/sign-in/route").POST;
+let signOutPost: typeof import("@/app/api/auth/sign-out/route").POST;
+let signOutEverywhere: typeof import("@/app/api/auth/sign-out-everywhere/route").POST;
+let meGet: typeof import("@/app/api/v1/me/route").GET;
+let limits: typeof import("./rate-limit").limits;
+
+beforeAll(async () => {
+  ({ POST: signInPost } = await import("@/app/api/auth/sign-in/route"));
+  ({ POST: signOutPost } = await import("@/app/api/auth/sign-out/route"));
+  ({ POST: signOutEverywhere } = await import("@/app/api/auth/sign-out-everywhere/route"));
+  ({ GET: meGet } = await import("@/app/api/v1/me/route"));
+  ({ limits } = await import("./rate-limit"));
+});
+
+const asCookie = (cookie: string) => meGet(jsonRequest("/api/v1/me", "GET", undefined, { cookie }), { params: Promise.resolve({}) });
+const asToken = (token: string) => meGet(jsonRequest("/api/v1/me", "GET", undefined, { authorization: `Bearer ${token}` }), { params: Promise.resolve({}) });
+const attempt = (username: string, password: string) => signInPost(jsonRequest("/api/auth/sign-in", "POST", { username, password }, { origin, "x-forwarded-for": "10.0.0.7" }));
+
+describe("passwords", () => {
+  it("are stored as scrypt hashes, never as given, and salted per user", async () => {
+    const { db } = testDatabase();
+    const a = await createUser(db, { username: "hash_a", password: "same-password-1", role: "viewer" }, systemActor);
+    const b = await createUser(db, { username: "hash_b", password: "same-password-1", role: "viewer" }, systemActor);
+    const stored = await db.select({ userId: accounts.userId, password: accounts.password }).from(accounts);
+    const hashA = stored.find((r) => r.userId === a.id)?.password ?? "";
+    const hashB = stored.find((r) => r.userId === b.id)?.password ?? "";
+    expect(hashA).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/); // salt:key, scrypt N=16384 r=16 p=1
+    expect(hashA).not.toContain("same-password-1");
+    expect(hashA).not.toBe(hashB);
+    const cookie = await signInCookie("hash_a", "same-password-1");
+    expect((await asCookie(cookie)).status).toBe(200);
+    expect((await attempt("hash_a", "same-password-2")).status).toBe(401);
+  });
+});
+
+describe("sessions", () => {
+  it("set an HTTP-only, SameSite=Lax cookie, Secure only over HTTPS", async () => {
+    const { db } = testDatabase();
+    await createUser(db, { username: "cookie_user", password: "cookie-password", role: "viewer" }, systemActor);
+    const plain = await attempt("cookie_user", "cookie-password");
+    const [cookie] = plain.headers.getSetCookie();
+    expect(cookie).toMatch(/^rankscope\.session_token=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    const secure = await signInPost(
+      jsonRequest("/api/auth/sign-in", "POST", { username: "cookie_user", password: "cookie-password" }, { "x-forwarded-proto": "https" }),
+    );
+    expect(secure.headers.getSetCookie()[0]).toMatch(/^__Secure-rankscope\.session_token=.*Secure/i);
+  });
+
+  it("expire: a session past its expiry is refused", async () => {
+    const { db } = testDatabase();
+    const user = await createUser(db, { username: "expiring", password: "expiring-password", role: "viewer" }, systemActor);
+    const cookie = await signInCookie("expiring", "expiring-password");
+    expect((await asCookie(cookie)).status).toBe(200);
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    const response = await asCookie(cookie);
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe("unauthenticated");
+  });
+
+  it("end at sign-out, and sign-out everywhere ends every browser's session", async () => {
+    const { db } = testDatabase();
+    await createUser(db, { username: "leaver", password: "leaver-password", role: "editor" }, systemActor);
+    const first = await signInCookie("leaver", "leaver-password");
+    const second = await signInCookie("leaver", "leaver-password");
+    const third = await signInCookie("leaver", "leaver-password");
+    const out = await signOutPost(jsonRequest("/api/auth/sign-out", "POST", undefined, { cookie: first, origin }), { params: Promise.resolve({}) });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie()[0]).toMatch(/rankscope\.session_token=;|Max-Age=0/i);
+    expect((await asCookie(first)).status).toBe(401);
+    expect((await asCookie(second)).status).toBe(200);
+    expect((await signOutEverywhere(jsonRequest("/api/auth/sign-out-everywhere", "POST", undefined, { cookie: second, origin }), { params: Promise.resolve({}) })).status).toBe(204);
+    expect((await asCookie(second)).status).toBe(401);
+    expect((await asCookie(third)).status).toBe(401);
+  });
+
+  it("end when the user is disabled or gets a new password, and a role change applies at once", async () => {
+    const { db } = testDatabase();
+    const user = await createUser(db, { username: "changing", password: "changing-password", role: "admin" }, systemActor);
+    await createUser(db, { username: "other_admin", password: "other-admin-password", role: "admin" }, systemActor);
+    const cookie = await signInCookie("changing", "changing-password");
+    const { GET: usersGet } = await import("@/app/api/v1/users/route");
+    const listUsers = () => usersGet(jsonRequest("/api/v1/users", "GET", undefined, { cookie }), { params: Promise.resolve({}) });
+    expect((await listUsers()).status).toBe(200);
+    await updateUser(db, user.id, { role: "viewer" }, systemActor);
+    expect((await listUsers()).status).toBe(403);
+    expect((await asCookie(cookie)).status).toBe(200);
+    await updateUser(db, user.id, { disabled: true }, systemActor);
+    expect((await asCookie(cookie)).status).toBe(401);
+    expect((await attempt("changing", "changing-password")).status).toBe(401);
+    await updateUser(db, user.id, { disabled: false }, systemActor);
+    const again = await signInCookie("changing", "changing-password");
+    await updateUser(db, user.id, { password: "a-new-password" }, systemActor);
+    expect((await asCookie(again)).status).toBe(401);
+    await signInCookie("changing", "a-new-password");
+  });
+
+  it("refuse a forged or tampered cookie", async () => {
+    const { db } = testDatabase();
+    await createUser(db, { username: "forger", password: "forger-password", role: "admin" }, systemActor);
+    const cookie = await signInCookie("forger", "forger-password");
+    const [, value = ""] = cookie.split("=");
+    const [token = ""] = decodeURIComponent(value).split(".");
+    // the raw session token without the HMAC signature, a signature from another secret, garbage
+    for (const forged of [`rankscope.session_token=${token}`, `rankscope.session_token=${token}.${"A".repeat(43)}=`, "rankscope.session_token=x.y"]) {
+      expect((await asCookie(forged)).status).toBe(401);
+    }
+  });
+});
+
+describe("sign-in back-off", () => {
+  it("locks a username after five failures, doubles the lock, and records every failure", async () => {
+    limits.signIn.reset();
+    const { db } = testDatabase();
+    await createUser(db, { username: "target", password: "target-password", role: "viewer" }, systemActor);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await attempt("target", `wrong-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    const locked = await attempt("target", "target-password");
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await locked.json()).error.code).toBe("sign_in_locked");
+    const failures = await db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_failed"));
+    expect(failures.filter((f) => f.actorName === "target")).toHaveLength(6);
+    expect(failures[0]?.ip).toBe("10.0.0.7");
+  });
+
+  it("refuses a cross-site sign-in", async () => {
+    const response = await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "x", password: "y" }, { origin: "https://evil.example" }));
+    expect(response.status).toBe(403);
+  });
+});
+
+describe("API tokens", () => {
+  it("are stored as a hash only, work as Bearer, and stop working when revoked or expired", async () => {
+    const { db } = testDatabase();
+    const created = await createApiToken(db, { name: "collector", role: "editor" }, systemActor);
+    const [row] = await db.select().from(apiTokens).where(eq(apiTokens.id, created.id));
+    expect(row?.tokenHash).toBe(hashToken(created.token));
+    expect(JSON.stringify(row)).not.toContain(created.token.slice(4));
+    expect((await asToken(created.token)).status).toBe(200);
+    const [used] = await db.select().from(apiTokens).where(eq(apiTokens.id, created.id));
+    expect(used?.lastUsedAt).not.toBeNull();
+    await revokeApiToken(db, created.id, systemActor);
+    const revoked = await asToken(created.token);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toEqual({ error: { code: "unauthenticated", message: "the API token is unknown, revoked or expired" } });
+
+    const expiring = await createApiToken(db, { name: "short", role: "viewer", expiresAt: new Date(Date.now() + 60_000) }, systemActor);
+    expect((await asToken(expiring.token)).status).toBe(200);
+    await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(apiTokens.id, expiring.id));
+    expect((await asToken(expiring.token)).status).toBe(401);
+    expect((await asToken("rsk_not-a-token")).status).toBe(401);
+  });
+});
+
+describe("the audit log", () => {
+  it("is append-only: the database refuses updates, deletes and truncation", async () => {
+    const { pool } = testDatabase();
+    await expect(pool.query("update audit_log set action = 'x'")).rejects.toThrow(/append-only/);
+    await expect(pool.query("delete from audit_log")).rejects.toThrow(/append-only/);
+    await expect(pool.query("truncate audit_log")).rejects.toThrow(/append-only/);
+    const { rows } = await pool.query("select count(*)::int as n from audit_log where action = 'user.create'");
+    expect(rows[0].n).toBeGreaterThan(0);
+    const { db } = testDatabase();
+    expect((await db.select().from(users)).length).toBeGreaterThan(0);
+  });
+});

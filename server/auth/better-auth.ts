@@ -1,0 +1,83 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, username } from "better-auth/plugins";
+import { appDatabase } from "@/db/client";
+import { ensureAuthSecret } from "@/db/queries/settings";
+import * as schema from "@/db/schema";
+import { passwordLength, usernamePattern } from "@/db/schema/user/constants";
+
+/** Sessions last 12 hours from the last use (refreshed at most once an hour), then the user signs in again. */
+export const sessionLifetimeSeconds = 12 * 60 * 60;
+const sessionRefreshSeconds = 60 * 60;
+
+function createAuth(secret: string, secure: boolean) {
+  return betterAuth({
+    appName: "Rankscope",
+    secret,
+    baseURL: process.env.RANKSCOPE_BASE_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`,
+    database: drizzleAdapter(appDatabase().db, {
+      provider: "pg",
+      usePlural: true,
+      schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: passwordLength.min,
+      maxPasswordLength: passwordLength.max,
+    },
+    session: {
+      expiresIn: sessionLifetimeSeconds,
+      updateAge: sessionRefreshSeconds,
+      // Every request reads the session from PostgreSQL, so sign-out, disabling and role changes act at once.
+      cookieCache: { enabled: false },
+    },
+    advanced: {
+      cookiePrefix: "rankscope",
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+      ipAddress: { ipAddressHeaders: ["x-rankscope-client-ip"] },
+    },
+    // better-auth's HTTP endpoints are not mounted (Rankscope's own /api/auth/* routes call auth.api on the server,
+    // with the back-off and the audit log around them), so its rate limiter has nothing to do.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    logger: { level: "error" },
+    plugins: [
+      username({
+        minUsernameLength: 3,
+        maxUsernameLength: 30,
+        usernameValidator: (name) => usernamePattern.test(name),
+      }),
+      admin({ defaultRole: "viewer", adminRoles: ["admin"] }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as typeof globalThis & { rankscopeAuth?: Promise<{ secure: Auth; plain: Auth }> };
+
+async function instances(): Promise<{ secure: Auth; plain: Auth }> {
+  const secret = await ensureAuthSecret(appDatabase().db);
+  return { secure: createAuth(secret, true), plain: createAuth(secret, false) };
+}
+
+/**
+ * The better-auth instance for a request: over HTTPS its cookies are `Secure` (and `__Secure-` prefixed), over
+ * plain HTTP (a console on a private network or localhost) they are not, since a browser would drop them.
+ */
+export async function authFor(secure: boolean): Promise<Auth> {
+  globalForAuth.rankscopeAuth ??= instances().catch((error: unknown) => {
+    globalForAuth.rankscopeAuth = undefined;
+    throw error;
+  });
+  const { secure: s, plain } = await globalForAuth.rankscopeAuth;
+  return secure ? s : plain;
+}
+
+/** Forgets the instances (tests switch databases between files). */
+export function resetAuth(): void {
+  globalForAuth.rankscopeAuth = undefined;
+}

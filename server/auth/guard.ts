@@ -1,0 +1,73 @@
+import "server-only";
+import type { AuditActor } from "@/db/queries/audit";
+import { can, minimumRole, type Permission } from "@/lib/auth/roles";
+import { ApiError, handler } from "@/server/http/errors";
+import { auditActor, resolvePrincipal, type Principal } from "./principal";
+import { limits } from "./rate-limit";
+import { isSameOrigin, isUnsafeMethod } from "./request";
+
+const unauthenticatedMessages = {
+  no_credentials: "sign in, or send an API token as Authorization: Bearer <token>",
+  invalid_token: "the API token is unknown, revoked or expired",
+  invalid_session: "the session has ended or is not valid: sign in again",
+} as const;
+
+/**
+ * THE permission check for API route handlers: who is calling (API token or session cookie), may they do
+ * `permission`, and for mutations the CSRF check (cookie callers) or the write rate limit (token callers).
+ * Throws ApiError 401 (no or bad credentials), 403 (role too low, or cross-site), 429 (rate limit).
+ * Use it through `route()`, which also gives the standard error shape.
+ */
+export async function authorize(request: Request, permission: Exclude<Permission, "public">): Promise<Principal> {
+  const principal = await resolvePrincipal(request.headers, request.url);
+  if (principal.kind === "anonymous") {
+    throw new ApiError(401, "unauthenticated", unauthenticatedMessages[principal.reason], undefined, {
+      "www-authenticate": principal.reason === "invalid_token" ? 'Bearer error="invalid_token"' : "Bearer",
+    });
+  }
+  if (!can(principal.role, permission)) {
+    throw new ApiError(403, "forbidden", `this needs the ${minimumRole(permission)} role; ${describe(principal)} has the ${principal.role} role`);
+  }
+  if (isUnsafeMethod(request.method)) {
+    if (principal.kind === "user" && !isSameOrigin(request.headers, request.url)) {
+      throw new ApiError(403, "csrf_rejected", "cross-site request refused: send Origin from this site, or use an API token");
+    }
+    if (principal.kind === "token") {
+      const waitMs = limits.tokenWrites.hit(`token:${principal.id}`);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw new ApiError(429, "rate_limited", `too many writes with this token: retry in ${seconds} s`, { retryAfterSeconds: seconds }, {
+          "retry-after": String(seconds),
+        });
+      }
+    }
+  }
+  return principal;
+}
+
+function describe(principal: Principal): string {
+  return principal.kind === "user" ? `user ${principal.username}` : `token ${principal.name}`;
+}
+
+export interface Guarded<Context> {
+  request: Request;
+  context: Context;
+  principal: Principal;
+  /** Who and from where, for `recordAudit`. */
+  actor: AuditActor;
+}
+
+/**
+ * Wraps a route handler: `export const POST = route("write", async ({ request, principal, actor }) => ...)`.
+ * Every /api/v1 handler is built this way; the authorisation matrix test (app/authorization.int.test.ts) fails for
+ * a route file that it does not list.
+ */
+export function route<Context = unknown>(
+  permission: Exclude<Permission, "public">,
+  fn: (guarded: Guarded<Context>) => Promise<Response>,
+): (request: Request, context: Context) => Promise<Response> {
+  return handler(async (request: Request, context: Context) => {
+    const principal = await authorize(request, permission);
+    return fn({ request, context, principal, actor: auditActor(principal, request.headers) });
+  });
+}

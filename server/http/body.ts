@@ -1,0 +1,45 @@
+import "server-only";
+import type { z } from "zod";
+import { ApiError } from "./errors";
+
+/** JSON bodies are small in Rankscope's API (rank tables have their own, larger limit where they are uploaded). */
+export const defaultBodyLimit = 64 * 1024;
+
+/**
+ * Reads a JSON body of at most `limit` bytes and checks it against `schema`: 413 when it is larger (checked on the
+ * declared length and again while reading, so a lying or absent Content-Length does not help), 415 when it is not
+ * JSON, 400 when it does not parse or has the wrong shape.
+ */
+export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit = defaultBodyLimit): Promise<T> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, "unsupported_media_type", "the body must be JSON (Content-Type: application/json)");
+  const text = await readText(request, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "invalid_json", "the body is not valid JSON");
+  }
+  return schema.parse(value);
+}
+
+export async function readText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
