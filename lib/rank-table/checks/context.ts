@@ -35,3 +35,10 @@ export function isContiguous(sorted: readonly number[]): boolean {
   for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > 1) return false;
   return true;
 }
+
+/** Records the first item seen under each key; for any later item, returns the first one (for "also used by"). */
+export function rememberFirst<K, V>(seen: Map<K, V>, key: K, item: V): V | undefined {
+  const earlier = seen.get(key);
+  if (earlier === undefined) seen.set(key, item);
+  return earlier;
+}

@@ -3,7 +3,7 @@ import type { Findings } from "../findings";
 import { FIRST_UNRESERVED_PORT, MAX_DEVICE_ID } from "../model";
 import { addressFamily, parsePort, parseWholeNumber } from "../net";
 import type { DeviceView } from "../table-view";
-import type { CheckContext } from "./context";
+import { rememberFirst, type CheckContext } from "./context";
 
 type DeviceIpRequirement = { messageId: "RT038.super-pods" | "RT038.servers"; count: number } | { messageId: "RT039" } | undefined;
 
@@ -43,9 +43,8 @@ export function checkDevices(context: CheckContext): void {
       } else if (deviceIpKey === undefined) {
         findings.add("RT035", `${device.path}/device_ip`, { value: deviceIp });
       } else {
-        const earlier = deviceByIp.get(deviceIpKey);
+        const earlier = rememberFirst(deviceByIp, deviceIpKey, device);
         if (earlier) findings.add("RT036", `${device.path}/device_ip`, { value: deviceIp, other: earlier.path });
-        else deviceByIp.set(deviceIpKey, device);
         const family = addressFamily(deviceIpKey);
         if (firstFamily === undefined) firstFamily = { family, device };
         else if (family !== firstFamily.family && !mixedFamiliesReported) {
@@ -63,9 +62,8 @@ export function checkDevices(context: CheckContext): void {
       }
       const hostPort = device.hostPort === undefined ? undefined : parsePort(device.hostPort);
       if (hostPort !== undefined) {
-        const earlier = byHostPort.get(hostPort);
+        const earlier = rememberFirst(byHostPort, hostPort, device);
         if (earlier) findings.add("RT042", `${device.path}/host_port`, { value: device.hostPort!, other: earlier.path });
-        else byHostPort.set(hostPort, device);
       }
     }
   }
@@ -78,8 +76,7 @@ function checkDeviceId(device: DeviceView, byDeviceId: Map<number, DeviceView>, 
   } else if (deviceNumber === undefined || deviceNumber > MAX_DEVICE_ID) {
     findings.add("RT031", `${device.path}/device_id`, { value: deviceId });
   } else {
-    const earlier = byDeviceId.get(deviceNumber);
+    const earlier = rememberFirst(byDeviceId, deviceNumber, device);
     if (earlier) findings.add("RT032", `${device.path}/device_id`, { value: deviceId, other: earlier.path });
-    else byDeviceId.set(deviceNumber, device);
   }
 }

@@ -1,7 +1,7 @@
 /** Rank rules: presence and form (RT044, RT045), uniqueness and range (RT046, RT047), order (RT048, RT049). */
 import type { Findings } from "../findings";
 import type { DeviceView, ServerView } from "../table-view";
-import { formatRanges, isContiguous, serverLabel, type CheckContext } from "./context";
+import { formatRanges, isContiguous, rememberFirst, serverLabel, type CheckContext } from "./context";
 
 export function checkRanks({ view, findings }: CheckContext): void {
   const deviceCount = view.devices.length;
@@ -13,9 +13,8 @@ export function checkRanks({ view, findings }: CheckContext): void {
     } else if (rankNumber === undefined) {
       findings.add("RT045", `${device.path}/rank_id`, { value: rankId });
     } else {
-      const earlier = byRank.get(rankNumber);
+      const earlier = rememberFirst(byRank, rankNumber, device);
       if (earlier) findings.add("RT046", `${device.path}/rank_id`, { value: rankId, other: earlier.path });
-      else byRank.set(rankNumber, device);
       if (rankNumber >= deviceCount) findings.add("RT047", `${device.path}/rank_id`, { value: rankId, max: deviceCount - 1, count: deviceCount });
     }
   }

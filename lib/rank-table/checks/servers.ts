@@ -2,7 +2,7 @@
 import { MAX_SERVER_ID_LENGTH } from "../model";
 import { isPlainIPv4 } from "../net";
 import type { ServerView } from "../table-view";
-import { serverLabel, type CheckContext } from "./context";
+import { rememberFirst, serverLabel, type CheckContext } from "./context";
 
 export function checkServers({ view, findings }: CheckContext): void {
   const byId = new Map<string, ServerView>();
@@ -14,18 +14,16 @@ export function checkServers({ view, findings }: CheckContext): void {
       findings.add("RT020", path);
     } else {
       if (serverId.length > MAX_SERVER_ID_LENGTH) findings.add("RT021", `${path}/server_id`, { value: serverId, length: serverId.length });
-      const earlier = byId.get(serverId);
+      const earlier = rememberFirst(byId, serverId, server);
       if (earlier) findings.add("RT022", `${path}/server_id`, { value: serverId, other: earlier.path });
-      else byId.set(serverId, server);
     }
     if (hostIp === undefined) {
       if (several) findings.add("RT024", path, { server: serverLabel(server) });
     } else if (!isPlainIPv4(hostIp)) {
       findings.add("RT023", `${path}/host_ip`, { value: hostIp });
     } else {
-      const earlier = byHostIp.get(hostIp);
+      const earlier = rememberFirst(byHostIp, hostIp, server);
       if (earlier) findings.add("RT026", `${path}/host_ip`, { value: hostIp, other: earlier.path });
-      else byHostIp.set(hostIp, server);
     }
     if (server.deviceListMissing) findings.add("RT025", path, { server: serverLabel(server) });
   }

@@ -4,7 +4,7 @@
  */
 import { parseWholeNumber } from "../net";
 import type { DeviceView, ServerView, SuperPodView } from "../table-view";
-import { formatRanges, isContiguous, type CheckContext } from "./context";
+import { formatRanges, isContiguous, rememberFirst, type CheckContext } from "./context";
 
 interface Membership {
   superPod: SuperPodView;
@@ -35,9 +35,8 @@ function checkMembership({ view, findings }: CheckContext, superPods: readonly S
     if (superPodId === undefined) {
       findings.add("RT060", path);
     } else {
-      const earlier = superPodById.get(superPodId);
+      const earlier = rememberFirst(superPodById, superPodId, superPod);
       if (earlier) findings.add("RT061", `${path}/super_pod_id`, { value: superPodId, other: earlier.path });
-      else superPodById.set(superPodId, superPod);
     }
     if (superPod.serverListMissing) findings.add("RT066", path, { pod: superPodLabel(superPod) });
     for (const entry of superPod.entries) {
@@ -82,9 +81,8 @@ function checkSuperDeviceIds({ view, findings }: CheckContext, membership: Map<S
     if (superPod === undefined || number === undefined) continue;
     let seen = byPod.get(superPod);
     if (seen === undefined) byPod.set(superPod, (seen = new Map()));
-    const earlier = seen.get(number);
+    const earlier = rememberFirst(seen, number, device);
     if (earlier) findings.add("RT034", `${device.path}/super_device_id`, { value: device.superDeviceId!, other: earlier.path, pod: superPodLabel(superPod) });
-    else seen.set(number, device);
   }
 }
 
