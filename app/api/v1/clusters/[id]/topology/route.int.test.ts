@@ -1,27 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
 import { insertCluster } from "@/db/queries/inventory";
+import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { topologyViewSchema } from "@/lib/topology/model";
+import { withAppDatabase } from "@/test/app-database";
 import { testDatabase } from "@/test/database";
+
+withAppDatabase();
 
 let view: typeof import("./route").GET;
 let search: typeof import("./search/route").GET;
 let node: typeof import("./node/route").GET;
+let token: string;
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = testDatabase().url;
+  token = (await createApiToken(testDatabase().db, { name: "topology-reader", role: "viewer" }, systemActor)).token;
   ({ GET: view } = await import("./route"));
   ({ GET: search } = await import("./search/route"));
   ({ GET: node } = await import("./node/route"));
   await seedDemo(testDatabase().db);
 });
-afterAll(() => {
-  delete process.env.DATABASE_URL;
-});
 
 const context = (id: string) => ({ params: Promise.resolve({ id }) });
-const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
 describe("GET /api/v1/clusters/{id}/topology", () => {
   it("answers the cluster view by slug or id, in the documented shape", async () => {
@@ -87,6 +91,16 @@ describe("GET /api/v1/clusters/{id}/topology", () => {
     expect((await bad.json()).error.code).toBe("invalid_request");
     const missing = await view(get("/x?level=server"), context("atlas-a3-demo"));
     expect(missing.status).toBe(400);
+  });
+
+  it("needs credentials (a viewer may read)", async () => {
+    const response = await view(new Request("http://localhost/x"), context("atlas-a3-demo"));
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe("unauthenticated");
+    const searched = await search(new Request("http://localhost/x?q=1"), context("atlas-a3-demo"));
+    expect(searched.status).toBe(401);
+    const details = await node(new Request("http://localhost/x?kind=superpod&id=0"), context("atlas-a3-demo"));
+    expect(details.status).toBe(401);
   });
 
   it("serves a 16,384-die cluster", async () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { topologyLevels } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
-import { handler } from "@/server/http/errors";
+import { route } from "@/server/auth/guard";
 import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "./shared";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ const query = z
  * `GET /api/v1/clusters/{id}/topology?level=cluster|superpod|server&id=...`: the nodes and links of one view, laid
  * out. `{id}` is the cluster's numeric id or slug; `id=` takes a super pod's or server's node id.
  */
-export const GET = handler(async (request: Request, context: ClusterRouteContext) => {
+export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await clusterOr404(clusterId);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nodeDetails } from "@/lib/topology/details";
 import { nodeKinds } from "@/lib/topology/model";
-import { handler } from "@/server/http/errors";
+import { route } from "@/server/auth/guard";
 import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 const query = z.object({ kind: z.enum(nodeKinds), id: z.string().min(1).max(200) });
 
 /** `GET /api/v1/clusters/{id}/topology/node?kind=superpod|server|npu|die&id=...`: the details panel's content. */
-export const GET = handler(async (request: Request, context: ClusterRouteContext) => {
+export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await clusterOr404(clusterId);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { searchFields } from "@/lib/topology/model";
 import { searchTopology } from "@/lib/topology/search";
-import { handler } from "@/server/http/errors";
+import { route } from "@/server/auth/guard";
 import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ const query = z.object({
 });
 
 /** `GET /api/v1/clusters/{id}/topology/search?q=...&field=any|serverId|hostIp|deviceIp|superDeviceId|rank`. */
-export const GET = handler(async (request: Request, context: ClusterRouteContext) => {
+export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await clusterOr404(clusterId);
