@@ -2,12 +2,12 @@
  * Rank-table engine speed: for 16,384 ranks (1,024 Atlas A3 servers × 16 dies) and 131,072 ranks (8,192 servers),
  * JSON.parse of the text against our parse + validate of the same text, the canonical writer, and peak memory.
  * Each size runs in its own child process (fork), so its peak RSS is its own and one size's garbage cannot slow
- * the other. Each figure is the best of several runs after warm-up runs: on a shared machine the minimum is the
- * most repeatable measure of what the code costs, and JSON.parse is measured the same way.
+ * the other. Each figure is the best of several runs after warm-up runs, the pieces taking turns: on a shared
+ * machine the minimum is the most repeatable measure of what code costs, and JSON.parse is measured the same way.
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { generateFromTemplate, parseRankTable, validateRankTable, writeRankTable } from "../../lib/rank-table";
+import { generateFromTemplate, parseRankTable, validateRankTable, writeRankTable, type JsonValue } from "../../lib/rank-table";
 import type { BenchSection } from "./index";
 
 const SERVERS_PER_SUPER_POD = 32;
@@ -27,21 +27,23 @@ interface Figures {
   maxRssMb: number;
 }
 
-function time(runs: number, work: () => unknown): number {
-  // Warm-up runs let the JIT optimise the hot paths before anything is measured.
-  for (let run = 0; run < Math.ceil(runs / 2); run++) work();
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    work();
-    samples.push(performance.now() - start);
+/** Best-of-runs times of each piece of work, run in turns so that every one meets a similar heap and GC state. */
+function timeInTurns(runs: number, work: (() => unknown)[]): number[] {
+  const best = work.map(() => Infinity);
+  // The first third of the runs only warms up: the JIT optimises the hot paths before anything is measured.
+  const warmUps = Math.ceil(runs / 3);
+  for (let run = 0; run < warmUps + runs; run++) {
+    work.forEach((piece, index) => {
+      const start = performance.now();
+      piece();
+      const elapsed = performance.now() - start;
+      if (run >= warmUps) best[index] = Math.min(best[index]!, elapsed);
+    });
   }
-  return Math.min(...samples);
+  return best;
 }
 
-/** Runs in the child: measures one size and sends the figures back. */
-function measure(servers: number): Figures {
-  const runs = servers > 2048 ? 5 : 15;
+function generateText(servers: number): string {
   const table = generateFromTemplate({
     superPods: servers / SERVERS_PER_SUPER_POD,
     serversPerSuperPod: SERVERS_PER_SUPER_POD,
@@ -49,24 +51,40 @@ function measure(servers: number): Figures {
     diesPerNpu: 2,
     basePort: 16666,
   });
-  const writeMs = time(runs, () => writeRankTable(table));
-  const text = writeRankTable(table);
+  return writeRankTable(table);
+}
+
+/** Runs in the child: measures one size and sends the figures back. */
+function measure(servers: number): Figures {
+  const runs = servers > 2048 ? 5 : 15;
+  const text = generateText(servers);
   const report = validateRankTable(text);
   if (!report.valid || report.issues.length > 0) throw new Error(`generated table has findings: ${JSON.stringify(report.issues.slice(0, 3))}`);
-  // The same table as a merge_hccl.py variant writes it (rank_id as a JSON number): one RT003 per device, each
+  const [jsonParseMs, parseMs, parseValidateMs] = timeInTurns(runs, [
+    () => JSON.parse(text),
+    () => parseRankTable(text),
+    () => validateRankTable(text),
+  ]) as [number, number, number];
+  const value = JSON.parse(text) as JsonValue;
+  // A leading comment sends the text through the hand-written JSONC scanner instead of JSON.parse. And the
+  // same table as a merge_hccl.py variant writes it (rank_id as a JSON number) has one RT003 per device, each
   // located in the text, which exercises the position pass.
+  const commented = `// hccl.json\n${text}`;
   const numericRanks = text.replace(/"rank_id": "(\d+)"/g, '"rank_id": $1');
-  const findings = validateRankTable(numericRanks).issues.length;
+  const [writeMs, commentedParseValidateMs, findingsParseValidateMs] = timeInTurns(Math.ceil(runs / 2), [
+    () => writeRankTable(value),
+    () => validateRankTable(commented),
+    () => validateRankTable(numericRanks),
+  ]) as [number, number, number];
   return {
     ranks: servers * DIES_PER_SERVER,
     megabytes: text.length / 1e6,
-    jsonParseMs: time(runs, () => JSON.parse(text)),
-    parseMs: time(runs, () => parseRankTable(text)),
-    parseValidateMs: time(runs, () => validateRankTable(text)),
-    // A leading comment sends the text through the hand-written JSONC scanner instead of JSON.parse.
-    commentedParseValidateMs: time(runs, () => validateRankTable(`// hccl.json\n${text}`)),
-    findingsParseValidateMs: time(runs, () => validateRankTable(numericRanks)),
-    findings,
+    jsonParseMs,
+    parseMs,
+    parseValidateMs,
+    commentedParseValidateMs,
+    findingsParseValidateMs,
+    findings: validateRankTable(numericRanks).issues.length,
     writeMs,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   };

@@ -27,9 +27,12 @@ export function checkDevices(context: CheckContext): void {
   const requirement = deviceIpRequirement(context);
   let firstFamily: { family: 4 | 6; device: DeviceView } | undefined;
   let mixedFamiliesReported = false;
+  // Per-server maps, emptied for each server rather than allocated (there may be thousands of servers).
+  const byDeviceId = new Map<number, DeviceView>();
+  const byHostPort = new Map<number, DeviceView>();
   for (const server of view.servers) {
-    const byDeviceId = new Map<number, DeviceView>();
-    const byHostPort = new Map<number, DeviceView>();
+    byDeviceId.clear();
+    byHostPort.clear();
     for (const device of server.devices) {
       checkDeviceId(device, byDeviceId, findings);
       if (version === "1.2" && device.superDeviceId !== undefined && parseWholeNumber(device.superDeviceId) === undefined) {

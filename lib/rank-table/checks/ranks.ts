@@ -5,7 +5,15 @@ import { formatRanges, isContiguous, rememberFirst, serverLabel, type CheckConte
 
 export function checkRanks({ view, findings }: CheckContext): void {
   const deviceCount = view.devices.length;
-  const byRank = new Map<number, DeviceView>();
+  // Ranks in range (the normal case) are looked up in a typed array (device order + 1); others in a Map.
+  const inRange = new Int32Array(deviceCount);
+  const outOfRange = new Map<number, DeviceView>();
+  const firstWithRank = (rank: number, device: DeviceView): DeviceView | undefined => {
+    if (rank >= deviceCount) return rememberFirst(outOfRange, rank, device);
+    const earlier = inRange[rank]!;
+    if (earlier === 0) inRange[rank] = device.order + 1;
+    return earlier === 0 ? undefined : view.devices[earlier - 1];
+  };
   for (const device of view.devices) {
     const { rankId, rankNumber } = device;
     if (rankId === undefined) {
@@ -13,7 +21,7 @@ export function checkRanks({ view, findings }: CheckContext): void {
     } else if (rankNumber === undefined) {
       findings.add("RT045", `${device.path}/rank_id`, { value: rankId });
     } else {
-      const earlier = rememberFirst(byRank, rankNumber, device);
+      const earlier = firstWithRank(rankNumber, device);
       if (earlier) findings.add("RT046", `${device.path}/rank_id`, { value: rankId, other: earlier.path });
       if (rankNumber >= deviceCount) findings.add("RT047", `${device.path}/rank_id`, { value: rankId, max: deviceCount - 1, count: deviceCount });
     }
@@ -23,8 +31,16 @@ export function checkRanks({ view, findings }: CheckContext): void {
 }
 
 /** The devices of a server in physical order (by device_id); devices without a valid device_id are left out. */
-export function devicesInPhysicalOrder(server: ServerView): DeviceView[] {
-  return server.devices.filter((device) => device.deviceNumber !== undefined).sort((a, b) => a.deviceNumber! - b.deviceNumber!);
+export function devicesInPhysicalOrder(server: ServerView): readonly DeviceView[] {
+  const devices = server.devices;
+  let listedInOrder = true;
+  for (let i = 0; i < devices.length && listedInOrder; i++) {
+    const number = devices[i]!.deviceNumber;
+    listedInOrder = number !== undefined && (i === 0 || number > devices[i - 1]!.deviceNumber!);
+  }
+  // Tables usually list devices by device_id already: then no copy is needed.
+  if (listedInOrder) return devices;
+  return devices.filter((device) => device.deviceNumber !== undefined).sort((a, b) => a.deviceNumber! - b.deviceNumber!);
 }
 
 /** RT048, once: walking servers in list order and devices by device_id, ranks must not go down. */
