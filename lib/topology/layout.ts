@@ -69,7 +69,8 @@ export const SERVER_VIEW_GEOMETRY: ServerGeometry = {
   npuPadding: 12,
   npuHeader: 28,
   npuGap: 28,
-  npuColumns: 4,
+  /** Two columns (NPU 0 beside 1, 2 beside 3, …) keep the server near the canvas's shape, so dies stay legible. */
+  npuColumns: 2,
   serverPadding: 20,
   serverHeader: 44,
 };

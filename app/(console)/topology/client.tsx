@@ -1,0 +1,347 @@
+"use client";
+
+import { AimOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Table, Tag, Typography, Upload } from "antd";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useFormatter, useTranslations } from "next-intl";
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
+import { PageHeading } from "@/components/primitives/page-heading";
+import { useThemeControl } from "@/components/providers/app-providers";
+import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
+import { DetailsPanel } from "@/components/topology/details-panel";
+import { TopologyLegend } from "@/components/topology/legend";
+import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
+import { TopologySearch } from "@/components/topology/search-box";
+import { TopologyGraph } from "@/components/topology/topology-graph";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
+import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topology/model";
+import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
+import { parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function TopologyClient({ defaultCluster, initialView }: { defaultCluster: string | null; initialView: TopologyView | null }) {
+  const t = useTranslations("topology");
+  const format = useFormatter();
+  const { message } = App.useApp();
+  const { theme } = useThemeControl();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const state = useMemo(() => topologySearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const cluster = state.cluster ?? defaultCluster;
+  const viewId = state.level === "cluster" ? null : (state.id ?? null);
+  const selection = parseSelection(state.sel);
+  const selectedKey = selection ? nodeKey(selection) : null;
+  const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
+  const [resetToken, setResetToken] = useState(0);
+  const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
+
+  /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
+  const navigate = useCallback(
+    (next: Partial<TopologySearchParams>, mode: "push" | "replace" = "push") => {
+      const query = topologyQuery({ ...state, cluster: cluster ?? undefined, ...next });
+      const url = query ? `${pathname}?${query}` : pathname;
+      if (mode === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+    },
+    [state, cluster, pathname],
+  );
+
+  const matchesInitial =
+    initialView !== null &&
+    (initialView.cluster.slug === cluster || String(initialView.cluster.id) === cluster) &&
+    initialView.level === state.level &&
+    initialView.id === viewId;
+  const view = useQuery({
+    queryKey: topologyKeys.view(cluster ?? "", state.level, viewId),
+    queryFn: ({ signal }) => fetchTopologyView(cluster!, state.level, viewId, signal),
+    initialData: matchesInitial ? initialView : undefined,
+    enabled: cluster !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+
+  // Keyboard: `/` focuses the search, Esc clears the selection.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable);
+      if (event.key === "/" && !typing) {
+        event.preventDefault();
+        searchRef.current?.focus();
+      } else if (event.key === "Escape" && state.sel && !typing) {
+        navigate({ sel: undefined });
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [navigate, state.sel]);
+
+  const labels = useMemo<ChartLabels>(() => {
+    const field = (name: string, value: string | number | null | undefined) =>
+      value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
+    return {
+      superPod: (id) => t("labels.superPod", { id }),
+      npu: (index) => t("labels.npu", { index }),
+      die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
+      counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
+      rank: (rank) => t("labels.rank", { rank }),
+      linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
+      linkTooltip: (kind: LinkKind, count: number, source: string, target: string) =>
+        escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
+      tooltip: (node: TopologyNode, rank: number | undefined) =>
+        [
+          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.kind === "die" ? node.label : node.id}`)}</b></div>`,
+          field("health", t(`health.${node.health}`)),
+          node.kind === "die" ? field("serverId", node.serverId) : "",
+          field("hostIp", node.hostIp),
+          field("deviceIp", node.deviceIp),
+          field("devicePort", node.devicePort),
+          field("backupDeviceIp", node.backupDeviceIp),
+          field("backupDevicePort", node.backupDevicePort),
+          field("hostPort", node.hostPort),
+          field("superDeviceId", node.superDeviceId),
+          field("rank", rank),
+          node.counts && node.kind !== "die" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
+          node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
+        ].join(""),
+    };
+  }, [t]);
+
+  const open = useCallback(
+    (kind: NodeKind, id: string) => {
+      if (kind === "superpod") navigate({ level: "superpod", id, sel: undefined });
+      else if (kind === "server") navigate({ level: "server", id, sel: undefined });
+    },
+    [navigate],
+  );
+
+  /** Shows a node in the view that contains it, selected. */
+  const land = useCallback(
+    (target: { kind: NodeKind; id: string; serverId?: string; superPodId?: string | null }, extra: Partial<TopologySearchParams> = {}) => {
+      const sel = `${target.kind}:${target.id}`;
+      if (target.kind === "die" || target.kind === "npu") navigate({ level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel, ...extra });
+      else if (target.kind === "server") {
+        navigate(target.superPodId ? { level: "superpod", id: target.superPodId, sel, ...extra } : { level: "cluster", id: undefined, sel, ...extra });
+      } else navigate({ level: "cluster", id: undefined, sel, ...extra });
+    },
+    [navigate],
+  );
+
+  const onLand = useCallback(
+    (hit: SearchHit, q: string) => {
+      // A die from a loaded rank table may name a server the search did not resolve: the view resolves its pod.
+      land({ kind: hit.kind, id: hit.id, serverId: hit.serverId, superPodId: hit.superPodId }, { q });
+    },
+    [land],
+  );
+
+  const selectInView = useCallback(
+    (kind: NodeKind, id: string) => {
+      const inView = view.data?.nodes.some((n) => n.kind === kind && n.id === id);
+      if (inView) navigate({ sel: `${kind}:${id}` });
+      else if (kind === "die" || kind === "npu") land({ kind, id });
+      else if (kind === "server") land({ kind, id, superPodId: view.data?.level === "superpod" ? undefined : undefined });
+      else land({ kind, id });
+    },
+    [view.data, navigate, land],
+  );
+
+  const loadRankFile = async (file: File) => {
+    const text = await file.text();
+    const assignment = ranksFromRankTable(text);
+    if (!assignment) {
+      message.error(t("ranks.notARankTable", { name: file.name }));
+      return;
+    }
+    setFileRanks({ ...assignment, name: file.name });
+    navigate({ ranks: "file" }, "replace");
+    message.success(t("ranks.loaded", { name: file.name, count: assignment.devices }));
+  };
+
+  if (!cluster) {
+    return (
+      <Space orientation="vertical" size="large" style={{ width: "100%" }}>
+        <PageHeading title={t("title")} subtitle={t("subtitle")} />
+        <Empty description={t("noClusters")} />
+      </Space>
+    );
+  }
+
+  const data = view.data;
+  const drawnDies = data?.nodes.filter((n) => n.kind === "die").length ?? 0;
+  const linkCounts = new Map<LinkKind, number>();
+  for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
+  const ranks = state.ranks === "file" && fileRanks ? fileRanks.ranks : undefined;
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+      <PageHeading
+        title={t("title")}
+        subtitle={data ? `${data.cluster.name} · ${t("countsLong", { superPods: data.counts.superPods, servers: data.counts.servers, npus: data.counts.npus, dies: data.counts.dies })}` : t("subtitle")}
+        extra={
+          <TopologySearch
+            ref={searchRef}
+            cluster={cluster}
+            initialQuery={state.q ?? ""}
+            field={state.field}
+            fileRanks={state.ranks === "file" && fileRanks ? fileRanks.dies : null}
+            onFieldChange={(field) => navigate({ field }, "replace")}
+            onLand={onLand}
+            onNoMatch={(q) => message.warning(t("search.noMatch", { q }))}
+          />
+        }
+      />
+      <div style={{ display: "flex", flexWrap: "wrap", gap: 12, alignItems: "center", justifyContent: "space-between" }}>
+        <nav aria-label={t("breadcrumb")}>
+          <Breadcrumb
+            items={(data?.path ?? []).map((crumb, i, all) => ({
+              key: `${crumb.level}:${crumb.id}`,
+              title:
+                i === all.length - 1 ? (
+                  <span aria-current="page">{crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label}</span>
+                ) : (
+                  <Link
+                    href={`${pathname}?${topologyQuery({ cluster, level: crumb.level, id: crumb.id ?? undefined })}`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      navigate({ level: crumb.level, id: crumb.id ?? undefined, sel: undefined });
+                    }}
+                  >
+                    {crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label}
+                  </Link>
+                ),
+            }))}
+          />
+        </nav>
+        <Space wrap>
+          <span>{t("ranks.label")}</span>
+          <Select
+            aria-label={t("ranks.label")}
+            value={state.ranks === "file" && fileRanks ? "file" : "inventory"}
+            style={{ width: 220 }}
+            onChange={(value: "inventory" | "file") => navigate({ ranks: value }, "replace")}
+            options={[
+              { value: "inventory", label: t("ranks.inventory") },
+              ...(fileRanks ? [{ value: "file", label: fileRanks.name }] : []),
+            ]}
+          />
+          <Upload
+            accept=".json,.jsonc,application/json,text/plain"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              void loadRankFile(file);
+              return false;
+            }}
+          >
+            <Button icon={<FileAddOutlined />}>{t("ranks.loadFile")}</Button>
+          </Upload>
+          <Button icon={<AimOutlined />} onClick={() => setResetToken((n) => n + 1)}>
+            {t("fit")}
+          </Button>
+        </Space>
+      </div>
+      {state.ranks === "file" && !fileRanks && <Alert type="info" showIcon title={t("ranks.fileMissing")} />}
+      {view.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t("loadError")}
+          description={view.error.message}
+          action={
+            <Space>
+              <Button icon={<ReloadOutlined />} onClick={() => view.refetch()}>
+                {t("retry")}
+              </Button>
+              <Button onClick={() => navigate({ level: "cluster", id: undefined, sel: undefined })}>{t("backToCluster")}</Button>
+            </Space>
+          }
+        />
+      ) : (
+        <div style={{ display: "flex", gap: 16, alignItems: "stretch", flexWrap: "wrap" }}>
+          <section aria-label={t("graph")} style={{ flex: "1 1 640px", minWidth: 0, display: "flex", flexDirection: "column", gap: 8 }}>
+            <Typography.Text type="secondary" data-testid="view-summary">
+              {data
+                ? [
+                    t(`levels.${data.level}`),
+                    drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
+                    ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")
+                : "\u00a0"}
+              {view.isFetching && data ? ` · ${t("loading")}` : ""}
+            </Typography.Text>
+            <div style={{ height: "calc(100vh - 300px)", minHeight: 440, border: "1px solid var(--topology-border, rgba(128,128,128,.25))", borderRadius: 6 }}>
+              {data ? (
+                <TopologyGraph
+                  view={data}
+                  selected={selectedKey}
+                  ranks={ranks}
+                  theme={theme}
+                  labels={labels}
+                  resetToken={resetToken}
+                  ariaLabel={t("graphAria", { level: t(`levels.${data.level}`), nodes: data.nodes.length, links: data.links.length })}
+                  onSelect={(node) => navigate({ sel: node ? nodeKey(node) : undefined }, node ? "push" : "replace")}
+                  onDrill={(node) => open(node.kind, node.id)}
+                />
+              ) : (
+                <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />
+              )}
+            </div>
+            <TopologyLegend theme={theme} anyKnown={data?.nodes.some((n) => n.health !== "unknown") ?? false} />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t("hint")}
+            </Typography.Text>
+          </section>
+          <aside style={{ flex: "0 1 380px", minWidth: 300 }}>
+            <DetailsPanel
+              cluster={cluster}
+              selection={selection}
+              theme={theme}
+              fileRanks={state.ranks === "file" && fileRanks ? fileRanks : null}
+              onOpen={open}
+              onSelect={selectInView}
+              onClose={() => navigate({ sel: undefined })}
+            />
+          </aside>
+        </div>
+      )}
+      {data?.level === "server" && (
+        <section aria-label={t("dieTable.title")}>
+          <Typography.Title level={2} style={{ fontSize: 16 }}>
+            {t("dieTable.title")} <Tag>{format.number(drawnDies)}</Tag>
+          </Typography.Title>
+          <Table<TopologyNode>
+            size="small"
+            rowKey="id"
+            pagination={false}
+            dataSource={data.nodes.filter((n) => n.kind === "die")}
+            rowClassName={(row) => (nodeKey(row) === selectedKey ? "ant-table-row-selected" : "")}
+            onRow={(row) => ({ onClick: () => navigate({ sel: nodeKey(row) }) })}
+            columns={[
+              { title: t("fields.npuIndex"), dataIndex: "npuIndex", sorter: (a, b) => (a.npuIndex ?? 0) - (b.npuIndex ?? 0) },
+              { title: t("fields.deviceId"), dataIndex: "deviceId", sorter: (a, b) => (a.deviceId ?? 0) - (b.deviceId ?? 0), defaultSortOrder: "ascend" },
+              { title: t("fields.dieIndex"), dataIndex: "dieIndex" },
+              { title: t("fields.superDeviceId"), dataIndex: "superDeviceId" },
+              { title: t("fields.deviceIp"), dataIndex: "deviceIp", render: (v: string | null, row) => (v ? `${v}:${row.devicePort ?? ""}` : "—") },
+              { title: t("fields.backupDeviceIp"), dataIndex: "backupDeviceIp", render: (v: string | null, row) => (v ? `${v}:${row.backupDevicePort ?? ""}` : "—") },
+              { title: t("fields.hostPort"), dataIndex: "hostPort" },
+              {
+                title: t("fields.rank"),
+                key: "rank",
+                render: (_, row) => {
+                  const rank = ranks ? ranks.get(row.id) : row.rank;
+                  return rank === undefined ? "—" : format.number(rank);
+                },
+              },
+              { title: t("fields.health"), dataIndex: "health", render: (h: TopologyNode["health"]) => t(`health.${h}`) },
+            ]}
+          />
+        </section>
+      )}
+    </Space>
+  );
+}

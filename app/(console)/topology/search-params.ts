@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { nodeKinds, searchFields, topologyLevels, type NodeKind } from "@/lib/topology/model";
+
+/**
+ * The topology page's URL state, parsed in one place: the cluster, the view (level + id), the selected node
+ * (`sel=<kind>:<id>`), the search box and the rank table the dies' ranks come from. A pasted link opens the same view.
+ */
+export const topologySearchParams = z.object({
+  cluster: z.string().regex(/^[a-z0-9-]{1,63}$/).optional().catch(undefined),
+  level: z.enum(topologyLevels).catch("cluster").default("cluster"),
+  id: z.string().min(1).max(200).optional().catch(undefined),
+  sel: z
+    .string()
+    .regex(new RegExp(`^(${nodeKinds.join("|")}):.{1,200}$`))
+    .optional()
+    .catch(undefined),
+  q: z.string().max(200).optional().catch(undefined),
+  field: z.enum(searchFields).catch("any").default("any"),
+  /** `inventory`: ranks as a table built from the inventory numbers them; `file`: from a rank table file loaded here. */
+  ranks: z.enum(["inventory", "file"]).catch("inventory").default("inventory"),
+});
+export type TopologySearchParams = z.infer<typeof topologySearchParams>;
+
+export function parseSelection(sel: string | undefined): { kind: NodeKind; id: string } | null {
+  if (!sel) return null;
+  const at = sel.indexOf(":");
+  return { kind: sel.slice(0, at) as NodeKind, id: sel.slice(at + 1) };
+}
+
+/** The URL query for a state, leaving defaults out so links stay short. */
+export function topologyQuery(state: Partial<TopologySearchParams>): string {
+  const params = new URLSearchParams();
+  if (state.cluster) params.set("cluster", state.cluster);
+  if (state.level && state.level !== "cluster") params.set("level", state.level);
+  if (state.id && state.level !== "cluster") params.set("id", state.id);
+  if (state.sel) params.set("sel", state.sel);
+  if (state.q) params.set("q", state.q);
+  if (state.field && state.field !== "any") params.set("field", state.field);
+  if (state.ranks && state.ranks !== "inventory") params.set("ranks", state.ranks);
+  return params.toString();
+}

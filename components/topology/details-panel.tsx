@@ -1,0 +1,187 @@
+"use client";
+
+import { CloseOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from "antd";
+import { useFormatter, useTranslations } from "next-intl";
+import type { ReactNode } from "react";
+import type { NodeDetails, NodeKind } from "@/lib/topology/model";
+import { HealthLabel, LinkSample } from "./legend";
+import { fetchNodeDetails, topologyKeys } from "./queries";
+
+interface Props {
+  cluster: string;
+  selection: { kind: NodeKind; id: string } | null;
+  theme: "light" | "dark";
+  fileRanks: { name: string; ranks: Map<string, number> } | null;
+  onOpen: (kind: NodeKind, id: string) => void;
+  onSelect: (kind: NodeKind, id: string) => void;
+  onClose: () => void;
+}
+
+/** Everything about the selected super pod, server, NPU or die: fields, links, rank-table memberships, faults. */
+export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onSelect, onClose }: Props) {
+  const t = useTranslations("topology");
+  const format = useFormatter();
+  const { message } = App.useApp();
+  const query = useQuery({
+    queryKey: selection ? topologyKeys.node(cluster, selection.kind, selection.id) : ["topology", cluster, "node", null],
+    queryFn: ({ signal }) => fetchNodeDetails(cluster, selection!.kind, selection!.id, signal),
+    enabled: selection !== null,
+  });
+
+  if (!selection) {
+    return (
+      <Card size="small" title={t("details.title")} styles={{ body: { padding: 16 } }}>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("details.empty")} />
+      </Card>
+    );
+  }
+
+  const title = `${t(`kinds.${selection.kind}`)} ${selection.kind === "superpod" ? selection.id : selection.id}`;
+  return (
+    <Card
+      size="small"
+      title={<span title={title}>{title}</span>}
+      role="region"
+      aria-label={t("details.title")}
+      extra={
+        <Space size={4}>
+          <Button
+            size="small"
+            type="text"
+            icon={<LinkOutlined />}
+            aria-label={t("details.copyLink")}
+            title={t("details.copyLink")}
+            onClick={() => {
+              void navigator.clipboard?.writeText(window.location.href).then(() => message.success(t("details.linkCopied")));
+            }}
+          />
+          <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t("details.close")} title={t("details.close")} onClick={onClose} />
+        </Space>
+      }
+      styles={{ body: { padding: 12, maxHeight: "calc(100vh - 250px)", overflow: "auto" } }}
+    >
+      {query.isPending ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : query.isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t("details.loadError")}
+          description={query.error.message}
+          action={<Button onClick={() => query.refetch()}>{t("retry")}</Button>}
+        />
+      ) : (
+        <DetailsBody details={query.data} theme={theme} fileRanks={fileRanks} onOpen={onOpen} onSelect={onSelect} formatNumber={(n) => format.number(n)} />
+      )}
+    </Card>
+  );
+}
+
+function DetailsBody({
+  details,
+  theme,
+  fileRanks,
+  onOpen,
+  onSelect,
+  formatNumber,
+}: {
+  details: NodeDetails;
+  theme: "light" | "dark";
+  fileRanks: Props["fileRanks"];
+  onOpen: Props["onOpen"];
+  onSelect: Props["onSelect"];
+  formatNumber: (n: number) => string;
+}) {
+  const t = useTranslations("topology");
+  const node = details.node;
+  const items: { key: string; label: string; children: ReactNode }[] = [];
+  const add = (key: string, value: ReactNode) => {
+    if (value === undefined) return;
+    items.push({ key, label: t(`fields.${key}`), children: value === null || value === "" ? <Typography.Text type="secondary">—</Typography.Text> : value });
+  };
+  const mono = (value: string | number | null | undefined) =>
+    value === null || value === undefined ? null : <Typography.Text code copyable={{ text: String(value) }}>{String(value)}</Typography.Text>;
+  add("health", <HealthLabel health={node.health} theme={theme} />);
+  if (node.kind === "superpod") add("superPodId", mono(node.superPodId));
+  if (node.kind !== "superpod") add("serverId", mono(node.serverId));
+  if (node.kind === "server" || node.kind === "superpod") {
+    if (node.kind === "server") {
+      add("superPodId", node.superPodId ?? null);
+      add("hostIp", mono(node.hostIp));
+      add("model", node.model ?? null);
+    }
+    if (node.counts) add("counts", t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }));
+  }
+  if (node.kind === "npu" || node.kind === "die") add("npuIndex", node.npuIndex);
+  if (node.kind === "die") {
+    add("deviceId", node.deviceId);
+    add("dieIndex", node.dieIndex);
+    add("superDeviceId", node.superDeviceId ?? null);
+    add("deviceIp", mono(node.deviceIp));
+    add("devicePort", node.devicePort ?? null);
+    add("backupDeviceIp", mono(node.backupDeviceIp));
+    add("backupDevicePort", node.backupDevicePort ?? null);
+    add("hostPort", node.hostPort ?? null);
+  }
+
+  const drillLevel = node.kind === "superpod" || node.kind === "server" ? node.kind : null;
+  const inventoryRanks = details.rankTables.find((table) => table.name === "inventory")?.ranks ?? [];
+  const rankSummary = (ranks: number[]) =>
+    ranks.length === 0 ? "—" : ranks.length === 1 ? formatNumber(ranks[0]!) : `${formatNumber(Math.min(...ranks))}–${formatNumber(Math.max(...ranks))} (${formatNumber(ranks.length)})`;
+  const fileRank = node.kind === "die" && fileRanks ? fileRanks.ranks.get(node.id) : undefined;
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+      {drillLevel && (
+        <Button type="primary" size="small" icon={<ZoomInOutlined />} onClick={() => onOpen(node.kind, node.id)}>
+          {t(drillLevel === "superpod" ? "details.openSuperPod" : "details.openServer")}
+        </Button>
+      )}
+      <Descriptions size="small" column={1} bordered items={items} styles={{ label: { width: 150 } }} />
+      <section aria-label={t("details.links")}>
+        <Typography.Title level={3} style={{ fontSize: 14 }}>
+          {t("details.links")}
+        </Typography.Title>
+        {details.links.length === 0 ? (
+          <Typography.Text type="secondary">{t("details.noLinks")}</Typography.Text>
+        ) : (
+          <ul style={{ listStyle: "none", margin: 0, padding: 0 }}>
+            {details.links.map((link) => (
+              <li key={`${link.kind}:${link.peerKind}:${link.peer}`} style={{ padding: "3px 0" }}>
+                <Space size={6} wrap>
+                  <LinkSample kind={link.kind} />
+                  <span>{t(`links.${link.kind}`)}</span>
+                  <Typography.Link onClick={() => onSelect(link.peerKind, link.peer)}>{link.peerLabel}</Typography.Link>
+                  {link.count > 1 && <Tag>{t("details.paths", { count: link.count })}</Tag>}
+                </Space>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-label={t("details.rankTables")}>
+        <Typography.Title level={3} style={{ fontSize: 14 }}>
+          {t("details.rankTables")}
+        </Typography.Title>
+        <Descriptions
+          size="small"
+          column={1}
+          items={[
+            { key: "inventory", label: t("ranks.inventory"), children: rankSummary(inventoryRanks) },
+            ...(fileRanks && node.kind === "die"
+              ? [{ key: "file", label: fileRanks.name, children: fileRank === undefined ? t("details.notInFile") : formatNumber(fileRank) }]
+              : []),
+          ]}
+        />
+      </section>
+      <section aria-label={t("details.faults")}>
+        <Typography.Title level={3} style={{ fontSize: 14 }}>
+          {t("details.faults")}
+        </Typography.Title>
+        <Typography.Text type="secondary">{t("details.noFaultData")}</Typography.Text>
+      </section>
+    </Space>
+  );
+}

@@ -1,0 +1,34 @@
+import { fetchJson } from "@/components/primitives/fetch-json";
+import {
+  nodeDetailsSchema,
+  searchResultSchema,
+  topologyViewSchema,
+  type NodeDetails,
+  type NodeKind,
+  type SearchField,
+  type SearchResult,
+  type TopologyLevel,
+  type TopologyView,
+} from "@/lib/topology/model";
+
+const base = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/topology`;
+
+export const topologyKeys = {
+  view: (cluster: string, level: TopologyLevel, id: string | null) => ["topology", cluster, "view", level, id] as const,
+  node: (cluster: string, kind: NodeKind, id: string) => ["topology", cluster, "node", kind, id] as const,
+  search: (cluster: string, q: string, field: SearchField) => ["topology", cluster, "search", field, q] as const,
+};
+
+export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal): Promise<TopologyView> {
+  const params = new URLSearchParams({ level });
+  if (id !== null) params.set("id", id);
+  return fetchJson(`${base(cluster)}?${params}`, topologyViewSchema, { signal });
+}
+
+export function fetchNodeDetails(cluster: string, kind: NodeKind, id: string, signal?: AbortSignal): Promise<NodeDetails> {
+  return fetchJson(`${base(cluster)}/node?${new URLSearchParams({ kind, id })}`, nodeDetailsSchema, { signal });
+}
+
+export function fetchSearch(cluster: string, q: string, field: SearchField, signal?: AbortSignal): Promise<SearchResult> {
+  return fetchJson(`${base(cluster)}/search?${new URLSearchParams({ q, field })}`, searchResultSchema, { signal });
+}
