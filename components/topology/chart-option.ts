@@ -80,6 +80,8 @@ export function linkEndpointKind(view: Pick<TopologyView, "level" | "nodes">): N
  * pod and dies into their server; labels appear once there is room for them.
  */
 export interface Detail {
+  /** A super pod's label: its name and counts, its name, or only its id when the box is small. */
+  podLabels: "full" | "name" | "id";
   showServerCells: boolean;
   showDies: boolean;
   serverLabels: "none" | "id" | "full";
@@ -93,9 +95,11 @@ export function levelOfDetail(view: Pick<TopologyView, "level" | "nodes">, pixel
   };
   const server = widthOf("server");
   const die = widthOf("die");
+  const pod = widthOf("superpod");
   if (view.level === "cluster") {
     const hasPods = view.nodes.some((n) => n.kind === "superpod");
     return {
+      podLabels: pod >= 300 ? "full" : pod >= 130 ? "name" : "id",
       showServerCells: !hasPods || server >= 6,
       showDies: false,
       serverLabels: !hasPods ? (server >= 120 ? "full" : server >= 50 ? "id" : "none") : server >= 70 ? "id" : "none",
@@ -103,6 +107,7 @@ export function levelOfDetail(view: Pick<TopologyView, "level" | "nodes">, pixel
     };
   }
   return {
+    podLabels: "full",
     showServerCells: true,
     showDies: die >= 3,
     serverLabels: server >= 150 ? "full" : server >= 60 ? "id" : "none",
@@ -159,7 +164,14 @@ export function chartOption(input: ChartInput) {
   const labelOf = (node: TopologyNode): { show: boolean; text: string; position: string } => {
     switch (node.kind) {
       case "superpod":
-        return { show: true, text: `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`, position: "insideTopLeft" };
+        return {
+          show: true,
+          text:
+            detail.podLabels === "full"
+              ? `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`
+              : `{b|${detail.podLabels === "name" ? labels.superPod(node.id) : node.id}}`,
+          position: "insideTopLeft",
+        };
       case "server":
         if (view.level === "cluster" && view.nodes[0]?.kind === "superpod") {
           return { show: detail.serverLabels !== "none", text: node.id, position: "inside" };
@@ -251,7 +263,8 @@ export function chartOption(input: ChartInput) {
       target: ids[1],
       lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9, curveness: adjacent ? 0 : pa[1] < pb[1] ? -0.1 : 0.1 },
       label: {
-        show: view.level === "cluster" && link.count > 1,
+        // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
+        show: view.level === "cluster" && link.count > 1 && view.links.length <= 4,
         formatter: labels.linkCount(link.kind, link.count),
         color: style.color,
         fontSize: 11,
