@@ -9,3 +9,4 @@ export * from "./api-token/table";
 export * from "./audit/table";
 export * from "./sign-in-throttle/table";
 export * from "./setting/table";
+export * from "./rank-table/table";

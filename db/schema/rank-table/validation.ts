@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { exportFormats, rankTableNameMaxLength, revisionCommentMaxLength } from "./constants";
+
+export const revisionSummarySchema = z.object({
+  valid: z.boolean(),
+  errors: z.number().int(),
+  warnings: z.number().int(),
+  infos: z.number().int(),
+  version: z.string().nullable(),
+  mode: z.enum(["super-pod", "ai-server"]),
+  stats: z.object({ superPods: z.number().int(), servers: z.number().int(), devices: z.number().int() }),
+});
+export type RevisionSummary = z.infer<typeof revisionSummarySchema>;
+
+const name = z.string().trim().min(1).max(rankTableNameMaxLength);
+const comment = z.string().max(revisionCommentMaxLength);
+
+/** POST /api/v1/rank-tables */
+export const rankTableCreateSchema = z.object({
+  name,
+  clusterId: z.number().int().positive().nullable().optional(),
+  comment: comment.optional(),
+  /** The table's text: JSON or JSON with comments; it is stored in canonical form. */
+  text: z.string().min(1),
+});
+export type RankTableCreate = z.infer<typeof rankTableCreateSchema>;
+
+/** PUT /api/v1/rank-tables/{id} (with If-Match: the revision the edit started from). */
+export const rankTableUpdateSchema = z.object({
+  name: name.optional(),
+  clusterId: z.number().int().positive().nullable().optional(),
+  comment: comment.optional(),
+  text: z.string().min(1),
+});
+export type RankTableUpdate = z.infer<typeof rankTableUpdateSchema>;
+
+export const exportQuerySchema = z.object({
+  format: z.enum(exportFormats).default("json"),
+  revision: z.coerce.number().int().positive().optional(),
+  /** The job the ConfigMap is for (rings-config-<job>); default: derived from the table's name. */
+  job: z.string().max(200).optional(),
+  namespace: z.string().max(63).optional(),
+});
+
+export interface RevisionAuthor {
+  type: string;
+  id: string | null;
+  name: string | null;
+}
+
+/** One saved revision, as the API lists it. */
+export interface RevisionInfo {
+  revision: number;
+  author: RevisionAuthor;
+  createdAt: string;
+  comment: string;
+  summary: RevisionSummary;
+}
+
+/** A rank table in lists. */
+export interface RankTableListItem {
+  id: number;
+  name: string;
+  clusterId: number | null;
+  clusterName: string | null;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: string | null;
+  summary: RevisionSummary;
+}
+
+/** A rank table with the text of its current revision. */
+export interface RankTableDetail extends RankTableListItem {
+  text: string;
+  comment: string;
+}
