@@ -1,0 +1,40 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { deleteRankTable, getRankTable, updateRankTable } from "@/db/queries/rank-tables";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
+import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
+import { detailResponse, ifMatchRevision, notFound, tableId, toApiError, type IdContext } from "../shared";
+
+export const dynamic = "force-dynamic";
+
+/** The rank table with the canonical text of its current revision; ETag is the revision. */
+export const GET = route<IdContext>("read", async ({ context }) => {
+  const id = await tableId(context);
+  const detail = await getRankTable(appDatabase().db, id);
+  if (!detail) throw notFound(id);
+  return detailResponse(detail);
+});
+
+/**
+ * Saves a new revision from `{ text, name?, clusterId?, comment? }`. If-Match must name the revision the edit
+ * started from; if another save came in between: 409 revision_conflict, details.current is the current table.
+ */
+export const PUT = route<IdContext>("write", async ({ request, context, actor }) => {
+  const id = await tableId(context);
+  const expected = ifMatchRevision(request);
+  const input = await readJson(request, rankTableUpdateSchema, rankTableBodyLimit);
+  try {
+    return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor));
+  } catch (error) {
+    throw toApiError(error);
+  }
+});
+
+/** Deletes the rank table and all its revisions. */
+export const DELETE = route<IdContext>("write", async ({ context, actor }) => {
+  const id = await tableId(context);
+  if (!(await deleteRankTable(appDatabase().db, id, actor))) throw notFound(id);
+  return NextResponse.json({ deleted: id });
+});

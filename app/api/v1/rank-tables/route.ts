@@ -1,0 +1,23 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { createRankTable, listRankTables } from "@/db/queries/rank-tables";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { rankTableCreateSchema } from "@/db/schema/rank-table/validation";
+import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
+import { detailResponse, toApiError } from "./shared";
+
+export const dynamic = "force-dynamic";
+
+/** The saved rank tables, newest change first, each with the summary of its current revision. */
+export const GET = route("read", async () => NextResponse.json({ items: await listRankTables(appDatabase().db) }));
+
+/** Saves a new rank table (revision 1) from `{ name, text, clusterId?, comment? }`. */
+export const POST = route("write", async ({ request, actor }) => {
+  const input = await readJson(request, rankTableCreateSchema, rankTableBodyLimit);
+  try {
+    return detailResponse(await createRankTable(appDatabase().db, input, actor), 201);
+  } catch (error) {
+    throw toApiError(error);
+  }
+});

@@ -1,0 +1,61 @@
+import "server-only";
+import { NextResponse } from "next/server";
+import { RankTableError } from "@/db/queries/rank-tables";
+import type { RankTableDetail } from "@/db/schema/rank-table/validation";
+import type { Lang } from "@/lib/rank-table";
+import { ApiError } from "@/server/http/errors";
+
+export interface IdContext {
+  params: Promise<{ id: string }>;
+}
+
+export async function tableId(context: IdContext): Promise<number> {
+  const { id } = await context.params;
+  const value = Number(id);
+  if (!/^\d{1,9}$/.test(id) || !Number.isSafeInteger(value) || value < 1) throw new ApiError(404, "not_found", `there is no rank table ${id}`);
+  return value;
+}
+
+export function notFound(id: number): ApiError {
+  return new ApiError(404, "not_found", `there is no rank table ${id}`);
+}
+
+export const etag = (revision: number) => `"${revision}"`;
+
+/** The revision named by If-Match: `"3"`, `W/"3"` or `3`. Missing: 428; not a revision: 400. */
+export function ifMatchRevision(request: Request): number {
+  const header = request.headers.get("if-match");
+  if (header === null || header.trim() === "") {
+    throw new ApiError(428, "precondition_required", 'send If-Match with the revision the edit started from (If-Match: "3")');
+  }
+  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!match) throw new ApiError(400, "invalid_if_match", `If-Match must name a revision such as "3", not ${header}`);
+  return Number(match[1]);
+}
+
+/** Turns the query layer's refusals into API errors. */
+export function toApiError(error: unknown): unknown {
+  if (!(error instanceof RankTableError)) return error;
+  switch (error.kind) {
+    case "not_found":
+      return new ApiError(404, "not_found", error.message);
+    case "conflict":
+      return new ApiError(409, "revision_conflict", error.message, error.details);
+    case "unparseable":
+      return new ApiError(422, "unparseable_rank_table", error.message, error.details);
+    case "unknown_cluster":
+      return new ApiError(422, "unknown_cluster", error.message);
+  }
+}
+
+export function detailResponse(detail: RankTableDetail, status = 200): NextResponse {
+  return NextResponse.json(detail, { status, headers: { etag: etag(detail.revision) } });
+}
+
+/** The language of validation messages: ?lang=zh|en, else Accept-Language. */
+export function requestLang(request: Request): Lang {
+  const lang = new URL(request.url).searchParams.get("lang");
+  if (lang === "zh" || lang === "zh-CN") return "zh";
+  if (lang === "en") return "en";
+  return /^\s*zh\b/i.test(request.headers.get("accept-language") ?? "") ? "zh" : "en";
+}

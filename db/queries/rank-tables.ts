@@ -1,0 +1,203 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { parseRankTable, validateRankTable, writeRankTable } from "@/lib/rank-table";
+import { summarizeReport } from "@/lib/rank-table-workspace/summary";
+import type { Database } from "../client";
+import { clusters, rankTableRevisions, rankTables } from "../schema";
+import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
+import { recordAudit, type AuditActor } from "./audit";
+
+/** Why a save was refused; route handlers turn these into HTTP errors. */
+export class RankTableError extends Error {
+  constructor(
+    readonly kind: "not_found" | "conflict" | "unparseable" | "unknown_cluster",
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface CanonicalTable {
+  text: string;
+  summary: RevisionSummary;
+}
+
+/** Parses, validates and writes a table in canonical form; refuses text that is not JSON (RT000). */
+export function canonicalize(text: string): CanonicalTable {
+  const document = parseRankTable(text);
+  if (document.syntaxProblem || document.value === undefined) {
+    const report = validateRankTable(document);
+    const issue = report.issues[0];
+    throw new RankTableError("unparseable", `the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { issues: report.issues });
+  }
+  const canonical = writeRankTable(document.value);
+  return { text: canonical, summary: summarizeReport(validateRankTable(document.value)) };
+}
+
+const listColumns = {
+  id: rankTables.id,
+  name: rankTables.name,
+  clusterId: rankTables.clusterId,
+  clusterName: clusters.name,
+  revision: rankTables.revision,
+  createdAt: rankTables.createdAt,
+  updatedAt: rankTables.updatedAt,
+  updatedBy: rankTableRevisions.authorName,
+  summary: rankTableRevisions.summary,
+  comment: rankTableRevisions.comment,
+};
+
+type ListRow = Awaited<ReturnType<typeof headQuery>>[number];
+
+function toListItem(row: ListRow): RankTableListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    clusterId: row.clusterId,
+    clusterName: row.clusterName,
+    revision: row.revision,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
+    summary: row.summary,
+  };
+}
+
+function headQuery(db: Pick<Database, "select">) {
+  return db
+    .select(listColumns)
+    .from(rankTables)
+    .innerJoin(rankTableRevisions, and(eq(rankTableRevisions.rankTableId, rankTables.id), eq(rankTableRevisions.revision, rankTables.revision)))
+    .leftJoin(clusters, eq(clusters.id, rankTables.clusterId));
+}
+
+export async function listRankTables(db: Database): Promise<RankTableListItem[]> {
+  const rows = await headQuery(db).orderBy(desc(rankTables.updatedAt), desc(rankTables.id));
+  return rows.map(toListItem);
+}
+
+export async function getRankTable(db: Database, id: number, revision?: number): Promise<RankTableDetail | undefined> {
+  const [head] = await headQuery(db).where(eq(rankTables.id, id));
+  if (!head) return undefined;
+  const [row] = await db
+    .select({ text: rankTableRevisions.text, comment: rankTableRevisions.comment, summary: rankTableRevisions.summary, authorName: rankTableRevisions.authorName, createdAt: rankTableRevisions.createdAt })
+    .from(rankTableRevisions)
+    .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
+  if (!row) return undefined;
+  const item = toListItem(head);
+  if (revision === undefined || revision === head.revision) return { ...item, text: row.text, comment: row.comment };
+  return { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), text: row.text, comment: row.comment };
+}
+
+export async function listRevisions(db: Database, id: number): Promise<RevisionInfo[] | undefined> {
+  const [exists] = await db.select({ id: rankTables.id }).from(rankTables).where(eq(rankTables.id, id));
+  if (!exists) return undefined;
+  const rows = await db
+    .select({
+      revision: rankTableRevisions.revision,
+      authorType: rankTableRevisions.authorType,
+      authorId: rankTableRevisions.authorId,
+      authorName: rankTableRevisions.authorName,
+      createdAt: rankTableRevisions.createdAt,
+      comment: rankTableRevisions.comment,
+      summary: rankTableRevisions.summary,
+    })
+    .from(rankTableRevisions)
+    .where(eq(rankTableRevisions.rankTableId, id))
+    .orderBy(desc(rankTableRevisions.revision));
+  return rows.map((row) => ({
+    revision: row.revision,
+    author: { type: row.authorType, id: row.authorId, name: row.authorName },
+    createdAt: row.createdAt.toISOString(),
+    comment: row.comment,
+    summary: row.summary,
+  }));
+}
+
+async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
+  if (clusterId === undefined || clusterId === null) return;
+  const [found] = await db.select({ id: clusters.id }).from(clusters).where(eq(clusters.id, clusterId));
+  if (!found) throw new RankTableError("unknown_cluster", `there is no cluster ${clusterId}`);
+}
+
+function author(actor: AuditActor) {
+  return { authorType: actor.type, authorId: actor.id ?? null, authorName: actor.name ?? null };
+}
+
+export async function createRankTable(db: Database, input: RankTableCreate, actor: AuditActor): Promise<RankTableDetail> {
+  const canonical = canonicalize(input.text);
+  const id = await db.transaction(async (tx) => {
+    await checkCluster(tx, input.clusterId);
+    const [created] = await tx.insert(rankTables).values({ name: input.name, clusterId: input.clusterId ?? null, revision: 1 }).returning({ id: rankTables.id });
+    const tableId = created!.id;
+    await tx.insert(rankTableRevisions).values({ rankTableId: tableId, revision: 1, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
+    await recordAudit(tx, {
+      actor,
+      action: "rank_table.create",
+      target: { type: "rank_table", id: tableId },
+      after: { name: input.name, clusterId: input.clusterId ?? null, revision: 1 },
+      details: { summary: canonical.summary },
+    });
+    return tableId;
+  });
+  return (await getRankTable(db, id))!;
+}
+
+/**
+ * Saves a new revision, if `expectedRevision` is still the newest one. The revision counter is bumped by one
+ * conditional UPDATE (… WHERE revision = expected), which PostgreSQL re-checks after waiting for a concurrent
+ * save's row lock: of two saves from one revision exactly one matches; the other finds no row and gets a conflict
+ * that carries the current revision.
+ */
+export async function updateRankTable(db: Database, id: number, expectedRevision: number, input: RankTableUpdate, actor: AuditActor, action = "rank_table.update"): Promise<RankTableDetail> {
+  const canonical = canonicalize(input.text);
+  await db.transaction(async (tx) => {
+    await checkCluster(tx, input.clusterId);
+    const [before] = await tx.select({ name: rankTables.name, clusterId: rankTables.clusterId }).from(rankTables).where(eq(rankTables.id, id));
+    const changes: { revision: ReturnType<typeof sql<number>>; updatedAt: ReturnType<typeof sql<Date>>; name?: string; clusterId?: number | null } = {
+      revision: sql<number>`${rankTables.revision} + 1`,
+      updatedAt: sql<Date>`now()`,
+    };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.clusterId !== undefined) changes.clusterId = input.clusterId;
+    const [updated] = await tx
+      .update(rankTables)
+      .set(changes)
+      .where(and(eq(rankTables.id, id), eq(rankTables.revision, expectedRevision)))
+      .returning({ revision: rankTables.revision, name: rankTables.name, clusterId: rankTables.clusterId });
+    if (!updated) {
+      if (!before) throw new RankTableError("not_found", `there is no rank table ${id}`);
+      throw new RankTableError("conflict", "conflict", undefined);
+    }
+    await tx.insert(rankTableRevisions).values({ rankTableId: id, revision: updated.revision, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
+    await recordAudit(tx, {
+      actor,
+      action,
+      target: { type: "rank_table", id },
+      before: { name: before?.name, clusterId: before?.clusterId, revision: expectedRevision },
+      after: { name: updated.name, clusterId: updated.clusterId, revision: updated.revision },
+      details: { comment: input.comment ?? "", summary: canonical.summary },
+    });
+  }).catch(async (error: unknown) => {
+    if (error instanceof RankTableError && error.kind === "conflict") {
+      const current = await getRankTable(db, id);
+      if (!current) throw new RankTableError("not_found", `there is no rank table ${id}`);
+      throw new RankTableError("conflict", `the rank table was saved by someone else in between: revision ${current.revision} is current, not ${expectedRevision}`, {
+        expectedRevision,
+        currentRevision: current.revision,
+        current,
+      });
+    }
+    throw error;
+  });
+  return (await getRankTable(db, id))!;
+}
+
+export async function deleteRankTable(db: Database, id: number, actor: AuditActor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(rankTables).where(eq(rankTables.id, id)).returning({ name: rankTables.name, revision: rankTables.revision, clusterId: rankTables.clusterId });
+    if (!deleted) return false;
+    await recordAudit(tx, { actor, action: "rank_table.delete", target: { type: "rank_table", id }, before: { ...deleted } });
+    return true;
+  });
+}

@@ -1,0 +1,24 @@
+import type { ValidationReport } from "@/lib/rank-table";
+
+export interface ReportSummary {
+  valid: boolean;
+  errors: number;
+  warnings: number;
+  infos: number;
+  version: string | null;
+  mode: ValidationReport["mode"];
+  stats: ValidationReport["stats"];
+}
+
+/** The short form of a validation report that is stored with each revision and shown in lists. */
+export function summarizeReport(report: ValidationReport): ReportSummary {
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  for (const issue of report.issues) {
+    if (issue.severity === "error") errors++;
+    else if (issue.severity === "warning") warnings++;
+    else infos++;
+  }
+  return { valid: report.valid, errors, warnings, infos, version: report.version, mode: report.mode, stats: report.stats };
+}
