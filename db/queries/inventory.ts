@@ -24,7 +24,20 @@ export async function insertCluster(db: Database, spec: ClusterSpec): Promise<nu
       .values({ slug: spec.slug, name: spec.name, mode: spec.mode, description: spec.description })
       .returning({ id: clusters.id });
     const clusterId = cluster!.id;
+    await insertInventory(tx, clusterId, spec);
+    return clusterId;
+  });
+}
 
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** Writes super pods, servers, NPUs, dies and links of an (empty) cluster, inside the caller's transaction. */
+export async function insertInventory(
+  tx: Transaction,
+  clusterId: number,
+  spec: Pick<ClusterSpec, "superPodIds" | "servers" | "links">,
+): Promise<void> {
+  {
     const podRows = spec.superPodIds.length
       ? await tx
           .insert(superPods)
@@ -76,8 +89,7 @@ export async function insertCluster(db: Database, spec: ClusterSpec): Promise<nu
       return { clusterId, kind: link.kind, sourceDevice: Math.min(a, b), targetDevice: Math.max(a, b) };
     });
     await insertInChunks(linkValues, (chunk) => tx.insert(links).values(chunk).returning({ id: links.id }));
-    return clusterId;
-  });
+  }
 }
 
 function requireRef<K>(refs: Map<K, number>, key: K, what: string): number {

@@ -4,6 +4,8 @@ import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
 import { buildTopologyIndex, type ClusterHeader, type TopologyIndex } from "@/lib/topology/inventory-index";
 import type { Database } from "../client";
 import { clusters } from "../schema";
+import { recordAudit, type AuditActor } from "./audit";
+import { insertInventory } from "./inventory";
 
 /** A cluster by numeric id or by slug, with the inventory revision its derived views are cached under. */
 export async function findClusterHeader(db: Database, idOrSlug: string): Promise<ClusterHeader | null> {
@@ -126,4 +128,50 @@ export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<Top
   cache.set(key, pending);
   while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
   return pending;
+}
+
+/** The inventory changed since the operator's preview: they must look again before writing. */
+export class InventoryRevisionConflictError extends Error {
+  constructor(readonly current: number) {
+    super(`the inventory changed since the preview (now at revision ${current}): preview again`);
+    this.name = "InventoryRevisionConflictError";
+  }
+}
+
+/**
+ * Replaces a cluster's whole inventory in one transaction, if it is still at `expectedRevision` (the revision the
+ * preview was made against), and bumps the revision so every cached topology view is dropped. Returns the new one.
+ */
+export async function replaceInventory(
+  db: Database,
+  clusterId: number,
+  inventory: Pick<ClusterSpec, "mode" | "superPodIds" | "servers" | "links">,
+  expectedRevision: number,
+  actor: AuditActor,
+  summary: Record<string, unknown>,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const locked = await tx.execute<{ inventory_revision: number }>(
+      sql`select inventory_revision from clusters where id = ${clusterId} for update`,
+    );
+    const current = locked.rows[0]?.inventory_revision;
+    if (current === undefined) throw new Error(`no cluster ${clusterId}`);
+    if (current !== expectedRevision) throw new InventoryRevisionConflictError(current);
+    await tx.execute(sql`delete from links where cluster_id = ${clusterId}`);
+    await tx.execute(sql`delete from servers where cluster_id = ${clusterId}`);
+    await tx.execute(sql`delete from super_pods where cluster_id = ${clusterId}`);
+    await insertInventory(tx, clusterId, inventory);
+    const [updated] = await tx
+      .update(clusters)
+      .set({ mode: inventory.mode, inventoryRevision: sql`${clusters.inventoryRevision} + 1`, updatedAt: new Date() })
+      .where(eq(clusters.id, clusterId))
+      .returning({ revision: clusters.inventoryRevision });
+    await recordAudit(tx, {
+      actor,
+      action: "cluster.inventory_replace",
+      target: { type: "cluster", id: clusterId },
+      details: { fromRevision: current, toRevision: updated!.revision, ...summary },
+    });
+    return updated!.revision;
+  });
 }

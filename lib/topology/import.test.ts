@@ -2,40 +2,11 @@ import { describe, expect, it } from "vitest";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import { writeRankTable, type RankTable } from "@/lib/rank-table";
+import { rankTableFromInventory } from "./export";
 import { diffInventory, inventoryFromRankTable, type Inventory } from "./import";
 
-/** A demo cluster written as a rank table, the way a workspace's "build from inventory" would. */
-function demoTable(spec: ClusterSpec = demoA3Cluster(2, 4)): RankTable {
-  let rank = 0;
-  const superPod = spec.mode === "super-pod";
-  const table: RankTable = {
-    status: "completed",
-    version: superPod ? "1.2" : "1.0",
-    server_count: String(spec.servers.length),
-    server_list: spec.servers.map((server) => ({
-      server_id: server.serverId,
-      host_ip: server.hostIp!,
-      device: server.npus.flatMap((npu) =>
-        npu.dies.map((die) => ({
-          device_id: String(die.deviceId),
-          ...(superPod ? { super_device_id: String(die.superDeviceId) } : {}),
-          device_ip: die.deviceIp!,
-          device_port: String(die.devicePort),
-          ...(die.backupDeviceIp ? { backup_device_ip: die.backupDeviceIp, backup_device_port: String(die.backupDevicePort) } : {}),
-          host_port: String(die.hostPort),
-          rank_id: String(rank++),
-        })),
-      ),
-    })),
-  };
-  if (superPod) {
-    table.super_pod_list = spec.superPodIds.map((id) => ({
-      super_pod_id: id,
-      server_list: spec.servers.filter((s) => s.superPodId === id).map((s) => ({ server_id: s.serverId })),
-    }));
-  }
-  return table;
-}
+/** A demo cluster written as a rank table, as "build from inventory" does. */
+const demoTable = (spec: ClusterSpec = demoA3Cluster(2, 4)): RankTable => rankTableFromInventory(spec);
 
 const asInventory = (spec: ReturnType<typeof demoA3Cluster>): Inventory => ({ mode: spec.mode, superPodIds: spec.superPodIds, servers: spec.servers, links: spec.links });
 
@@ -49,6 +20,13 @@ describe("inventory from a rank table", () => {
     const diff = diffInventory(current, inventory!);
     expect(diff.unchanged).toBe(true);
     expect(diff.conflicts).toEqual([]);
+  });
+
+  it("builds from the inventory a table that the engine finds valid, ranks in inventory order", () => {
+    const text = writeRankTable(rankTableFromInventory(demoA3Cluster()));
+    const document = JSON.parse(text);
+    expect(document.server_list[50].device[0]).toMatchObject({ device_id: "0", device_ip: "192.168.51.6", rank_id: "800" });
+    expect(inventoryFromRankTable(text).issues.filter((i) => i.severity !== "info")).toEqual([]);
   });
 
   it("refuses a table with errors and says why", () => {

@@ -1,0 +1,27 @@
+import { appDatabase } from "@/db/client";
+import { loadClusterInventory } from "@/db/queries/topology";
+import { writeRankTable } from "@/lib/rank-table";
+import { rankTableFromInventory } from "@/lib/topology/export";
+import { route } from "@/server/auth/guard";
+import { clusterOr404, etagFor, notModified, CACHE_CONTROL, type ClusterRouteContext } from "../../topology/shared";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `GET /api/v1/clusters/{id}/inventory/rank-table`: the cluster's rank table built from its inventory (canonical
+ * form, ranks in inventory order), the reverse of importing one. Cached per inventory revision like the topology.
+ */
+export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
+  const { id } = await context.params;
+  const cluster = await clusterOr404(id);
+  const etag = etagFor(cluster, "rank-table", {});
+  const headers = {
+    etag,
+    "cache-control": CACHE_CONTROL,
+    "content-disposition": `attachment; filename="${cluster.slug}-hccl.json"`,
+  };
+  if (notModified(request, etag)) return new Response(null, { status: 304, headers });
+  const inventory = await loadClusterInventory(appDatabase().db, cluster.id);
+  const text = writeRankTable(rankTableFromInventory({ mode: cluster.mode, ...inventory }));
+  return new Response(text, { status: 200, headers: { ...headers, "content-type": "application/json" } });
+});
