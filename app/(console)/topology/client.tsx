@@ -1,6 +1,6 @@
 "use client";
 
-import { AimOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
+import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Table, Tag, Typography, Upload } from "antd";
 import Link from "next/link";
@@ -11,6 +11,7 @@ import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
+import { ImportDrawer } from "@/components/topology/import-drawer";
 import { TopologyLegend } from "@/components/topology/legend";
 import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
 import { TopologySearch } from "@/components/topology/search-box";
@@ -37,6 +38,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
   const [resetToken, setResetToken] = useState(0);
   const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
+  const [importing, setImporting] = useState(false);
 
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
   const navigate = useCallback(
@@ -241,6 +243,9 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           <Button icon={<AimOutlined />} onClick={() => setResetToken((n) => n + 1)}>
             {t("fit")}
           </Button>
+          <Button icon={<CloudUploadOutlined />} onClick={() => setImporting(true)}>
+            {t("import.open")}
+          </Button>
         </Space>
       </div>
       {state.ranks === "file" && !fileRanks && <Alert type="info" showIcon title={t("ranks.fileMissing")} />}
@@ -309,6 +314,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           </aside>
         </div>
       )}
+      <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} />
       {data?.level === "server" && (
         <section aria-label={t("dieTable.title")}>
           <Typography.Title level={2} style={{ fontSize: 16 }}>
