@@ -10,3 +10,4 @@ export * from "./audit/table";
 export * from "./sign-in-throttle/table";
 export * from "./setting/table";
 export * from "./rank-table/table";
+export * from "./fault-event/table";

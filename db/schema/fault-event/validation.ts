@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { faultLevels } from "@/lib/faults/levels";
+import { faultKinds, faultSources, hcclPhaseIds, rescheduleScopes } from "@/lib/faults/model";
+import { maxEventsPerRequest } from "./constants";
+
+/** A time: ISO 8601 with a zone (2026-11-20T08:00:00Z) or milliseconds since the epoch. Gives ms. */
+export const instantSchema = z.union([
+  z.number().int().min(0).max(8_640_000_000_000),
+  z.iso.datetime({ offset: true, precision: undefined }).transform((text) => Date.parse(text)),
+]);
+
+const name = z.string().trim().min(1).max(200);
+
+export const faultTargetInputSchema = z
+  .object({
+    superPod: name.optional(),
+    server: name.optional(),
+    npu: z.number().int().min(0).max(63).optional(),
+    /** The die's device id on its server (HCCL device_id; Ascend910-<n> in the device plugin's names). */
+    die: z.number().int().min(0).max(63).optional(),
+    /** For a link: the other die. */
+    peer: z.object({ server: name, die: z.number().int().min(0).max(63) }).optional(),
+  })
+  .strict()
+  .refine((t) => (t.npu === undefined && t.die === undefined && t.peer === undefined) || t.server !== undefined, {
+    message: "an NPU, die or link target needs its server",
+  })
+  .refine((t) => t.peer === undefined || t.die !== undefined, { message: "a link target needs die and peer" });
+export type FaultTargetInput = z.infer<typeof faultTargetInputSchema>;
+
+/**
+ * One event of POST /api/v1/fault-events. `action: "begin"` (default) records an event (closed when `endedAt` is
+ * given); `action: "end"` closes the open event of the same cluster, target, kind and code. `roce-link-up` is the
+ * end of a `roce-link-down`.
+ */
+export const faultEventInputSchema = z
+  .object({
+    id: z.string().trim().min(1).max(200).optional(),
+    cluster: name,
+    action: z.enum(["begin", "end"]).default("begin"),
+    kind: z.enum([...faultKinds, "roce-link-up"]),
+    source: z.enum(faultSources).default("api"),
+    target: faultTargetInputSchema.default({}),
+    code: z.string().trim().max(64).nullish(),
+    level: z.enum(faultLevels).optional(),
+    beganAt: instantSchema.optional(),
+    endedAt: instantSchema.nullish(),
+    phase: z.enum([...hcclPhaseIds, ...rescheduleScopes]).optional(),
+    job: z.string().max(200).optional(),
+    rankTable: z.string().max(200).optional(),
+    rank: z.number().int().min(0).max(1_000_000).optional(),
+    message: z.string().max(2000).optional(),
+    /** The source's own payload, kept as it is. */
+    raw: z.unknown().optional(),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    const ending = e.action === "end" || e.kind === "roce-link-up";
+    if (!ending && e.beganAt === undefined) ctx.addIssue({ code: "custom", path: ["beganAt"], message: "a begin event needs beganAt" });
+    if (ending && (e.endedAt ?? e.beganAt) === undefined) ctx.addIssue({ code: "custom", path: ["endedAt"], message: "an end event needs endedAt" });
+    if (e.beganAt !== undefined && e.endedAt !== undefined && e.endedAt !== null && e.endedAt < e.beganAt && !ending) {
+      ctx.addIssue({ code: "custom", path: ["endedAt"], message: "endedAt is before beganAt" });
+    }
+  });
+export type FaultEventInput = z.infer<typeof faultEventInputSchema>;
+
+export const ingestQuerySchema = z.object({
+  /** "all" (default): any invalid item fails the whole batch and nothing is written; "item": valid items are written. */
+  atomic: z.enum(["all", "item"]).default("all"),
+});
+
+export const batchSchema = z.array(z.unknown()).max(maxEventsPerRequest, `at most ${maxEventsPerRequest} events per request`);
+
+export const escalationSettingsSchema = z.object({
+  duration: z.array(
+    z.object({
+      codes: z.array(z.string().max(64)).max(100),
+      kinds: z.array(z.enum(faultKinds)),
+      faultTimeoutSeconds: z.number().int().min(0).max(600),
+      recoverTimeoutSeconds: z.number().int().min(0).max(86_400),
+      handling: z.enum(faultLevels).refine((l) => l !== "ManuallySeparateNPU", "ManuallySeparateNPU is not allowed as FaultDuration handling"),
+    }),
+  ),
+  frequency: z.array(
+    z.object({
+      codes: z.array(z.string().max(64)).max(100),
+      kinds: z.array(z.enum(faultKinds)),
+      times: z.number().int().min(1).max(100),
+      windowSeconds: z.number().int().min(60).max(864_000),
+      handling: z.enum(faultLevels),
+      releaseSeconds: z.number().int().min(60).max(864_000),
+    }),
+  ),
+});
+
+export const faultSettingsInputSchema = z.object({
+  escalation: escalationSettingsSchema,
+  retentionDays: z.number().int().min(1).max(3650),
+});
+export type FaultSettingsInput = z.infer<typeof faultSettingsInputSchema>;
+
+/** GET /api/v1/fault-events query. */
+export const timelineQuerySchema = z.object({
+  cluster: name,
+  from: instantSchema.or(z.coerce.number().int()),
+  to: instantSchema.or(z.coerce.number().int()),
+  kind: z.array(z.enum(faultKinds)).optional(),
+  level: z.array(z.enum(faultLevels)).optional(),
+  code: z.string().max(64).optional(),
+  target: z.string().max(200).optional(),
+  state: z.enum(["open", "closed", "all"]).default("all"),
+  limit: z.coerce.number().int().min(1).max(50_000).default(20_000),
+});
+export type TimelineQuery = z.infer<typeof timelineQuerySchema>;
