@@ -1,0 +1,32 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { DeviceInfoTargetError, ingestDeviceInfo } from "@/db/queries/faults-device-info";
+import { maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
+import { DeviceInfoError } from "@/lib/faults/device-info";
+import { route } from "@/server/auth/guard";
+import { readText } from "@/server/http/body";
+import { ApiError } from "@/server/http/errors";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `POST /api/v1/fault-events/device-info?cluster=<slug>[&node=<server id or host IP>]`: one device-info ConfigMap
+ * snapshot (`kubectl get cm mindx-dl-deviceinfo-<node> -n kube-system -o json`, its `data`, or the DeviceInfoCfg
+ * JSON). Faults that appeared open events, faults that cleared close them. Malformed input: 422
+ * `invalid_device_info` naming the path; nothing changes.
+ */
+export const POST = route("write", async ({ request, actor }) => {
+  const params = new URL(request.url).searchParams;
+  const cluster = params.get("cluster");
+  if (!cluster) throw new ApiError(400, "invalid_request", "say which cluster: ?cluster=<slug or id>");
+  const text = await readText(request, maxDeviceInfoBytes);
+  if (text.trim() === "") throw new ApiError(400, "invalid_request", "the body is empty: post the ConfigMap's JSON");
+  try {
+    const result = await ingestDeviceInfo(appDatabase(), { cluster, node: params.get("node"), body: text }, actor);
+    return NextResponse.json(result);
+  } catch (error) {
+    if (error instanceof DeviceInfoError) throw new ApiError(422, "invalid_device_info", error.message, { path: error.path });
+    if (error instanceof DeviceInfoTargetError) throw new ApiError(error.code === "unknown_cluster" ? 404 : 422, error.code, error.message);
+    throw error;
+  }
+});

@@ -1,0 +1,265 @@
+import { readFile } from "node:fs/promises";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
+import { createApiToken } from "@/db/queries/tokens";
+import { seedDemo } from "@/db/seed";
+import { demoA3Cluster } from "@/lib/inventory/demo";
+import { withAppDatabase } from "@/test/app-database";
+import { jsonRequest, origin } from "@/test/auth";
+import { testDatabase } from "@/test/database";
+
+// Response bodies are read loosely: the assertions say what they must hold.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = any;
+
+withAppDatabase();
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+let post: Handler;
+let get: Handler;
+let deviceInfo: Handler;
+let stats: Handler;
+let health: Handler;
+let settingsGet: Handler;
+let settingsPut: Handler;
+const tokens = { viewer: "", editor: "" };
+const none = { params: Promise.resolve({}) };
+let sample = "";
+
+beforeAll(async () => {
+  ({ POST: post, GET: get } = await import("./route"));
+  ({ POST: deviceInfo } = await import("./device-info/route"));
+  ({ GET: stats } = await import("./stats/route"));
+  ({ GET: health } = await import("./health/route"));
+  ({ GET: settingsGet, PUT: settingsPut } = await import("./settings/route"));
+  const { db } = testDatabase();
+  await seedDemo(db, [demoA3Cluster(2, 4)]);
+  tokens.viewer = (await createApiToken(db, { name: "faults viewer", role: "viewer" }, systemActor)).token;
+  tokens.editor = (await createApiToken(db, { name: "faults editor", role: "editor" }, systemActor)).token;
+  sample = await readFile("lib/faults/fixtures/device-info-a3-sample.json", "utf8");
+});
+
+const auth = (role: keyof typeof tokens = "editor") => ({ authorization: `Bearer ${tokens[role]}` });
+const t0 = Date.parse("2026-11-20T08:00:00Z");
+const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+
+async function send(events: unknown[], atomic: "all" | "item" = "all", role: keyof typeof tokens = "editor") {
+  const response = await post(jsonRequest(`/api/v1/fault-events?atomic=${atomic}`, "POST", events, auth(role)), none);
+  return { status: response.status, body: (await response.json()) as Record<string, Loose> };
+}
+
+async function timeline(query: string) {
+  const response = await get(new Request(`${origin}/api/v1/fault-events?cluster=atlas-a3-demo&${query}`, { headers: auth("viewer") }), none);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as { events: Loose[]; total: number; density: { buckets: Loose[] } };
+}
+
+async function postDeviceInfo(body: unknown, query = "cluster=atlas-a3-demo&node=sp0-node01") {
+  const response = await deviceInfo(
+    new Request(`${origin}/api/v1/fault-events/device-info?${query}`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+    none,
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, Loose> };
+}
+
+const linkDown = (server: string, die: number, begin: number, end: number | null, extra: object = {}) => ({
+  cluster: "atlas-a3-demo",
+  kind: "roce-link-down",
+  source: "simulator",
+  code: "81078603",
+  target: { server, die },
+  beganAt: at(begin),
+  ...(end === null ? {} : { endedAt: at(end) }),
+  ...extra,
+});
+
+describe("POST /api/v1/fault-events", () => {
+  it("needs a token or session with the editor role", async () => {
+    const anonymous = await post(jsonRequest("/api/v1/fault-events", "POST", []), none);
+    expect(anonymous.status).toBe(401);
+    expect((await send([linkDown("sp0-node00", 0, 0, 5)], "all", "viewer")).status).toBe(403);
+  });
+
+  it("stores events, and a re-sent batch changes nothing and says so", async () => {
+    const batch = [linkDown("sp0-node00", 0, 0, 10), linkDown("sp0-node00", 1, 0, 45), { ...linkDown("sp0-node00", 2, 0, null), id: "collector-42" }];
+    const first = await send(batch);
+    expect(first.status).toBe(200);
+    expect(first.body.counts).toEqual({ created: 3, closed: 0, unchanged: 0, invalid: 0 });
+    expect(first.body.changed).toBe(true);
+    expect(first.body.items[2].id).toBe("simulator:collector-42");
+    const again = await send(batch);
+    expect(again.body).toMatchObject({ changed: false, counts: { created: 0, closed: 0, unchanged: 3, invalid: 0 } });
+    expect(again.body.items.map((i: { id: string }) => i.id)).toEqual(first.body.items.map((i: { id: string }) => i.id));
+  });
+
+  it("judges with the escalation rules: 10 s stays NotHandleFault, 45 s is PreSeparateNPU", async () => {
+    const { events } = await timeline(`from=${at(-60)}&to=${at(120)}&target=sp0-node00/`);
+    const byDie = new Map(events.map((e) => [e.deviceId, e]));
+    expect(byDie.get(0)).toMatchObject({ level: "NotHandleFault", rule: "within-fault-timeout" });
+    expect(byDie.get(1)).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration" });
+    // The open one has been open for years by now: judged as time passes.
+    expect(byDie.get(2)).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration", endedAt: null });
+  });
+
+  it("closes an open begin event with its end event (link up), idempotently", async () => {
+    await send([linkDown("sp0-node01", 3, 100, null)]);
+    const up = { cluster: "atlas-a3-demo", kind: "roce-link-up", source: "simulator", target: { server: "sp0-node01", die: 3 }, endedAt: at(112) };
+    const closed = await send([up]);
+    expect(closed.body.counts).toMatchObject({ closed: 1 });
+    expect((await send([up])).body.counts).toMatchObject({ unchanged: 1, closed: 0 });
+    const { events } = await timeline(`from=${at(90)}&to=${at(200)}&target=sp0-node01/3`);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ endedAt: t0 + 112_000, level: "NotHandleFault" });
+    const orphan = await send([{ ...up, target: { server: "sp0-node01", die: 4 } }], "item");
+    expect(orphan.body.items[0]).toMatchObject({ status: "invalid", error: { code: "no_open_event" } });
+  });
+
+  it("merges flaps within the recover timeout into one escalated fault", async () => {
+    const flaps = [0, 30, 60, 90].map((s) => linkDown("sp0-node02", 5, 1000 + s, 1000 + s + 8));
+    await send(flaps);
+    const { events } = await timeline(`from=${at(990)}&to=${at(1200)}&target=sp0-node02/5`);
+    expect(new Set(events.map((e) => e.episodeId)).size).toBe(1);
+    expect(events.every((e) => e.level === "PreSeparateNPU" && e.rule === "fault-duration")).toBe(true);
+  });
+
+  it("escalates the fifth fault of a code on a die within 24 h to ManuallySeparateNPU", async () => {
+    await send([0, 1, 2, 3, 4].map((h) => linkDown("sp1-node00", 7, 5000 + h * 3600, 5000 + h * 3600 + 5)));
+    const { events } = await timeline(`from=${at(4000)}&to=${at(5000 + 5 * 3600)}&target=sp1-node00/7`);
+    expect(events.map((e) => e.level)).toEqual(["NotHandleFault", "NotHandleFault", "NotHandleFault", "NotHandleFault", "ManuallySeparateNPU"]);
+    expect(events[4]).toMatchObject({ rule: "fault-frequency" });
+  });
+
+  it("reports per-item errors; all-or-nothing writes nothing, per-item writes the valid ones", async () => {
+    const good = linkDown("sp1-node01", 0, 20_000, 20_005);
+    const batch = [good, { ...good, target: { server: "nowhere", die: 0 } }, { cluster: "atlas-a3-demo", kind: "made-up" }, { ...good, beganAt: "yesterday" }];
+    const all = await send(batch, "all");
+    expect(all.status).toBe(422);
+    expect(all.body.error.code).toBe("invalid_events");
+    expect(all.body.error.details.items.map((i: { index: number; error: { code: string } }) => [i.index, i.error.code])).toEqual([
+      [1, "unknown_target"],
+      [2, "invalid_event"],
+      [3, "invalid_event"],
+    ]);
+    expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(0);
+    const item = await send(batch, "item");
+    expect(item.status).toBe(200);
+    expect(item.body.counts).toEqual({ created: 1, closed: 0, unchanged: 0, invalid: 3 });
+    expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(1);
+  });
+
+  it("takes HCCL errors with their phase, and job reschedules", async () => {
+    const result = await send([
+      { cluster: "atlas-a3-demo", kind: "hccl-error", code: "EI0002", phase: "execution", source: "hccl-log", target: { server: "sp0-node03", die: 4 }, beganAt: at(30_000), endedAt: at(30_001), job: "llama-70b", rank: 52 },
+      { cluster: "atlas-a3-demo", kind: "job-rescheduled", phase: "pod", source: "scheduler", beganAt: at(30_100), endedAt: at(30_160), job: "llama-70b" },
+    ]);
+    expect(result.body.counts.created).toBe(2);
+    const { events } = await timeline(`from=${at(29_000)}&to=${at(31_000)}&kind=hccl-error,job-rescheduled`);
+    expect(events.map((e) => [e.kind, e.code, e.phase, e.targetKind])).toEqual([
+      ["hccl-error", "EI0002", "execution", "die"],
+      ["job-rescheduled", null, "pod", "cluster"],
+    ]);
+  });
+
+  it("refuses more than 10,000 events and bodies that are not arrays", async () => {
+    const many = Array.from({ length: 10_001 }, () => ({}));
+    expect((await send(many)).status).toBe(400);
+    const response = await post(jsonRequest("/api/v1/fault-events", "POST", { events: [] }, auth()), none);
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("POST /api/v1/fault-events/device-info", () => {
+  const faultList = (faults: object[]) => JSON.stringify(faults);
+  const snapshot = (updateTime: number, faults: object[]) => ({
+    kind: "ConfigMap",
+    metadata: { name: "mindx-dl-deviceinfo-sp0-node01", namespace: "kube-system" },
+    data: { DeviceInfoCfg: JSON.stringify({ DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": faultList(faults) }, UpdateTime: updateTime }, SuperPodID: 0, ServerIndex: 1 }) },
+  });
+  const chip = { fault_type: "CardUnhealthy", npu_name: "Ascend910-6", fault_handling: "SeparateNPU", fault_code: "80E18402", fault_time_and_level_map: { "80E18402": { fault_time: 1_790_000_000_000, fault_level: "SeparateNPU" } } };
+
+  it("takes MindCluster's sample as posted, mapping Ascend910-n to die n", async () => {
+    const result = await postDeviceInfo(sample);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body).toMatchObject({ server: "sp0-node01", checkCode: "valid", changed: true });
+    expect(result.body.opened.map((o: { npuName: string; code: string }) => `${o.npuName}:${o.code}`).sort()).toEqual(
+      ["Ascend910-0:81078603", "Ascend910-4:80E18401", "Ascend910-4:80E18402", "Ascend910-4:A4028801", "Ascend910-4:A8028801"].sort(),
+    );
+    const again = await postDeviceInfo(sample);
+    expect(again.body).toMatchObject({ changed: false, opened: [], closed: [], unchanged: 5 });
+  });
+
+  it("opens and closes events as faults appear and clear; older snapshots change nothing", async () => {
+    const node = "cluster=atlas-a3-demo";
+    const opened = await postDeviceInfo(snapshot(1_790_000_010, [chip]), node);
+    expect(opened.body).toMatchObject({ server: "sp0-node01", changed: true });
+    expect(opened.body.opened).toHaveLength(1);
+    const cleared = await postDeviceInfo(snapshot(1_790_000_100, []), node);
+    expect(cleared.body.closed).toEqual([opened.body.opened[0].id]);
+    const stale = await postDeviceInfo(snapshot(1_790_000_050, [chip]), node);
+    expect(stale.body).toMatchObject({ stale: true, changed: false });
+    const { events } = await timeline(`from=${1_789_999_000_000}&to=${1_790_001_000_000}&target=sp0-node01/6`);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ source: "device-info-cm", code: "80E18402", level: "SeparateNPU", endedAt: 1_790_000_100_000 });
+  });
+
+  it("finds the server by SuperPodID and ServerIndex when the node name is unknown", async () => {
+    const cm = snapshot(1_790_000_200, []);
+    cm.metadata.name = "mindx-dl-deviceinfo-k8s-worker-17";
+    cm.data.DeviceInfoCfg = cm.data.DeviceInfoCfg.replace('"ServerIndex":1', '"ServerIndex":2');
+    const result = await postDeviceInfo(cm, "cluster=atlas-a3-demo");
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body.server).toBe("sp0-node02");
+  });
+
+  it.each([
+    ["not JSON", "{oops", /not valid JSON/],
+    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/],
+    ["a Fault list that is not an array", { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } }, /JSON array/],
+  ])("rejects %s with 422 and changes nothing", async (_, body, message) => {
+    const result = await postDeviceInfo(body);
+    expect(result.status).toBe(422);
+    expect(result.body.error.code).toBe("invalid_device_info");
+    expect(result.body.error.message).toMatch(message);
+  });
+
+  it("says which node is unknown", async () => {
+    const result = await postDeviceInfo(sample, "cluster=atlas-a3-demo&node=nope");
+    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node" } } });
+    expect((await postDeviceInfo(sample, "cluster=nope&node=sp0-node01")).status).toBe(404);
+  });
+});
+
+describe("statistics, health and settings", () => {
+  it("counts by kind and level, MTTR, availability", async () => {
+    const response = await stats(new Request(`${origin}/api/v1/fault-events/stats?cluster=atlas-a3-demo&from=${at(-100)}&to=${at(40_000)}`, { headers: auth("viewer") }), none);
+    const body = (await response.json()) as Record<string, Loose>;
+    expect(response.status).toBe(200);
+    expect(body.byKind.find((k: { kind: string }) => k.kind === "roce-link-down").count).toBeGreaterThan(5);
+    expect(body.mttrMs).toBeGreaterThan(0);
+    expect(body.availability.map((a: { superPodId: string }) => a.superPodId)).toEqual(["0", "1"]);
+    expect(body.availability[0].availability).toBeLessThanOrEqual(1);
+  });
+
+  it("lists open faults per die for the topology overlay", async () => {
+    const response = await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none);
+    const body = (await response.json()) as { targets: { serverId: string; deviceId: number; tone: string }[] };
+    expect(body.targets).toContainEqual(expect.objectContaining({ serverId: "sp0-node00", deviceId: 2, tone: "degraded" }));
+  });
+
+  it("keeps per-cluster settings within MindCluster's ranges", async () => {
+    const current = (await (await settingsGet(new Request(`${origin}/api/v1/fault-events/settings?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as Record<string, Loose>;
+    expect(current).toMatchObject({ customised: false, escalation: { duration: [{ faultTimeoutSeconds: 20, recoverTimeoutSeconds: 60, handling: "PreSeparateNPU" }] } });
+    const put = (body: unknown) => settingsPut(jsonRequest("/api/v1/fault-events/settings?cluster=atlas-a3-demo", "PUT", body, auth()), none);
+    const bad = { ...current, escalation: { ...current.escalation, duration: [{ ...current.escalation.duration[0], faultTimeoutSeconds: 601 }] } };
+    expect((await put(bad)).status).toBe(400);
+    const good = { escalation: { ...current.escalation, duration: [{ ...current.escalation.duration[0], faultTimeoutSeconds: 5 }] }, retentionDays: 90 };
+    expect((await put(good)).status).toBe(200);
+    await send([linkDown("sp1-node02", 0, 50_000, 50_006)]);
+    const { events } = await timeline(`from=${at(49_000)}&to=${at(51_000)}&target=sp1-node02/0`);
+    expect(events[0]).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration" });
+  });
+});

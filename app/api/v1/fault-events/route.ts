@@ -1,0 +1,41 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { ingestFaultEvents } from "@/db/queries/faults";
+import { listTimeline } from "@/db/queries/faults-timeline";
+import { maxBatchBytes } from "@/db/schema/fault-event/constants";
+import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
+import { clusterOr404, queryObject } from "@/server/faults/http";
+import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
+import { ApiError } from "@/server/http/errors";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `GET /api/v1/fault-events?cluster=&from=&to=[&kind=…&level=…&code=&target=&state=open|closed|all&limit=]`:
+ * the events overlapping the window (began before `to`, not ended before `from`), a density of the window, and
+ * the total. Times are ISO 8601 or epoch ms.
+ */
+export const GET = route("read", async ({ request }) => {
+  const query = timelineQuerySchema.parse(queryObject(request, ["kind", "level"]));
+  const cluster = await clusterOr404(query.cluster);
+  return NextResponse.json(await listTimeline(appDatabase().pool, cluster, query));
+});
+
+/**
+ * `POST /api/v1/fault-events[?atomic=all|item]`: a JSON array of at most 10,000 events. Answers 200 with
+ * `{changed, counts: {created, closed, unchanged, invalid}, items: [{index, status, id?, error?}]}`; with
+ * `atomic=all` (the default) one invalid item writes nothing and answers 422 `invalid_events` with the items.
+ */
+export const POST = route("write", async ({ request, actor }) => {
+  const { atomic } = ingestQuerySchema.parse(queryObject(request));
+  const items = await readJson(request, batchSchema, maxBatchBytes);
+  const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor });
+  if (atomic === "all" && result.counts.invalid > 0) {
+    throw new ApiError(422, "invalid_events", `${result.counts.invalid} of ${items.length} events are invalid; nothing was written`, {
+      counts: result.counts,
+      items: result.items.filter((item) => item.status === "invalid"),
+    });
+  }
+  return NextResponse.json(result);
+});

@@ -1,0 +1,18 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { appDatabase } from "@/db/client";
+import { faultStatistics } from "@/db/queries/faults-timeline";
+import { instantSchema } from "@/db/schema/fault-event/validation";
+import { clusterOr404, queryObject } from "@/server/faults/http";
+import { route } from "@/server/auth/guard";
+
+export const dynamic = "force-dynamic";
+
+const query = z.object({ cluster: z.string().min(1), from: instantSchema, to: instantSchema });
+
+/** `GET /api/v1/fault-events/stats?cluster=&from=&to=`: events by kind and level, MTTR, most-affected servers and dies, availability per super pod. */
+export const GET = route("read", async ({ request }) => {
+  const q = query.parse(queryObject(request));
+  const cluster = await clusterOr404(q.cluster);
+  return NextResponse.json(await faultStatistics(appDatabase().pool, cluster, q.from, q.to));
+});

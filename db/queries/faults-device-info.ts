@@ -1,0 +1,186 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import { knownIndex, parseDeviceInfo, type DeviceInfoSnapshot } from "@/lib/faults/device-info";
+import { seriesKey } from "@/lib/faults/escalation";
+import { stableEventId } from "@/lib/faults/ids";
+import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
+import { diffSnapshot } from "@/lib/faults/snapshot";
+import type { DatabaseHandle } from "../client";
+import * as schema from "../schema";
+import { recordAudit, type AuditActor } from "./audit";
+import { findCluster, getFaultSettings, inTransaction, insertEvents, loadTargetIndex, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
+
+export class DeviceInfoTargetError extends Error {
+  constructor(
+    readonly code: "unknown_cluster" | "unknown_node",
+    message: string,
+  ) {
+    super(message);
+    this.name = "DeviceInfoTargetError";
+  }
+}
+
+export interface DeviceInfoResult {
+  cluster: string;
+  server: string;
+  nodeName: string | null;
+  updateTime: number;
+  checkCode: DeviceInfoSnapshot["checkCodeStatus"];
+  warnings: string[];
+  /** An older snapshot than the one already taken in: nothing was changed. */
+  stale: boolean;
+  changed: boolean;
+  opened: { id: string; npuName: string; code: string | null; level: string }[];
+  closed: string[];
+  unchanged: number;
+}
+
+/** The server a snapshot belongs to: by node name (= server id or host IP), else by SuperPodID + ServerIndex (A3). */
+function resolveServer(index: TargetIndex, snapshot: DeviceInfoSnapshot, node: string | null) {
+  const name = node ?? snapshot.nodeName;
+  if (name) {
+    const server = index.servers.get(name) ?? index.serversByHost.get(name);
+    if (server) return server;
+  }
+  const pod = knownIndex(snapshot.superPodId);
+  const slot = knownIndex(snapshot.serverIndex);
+  if (pod !== null && slot !== null) {
+    for (const server of index.servers.values()) if (server.superPodId === String(pod) && server.podIndex === slot) return server;
+  }
+  throw new DeviceInfoTargetError(
+    "unknown_node",
+    name
+      ? `node ${name} is not a server of this cluster (by server id or host IP)${pod !== null && slot !== null ? `, nor is super pod ${pod} server ${slot}` : ""}`
+      : "the snapshot names no node: post the whole ConfigMap (metadata.name), or add ?node=<server>",
+  );
+}
+
+/**
+ * Takes one device-info ConfigMap snapshot: faults that appeared open events (source device-info-cm), faults that
+ * cleared close theirs at the snapshot's UpdateTime, and a snapshot older than the last one is ignored. Malformed
+ * input throws DeviceInfoError from the parser before anything is read or written.
+ */
+export async function ingestDeviceInfo(
+  handle: DatabaseHandle,
+  input: { cluster: string; node?: string | null; body: unknown },
+  actor: AuditActor,
+  now = Date.now(),
+): Promise<DeviceInfoResult> {
+  const snapshot = parseDeviceInfo(input.body);
+  const cluster: ClusterRef | null = await findCluster(handle.pool, input.cluster);
+  if (!cluster) throw new DeviceInfoTargetError("unknown_cluster", `no cluster ${input.cluster}`);
+  const index = await loadTargetIndex(handle.pool, cluster);
+  const server = resolveServer(index, snapshot, input.node ?? null);
+  const settings = await getFaultSettings(handle.pool, cluster.id);
+  const warnings = [...snapshot.warnings];
+
+  return inTransaction(handle.pool, async (client) => {
+    const base: DeviceInfoResult = {
+      cluster: cluster.slug,
+      server: server.serverId,
+      nodeName: snapshot.nodeName,
+      updateTime: snapshot.updateTime,
+      checkCode: snapshot.checkCodeStatus,
+      warnings,
+      stale: false,
+      changed: false,
+      opened: [],
+      closed: [],
+      unchanged: 0,
+    };
+    // One snapshot per node at a time: the row lock orders concurrent posts for the same node.
+    await client.query(
+      `insert into device_info_snapshots (cluster_id, server_ref, node_name, update_time, check_code, raw) values ($1, $2, $3, -1, null, '{}')
+       on conflict do nothing`,
+      [cluster.id, server.ref, snapshot.nodeName],
+    );
+    const { rows: previous } = await client.query<{ update_time: string }>(
+      "select update_time from device_info_snapshots where cluster_id = $1 and server_ref = $2 for update",
+      [cluster.id, server.ref],
+    );
+    if (Number(previous[0]!.update_time) > snapshot.updateTime) {
+      warnings.push(`an newer snapshot (UpdateTime ${previous[0]!.update_time}) was already taken in; this one changes nothing`);
+      return { ...base, stale: true };
+    }
+    const { rows: open } = await client.query<{ id: string; npu_name: string | null; code: string | null; device_ref: number | null }>(
+      `select id, raw->>'npu_name' as npu_name, code, device_ref from fault_events
+       where cluster_id = $1 and server_ref = $2 and source = 'device-info-cm' and ended_at is null`,
+      [cluster.id, server.ref],
+    );
+    const diff = diffSnapshot(
+      open.map((o) => ({ id: o.id, npuName: o.npu_name ?? "", deviceId: null, code: o.code })),
+      snapshot,
+    );
+    const events: PreparedEvent[] = diff.open.map((fault, i) => {
+      const die = fault.deviceId === null ? undefined : index.dies.get(`${server.ref}/${fault.deviceId}`);
+      if (!die) warnings.push(`${fault.npuName} is not a die of ${server.serverId}: its fault is recorded against the server`);
+      const target = die
+        ? { kind: "die" as const, serverId: server.serverId, deviceId: fault.deviceId }
+        : { kind: "server" as const, serverId: server.serverId };
+      const key = targetKey(target);
+      const code = fault.code || null;
+      return {
+        index: i,
+        id: stableEventId({ source: "device-info-cm", cluster: cluster.slug, targetKey: key, kind: fault.kind, code, beganAt: fault.faultTime }),
+        clusterId: cluster.id,
+        targetKind: target.kind,
+        targetKey: key,
+        seriesKey: seriesKey(key, { kind: fault.kind, code }),
+        superPodRef: server.superPodRef,
+        serverRef: server.ref,
+        npuIndex: die?.npuIndex ?? null,
+        deviceRef: die?.ref ?? null,
+        peerDeviceRef: null,
+        kind: fault.kind,
+        source: "device-info-cm",
+        code,
+        phase: null,
+        reportedLevel: fault.level ?? defaultLevelByKind[fault.kind],
+        beganAt: Math.min(fault.faultTime, snapshot.updateTime * 1000 || fault.faultTime),
+        endedAt: null,
+        job: null,
+        rankTable: null,
+        rank: null,
+        message: `${fault.faultType} ${fault.npuName} ${fault.code} (${fault.faultHandling || "no handling"})`,
+        raw: { ...fault.raw, npu_name: fault.npuName },
+      };
+    });
+    const outcome = await insertEvents(client, events);
+    if (diff.close.length) {
+      await client.query(
+        `update fault_events f set ended_at = greatest(u.ended_at, f.began_at) from unnest($1::text[], $2::timestamptz[]) as u(id, ended_at)
+         where f.id = u.id and f.ended_at is null`,
+        [diff.close.map((c) => c.id), diff.close.map((c) => new Date(c.endedAt).toISOString())],
+      );
+    }
+    const keys = new Set<string>(events.filter((e) => outcome.has(e.id)).map((e) => e.seriesKey));
+    if (diff.close.length) {
+      const { rows } = await client.query<{ series_key: string }>("select distinct series_key from fault_events where id = any($1::text[])", [diff.close.map((c) => c.id)]);
+      for (const row of rows) keys.add(row.series_key);
+    }
+    const since = Math.min(snapshot.updateTime * 1000, ...events.map((e) => e.beganAt));
+    await reevaluateSeries(client, cluster.id, settings.escalation, [...keys], since, now);
+    await client.query(
+      `update device_info_snapshots set node_name = $3, update_time = $4, check_code = $5, raw = $6::jsonb, received_at = now()
+       where cluster_id = $1 and server_ref = $2`,
+      [cluster.id, server.ref, snapshot.nodeName, snapshot.updateTime, snapshot.checkCode, JSON.stringify(snapshot.raw)],
+    );
+    const opened = events.filter((e) => outcome.get(e.id) === "created");
+    const changed = opened.length + diff.close.length > 0;
+    if (changed) {
+      await recordAudit(drizzle(client, { schema }), {
+        actor,
+        action: "fault_events.device_info",
+        target: { type: "server", id: `${cluster.slug}/${server.serverId}` },
+        details: { updateTime: snapshot.updateTime, opened: opened.length, closed: diff.close.length, checkCode: snapshot.checkCodeStatus },
+      });
+      await notify(client, [{ clusterId: cluster.id, slug: cluster.slug, changed: opened.length + diff.close.length, at: now }]);
+    }
+    return {
+      ...base,
+      changed,
+      opened: opened.map((e) => ({ id: e.id, npuName: String((e.raw as { npu_name: string }).npu_name), code: e.code, level: e.reportedLevel })),
+      closed: diff.close.map((c) => c.id),
+      unchanged: diff.unchanged.length + (events.length - opened.length),
+    };
+  });
+}

@@ -1,0 +1,287 @@
+import type pg from "pg";
+import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
+import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
+import type { TimelineQuery } from "../schema/fault-event/validation";
+import { getFaultSettings, reevaluateSeries, type ClusterRef } from "./faults";
+
+/** Events longer than this that began before the window are found through the open-events index or not at all. */
+const longestClosedEventMs = 7 * 86_400_000;
+
+export interface TimelineEvent {
+  id: string;
+  targetKind: TargetKind;
+  targetKey: string;
+  superPodId: string | null;
+  serverId: string | null;
+  deviceId: number | null;
+  npuIndex: number | null;
+  kind: FaultKind;
+  source: FaultSource;
+  code: string | null;
+  phase: string | null;
+  reportedLevel: FaultLevel;
+  level: FaultLevel;
+  rule: EscalationRule;
+  ruleAt: number | null;
+  releaseAt: number | null;
+  episodeId: string;
+  beganAt: number;
+  endedAt: number | null;
+  job: string | null;
+  rank: number | null;
+  message: string | null;
+}
+
+export interface DensityBucket {
+  at: number;
+  counts: Partial<Record<FaultLevel, number>>;
+}
+
+export interface TimelineResult {
+  cluster: { id: number; slug: string; name: string };
+  from: number;
+  to: number;
+  events: TimelineEvent[];
+  /** Events matching the filters in the window (may exceed `events.length` when truncated). */
+  total: number;
+  truncated: boolean;
+  density: { bucketMs: number; buckets: DensityBucket[] };
+}
+
+interface Filters {
+  clause: string;
+  params: unknown[];
+}
+
+function filters(clusterId: number, query: TimelineQuery, from: number, to: number): Filters {
+  const params: unknown[] = [clusterId, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
+  const parts = [
+    "f.cluster_id = $1",
+    "f.began_at < $3::timestamptz",
+    "(f.ended_at is null or f.ended_at > $2::timestamptz)",
+    "(f.began_at >= $4::timestamptz or f.ended_at is null)",
+  ];
+  const add = (sql: (n: number) => string, value: unknown) => {
+    params.push(value);
+    parts.push(sql(params.length));
+  };
+  if (query.kind?.length) add((n) => `f.kind = any($${n}::fault_kind[])`, query.kind);
+  if (query.level?.length) add((n) => `f.level = any($${n}::fault_level[])`, query.level);
+  if (query.code) add((n) => `f.code = $${n}`, query.code.toUpperCase() === query.code ? query.code : query.code.toUpperCase());
+  if (query.target) add((n) => `f.target_key like $${n}`, `%${query.target.replace(/[%_\\]/g, "\\$&")}%`);
+  if (query.state === "open") parts.push("f.ended_at is null");
+  if (query.state === "closed") parts.push("f.ended_at is not null");
+  return { clause: parts.join(" and "), params };
+}
+
+/** Open network faults whose timeout has passed since they were judged: judge them again (stored), as time passes. */
+export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, now = Date.now()): Promise<number> {
+  const { rows } = await pool.query<{ series_key: string; began_at: Date }>(
+    `select series_key, min(began_at) as began_at from fault_events
+     where cluster_id = $1 and ended_at is null and rule = 'within-fault-timeout' and rule_at <= $2::timestamptz
+     group by series_key`,
+    [clusterId, new Date(now).toISOString()],
+  );
+  if (rows.length === 0) return 0;
+  const settings = await getFaultSettings(pool, clusterId);
+  return reevaluateSeries(pool, clusterId, settings.escalation, rows.map((r) => r.series_key), Math.min(...rows.map((r) => r.began_at.getTime())), now);
+}
+
+export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {
+  const from = query.from;
+  const to = Math.max(query.to, from + 1);
+  await refreshOpenEscalations(pool, cluster.id, now);
+  const { clause, params } = filters(cluster.id, query, from, to);
+  const bucketMs = Math.max(60_000, Math.ceil((to - from) / 240 / 60_000) * 60_000);
+  const [rows, density] = await Promise.all([
+    pool.query<{
+      id: string;
+      target_kind: TargetKind;
+      target_key: string;
+      super_pod_id: string | null;
+      server_id: string | null;
+      device_id: number | null;
+      npu_index: number | null;
+      kind: FaultKind;
+      source: FaultSource;
+      code: string | null;
+      phase: string | null;
+      reported_level: FaultLevel;
+      level: FaultLevel;
+      rule: EscalationRule;
+      rule_at: Date | null;
+      release_at: Date | null;
+      episode_id: string;
+      began_at: Date;
+      ended_at: Date | null;
+      job: string | null;
+      rank: number | null;
+      message: string | null;
+      total: string;
+    }>(
+      `select f.id, f.target_kind, f.target_key, p.super_pod_id, s.server_id, d.device_id, f.npu_index, f.kind, f.source, f.code,
+         f.phase, f.reported_level, f.level, f.rule, f.rule_at, f.release_at, f.episode_id, f.began_at, f.ended_at, f.job, f.rank,
+         f.message, count(*) over () as total
+       from fault_events f
+       left join servers s on s.id = f.server_ref
+       left join super_pods p on p.id = f.super_pod_ref
+       left join devices d on d.id = f.device_ref
+       where ${clause}
+       order by f.began_at, f.id
+       limit ${query.limit}`,
+      params,
+    ),
+    pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
+      `select date_bin(make_interval(secs => ${bucketMs / 1000}), greatest(f.began_at, $2::timestamptz), $2::timestamptz) as bucket, f.level, count(*) as n
+       from fault_events f where ${clause} group by 1, 2 order by 1`,
+      params,
+    ),
+  ]);
+  const buckets = new Map<number, DensityBucket>();
+  for (const row of density.rows) {
+    const at = row.bucket.getTime();
+    const bucket = buckets.get(at) ?? { at, counts: {} };
+    bucket.counts[row.level] = Number(row.n);
+    buckets.set(at, bucket);
+  }
+  const total = Number(rows.rows[0]?.total ?? 0);
+  return {
+    cluster: { id: cluster.id, slug: cluster.slug, name: cluster.name },
+    from,
+    to,
+    total,
+    truncated: total > rows.rows.length,
+    density: { bucketMs, buckets: [...buckets.values()] },
+    events: rows.rows.map((r) => ({
+      id: r.id,
+      targetKind: r.target_kind,
+      targetKey: r.target_key,
+      superPodId: r.super_pod_id,
+      serverId: r.server_id,
+      deviceId: r.device_id,
+      npuIndex: r.npu_index,
+      kind: r.kind,
+      source: r.source,
+      code: r.code,
+      phase: r.phase,
+      reportedLevel: r.reported_level,
+      level: r.level,
+      rule: r.rule,
+      ruleAt: r.rule_at?.getTime() ?? null,
+      releaseAt: r.release_at?.getTime() ?? null,
+      episodeId: r.episode_id,
+      beganAt: r.began_at.getTime(),
+      endedAt: r.ended_at?.getTime() ?? null,
+      job: r.job,
+      rank: r.rank,
+      message: r.message,
+    })),
+  };
+}
+
+export interface FaultStatistics {
+  from: number;
+  to: number;
+  byKind: { kind: FaultKind; count: number }[];
+  byLevel: { level: FaultLevel; count: number }[];
+  /** Mean time to recovery over faults (merged episodes) that began and recovered in the period, ms. */
+  mttrMs: number | null;
+  recovered: number;
+  open: number;
+  topServers: { serverId: string; count: number; faultMs: number }[];
+  topDies: { serverId: string; deviceId: number; count: number; faultMs: number }[];
+  /** Per super pod: the share of die-time in the period without a fault of a "faulty" level. */
+  availability: { superPodId: string | null; dies: number; faultyDieMs: number; availability: number }[];
+}
+
+const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
+
+export async function faultStatistics(pool: pg.Pool, cluster: ClusterRef, from: number, to: number, now = Date.now()): Promise<FaultStatistics> {
+  const end = Math.min(to, now);
+  const base = [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
+  const window = `f.cluster_id = $1 and f.began_at < $3::timestamptz and (f.ended_at is null or f.ended_at > $2::timestamptz)
+    and (f.began_at >= $4::timestamptz or f.ended_at is null)`;
+  // Time a fault covers inside the window, in ms; open faults run until now.
+  const covered = `extract(epoch from (least(coalesce(f.ended_at, $5::timestamptz), $3::timestamptz) - greatest(f.began_at, $2::timestamptz))) * 1000`;
+  const params = [...base, new Date(end).toISOString()];
+  const [kinds, levels, mttr, servers, dies, availability] = await Promise.all([
+    pool.query<{ kind: FaultKind; n: string }>(`select kind, count(*) n from fault_events f where ${window} group by 1 order by 2 desc`, base),
+    pool.query<{ level: FaultLevel; n: string }>(`select level, count(*) n from fault_events f where ${window} group by 1 order by 2 desc`, base),
+    pool.query<{ mttr: number | null; recovered: string; open: string }>(
+      `select avg(extract(epoch from (e.ended - e.began)) * 1000) filter (where e.ended is not null) as mttr,
+         count(*) filter (where e.ended is not null) as recovered, count(*) filter (where e.ended is null) as open
+       from (select min(f.began_at) began, case when bool_or(f.ended_at is null) then null else max(f.ended_at) end ended
+             from fault_events f where ${window} group by f.episode_id) e`,
+      base,
+    ),
+    pool.query<{ server_id: string; n: string; ms: number }>(
+      `select s.server_id, count(*) n, sum(${covered}) ms from fault_events f join servers s on s.id = f.server_ref
+       where ${window} group by 1 order by 2 desc, 3 desc limit 10`,
+      params,
+    ),
+    pool.query<{ server_id: string; device_id: number; n: string; ms: number }>(
+      `select s.server_id, d.device_id, count(*) n, sum(${covered}) ms from fault_events f
+       join devices d on d.id = f.device_ref join servers s on s.id = d.server_ref
+       where ${window} group by 1, 2 order by 3 desc, 4 desc limit 10`,
+      params,
+    ),
+    pool.query<{ super_pod_id: string | null; dies: string; ms: number | null }>(
+      `with pods as (
+         select s.super_pod_ref, count(d.id) dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = $1 group by 1
+       ), faulty as (
+         -- One die's faulty time is the union of its faulty events; summing per episode is close enough for pods.
+         select f.super_pod_ref, sum(${covered}) ms from fault_events f
+         where ${window} and f.device_ref is not null and f.level = any($6::fault_level[]) group by 1
+       )
+       select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
+       left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
+      [...params, faultyLevels],
+    ),
+  ]);
+  const spanMs = Math.max(1, end - from);
+  return {
+    from,
+    to,
+    byKind: kinds.rows.map((r) => ({ kind: r.kind, count: Number(r.n) })),
+    byLevel: levels.rows.map((r) => ({ level: r.level, count: Number(r.n) })),
+    mttrMs: mttr.rows[0]?.mttr === null || mttr.rows[0]?.mttr === undefined ? null : Number(mttr.rows[0].mttr),
+    recovered: Number(mttr.rows[0]?.recovered ?? 0),
+    open: Number(mttr.rows[0]?.open ?? 0),
+    topServers: servers.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topDies: dies.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    availability: availability.rows.map((r) => {
+      const diesCount = Number(r.dies);
+      const faultyDieMs = Math.max(0, Number(r.ms ?? 0));
+      return { superPodId: r.super_pod_id, dies: diesCount, faultyDieMs, availability: Math.max(0, 1 - faultyDieMs / (diesCount * spanMs)) };
+    }),
+  };
+}
+
+/** Open events per die/server, worst level first: what the topology's health overlay shows. */
+export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise<{ serverId: string; deviceId: number | null; level: FaultLevel; count: number }[]> {
+  const { rows } = await pool.query<{ server_id: string; device_id: number | null; level: FaultLevel; n: string }>(
+    `select s.server_id, d.device_id, max(f.level) as level, count(*) n from fault_events f
+     join servers s on s.id = f.server_ref left join devices d on d.id = f.device_ref
+     where f.cluster_id = $1 and f.ended_at is null group by 1, 2`,
+    [clusterId],
+  );
+  return rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, level: r.level, count: Number(r.n) }));
+}
+
+/**
+ * Retention: deletes events that ended before `before`, `batchSize` rows per statement (each its own short
+ * transaction, so ingestion is never blocked for long). Returns the number deleted.
+ */
+export async function pruneFaultEvents(pool: pg.Pool, clusterId: number, before: number, batchSize = 5_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const { rowCount } = await pool.query(
+      `delete from fault_events where id in (
+         select id from fault_events where cluster_id = $1 and began_at < $2::timestamptz and ended_at is not null and ended_at < $2::timestamptz
+         limit $3 for update skip locked)`,
+      [clusterId, new Date(before).toISOString(), batchSize],
+    );
+    deleted += rowCount ?? 0;
+    if ((rowCount ?? 0) < batchSize) return deleted;
+  }
+}

@@ -1,0 +1,617 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import {
+  defaultEscalationSettings,
+  evaluateSeries,
+  lookbackMs,
+  seriesKey,
+  type EscalationInput,
+  type EscalationSettings,
+} from "@/lib/faults/escalation";
+import { stableEventId } from "@/lib/faults/ids";
+import type { FaultLevel } from "@/lib/faults/levels";
+import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
+import type { DatabaseHandle } from "../client";
+import * as schema from "../schema";
+import { defaultRetentionDays, faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
+import { escalationSettingsSchema, faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
+import { recordAudit, type AuditActor } from "./audit";
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Inventory lookup: cluster slug → ids, server id → refs, (server, device id) → die. Cached per inventory revision. */
+
+export interface ClusterRef {
+  id: number;
+  slug: string;
+  name: string;
+  revision: number;
+}
+
+interface ServerEntry {
+  ref: number;
+  serverId: string;
+  superPodRef: number | null;
+  superPodId: string | null;
+  hostIp: string | null;
+  /** Index of the server inside its super pod (A3 ServerIndex), in inventory order. */
+  podIndex: number;
+}
+
+export interface TargetIndex {
+  revision: number;
+  superPods: Map<string, number>;
+  servers: Map<string, ServerEntry>;
+  serversByRef: Map<number, ServerEntry>;
+  /** `${serverRef}/${deviceId}` → die. */
+  dies: Map<string, { ref: number; npuIndex: number }>;
+  /** `${serverRef}/${npuIndex}` of every NPU. */
+  npus: Set<string>;
+  /** By host IP, for device-info ConfigMaps named after a node that is not the server id. */
+  serversByHost: Map<string, ServerEntry>;
+}
+
+const indexCache = new Map<number, TargetIndex>();
+
+export async function findCluster(pool: pg.Pool | pg.PoolClient, slugOrId: string): Promise<ClusterRef | null> {
+  const byId = /^\d{1,9}$/.test(slugOrId);
+  const { rows } = await pool.query<{ id: number; slug: string; name: string; revision: number }>(
+    `select id, slug, name, inventory_revision as revision from clusters where ${byId ? "id = $1::int" : "slug = $1"} limit 1`,
+    [slugOrId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: ClusterRef): Promise<TargetIndex> {
+  const cached = indexCache.get(cluster.id);
+  if (cached && cached.revision === cluster.revision) return cached;
+  const [pods, servers, dies] = await Promise.all([
+    pool.query<{ id: number; super_pod_id: string }>("select id, super_pod_id from super_pods where cluster_id = $1", [cluster.id]),
+    pool.query<{ id: number; server_id: string; super_pod_ref: number | null; host_ip: string | null }>(
+      "select id, server_id, super_pod_ref, host(host_ip) as host_ip from servers where cluster_id = $1 order by position, id",
+      [cluster.id],
+    ),
+    pool.query<{ id: number; server_ref: number; device_id: number; npu_index: number }>(
+      "select d.id, d.server_ref, d.device_id, n.npu_index from devices d join npus n on n.id = d.npu_ref where d.cluster_id = $1",
+      [cluster.id],
+    ),
+  ]);
+  const podById = new Map(pods.rows.map((p) => [p.id, p.super_pod_id]));
+  const index: TargetIndex = {
+    revision: cluster.revision,
+    superPods: new Map(pods.rows.map((p) => [p.super_pod_id, p.id])),
+    servers: new Map(),
+    serversByRef: new Map(),
+    dies: new Map(),
+    npus: new Set(),
+    serversByHost: new Map(),
+  };
+  const perPod = new Map<number | null, number>();
+  for (const s of servers.rows) {
+    const podIndex = perPod.get(s.super_pod_ref) ?? 0;
+    perPod.set(s.super_pod_ref, podIndex + 1);
+    const entry: ServerEntry = {
+      ref: s.id,
+      serverId: s.server_id,
+      superPodRef: s.super_pod_ref,
+      superPodId: s.super_pod_ref === null ? null : (podById.get(s.super_pod_ref) ?? null),
+      hostIp: s.host_ip,
+      podIndex,
+    };
+    index.servers.set(s.server_id, entry);
+    index.serversByRef.set(s.id, entry);
+    if (s.host_ip) index.serversByHost.set(s.host_ip, entry);
+  }
+  for (const d of dies.rows) {
+    index.dies.set(`${d.server_ref}/${d.device_id}`, { ref: d.id, npuIndex: d.npu_index });
+    index.npus.add(`${d.server_ref}/${d.npu_index}`);
+  }
+  indexCache.set(cluster.id, index);
+  return index;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Settings */
+
+export interface FaultSettings {
+  escalation: EscalationSettings;
+  retentionDays: number;
+  /** False while the cluster uses MindCluster's defaults. */
+  customised: boolean;
+}
+
+export async function getFaultSettings(pool: pg.Pool | pg.PoolClient, clusterId: number): Promise<FaultSettings> {
+  const { rows } = await pool.query<{ escalation: unknown; retention_days: number }>(
+    "select escalation, retention_days from fault_settings where cluster_id = $1",
+    [clusterId],
+  );
+  const row = rows[0];
+  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetentionDays, customised: false };
+  const parsed = escalationSettingsSchema.safeParse(row.escalation);
+  return { escalation: parsed.success ? parsed.data : defaultEscalationSettings, retentionDays: row.retention_days, customised: true };
+}
+
+export async function putFaultSettings(
+  handle: DatabaseHandle,
+  cluster: ClusterRef,
+  settings: { escalation: EscalationSettings; retentionDays: number },
+  actor: AuditActor,
+): Promise<FaultSettings> {
+  const before = await getFaultSettings(handle.pool, cluster.id);
+  await handle.db.transaction(async (tx) => {
+    await tx
+      .insert(schema.faultSettings)
+      .values({ clusterId: cluster.id, escalation: settings.escalation, retentionDays: settings.retentionDays })
+      .onConflictDoUpdate({
+        target: schema.faultSettings.clusterId,
+        set: { escalation: settings.escalation, retentionDays: settings.retentionDays, updatedAt: new Date() },
+      });
+    await recordAudit(tx, {
+      actor,
+      action: "fault_settings.update",
+      target: { type: "cluster", id: cluster.slug },
+      before: { escalation: before.escalation, retentionDays: before.retentionDays },
+      after: settings as unknown as Record<string, unknown>,
+    });
+  });
+  return { ...settings, customised: true };
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Ingestion */
+
+export type ItemStatus = "created" | "closed" | "unchanged" | "invalid";
+
+export interface ItemResult {
+  index: number;
+  status: ItemStatus;
+  id?: string;
+  error?: { code: string; message: string; path?: string };
+}
+
+export interface IngestResult {
+  /** True when anything was written. */
+  changed: boolean;
+  counts: Record<ItemStatus, number>;
+  items: ItemResult[];
+}
+
+/** A row ready to insert: target resolved, id derived, level to be decided by the rules. */
+export interface PreparedEvent {
+  index: number;
+  id: string;
+  clusterId: number;
+  targetKind: TargetKind;
+  targetKey: string;
+  seriesKey: string;
+  superPodRef: number | null;
+  serverRef: number | null;
+  npuIndex: number | null;
+  deviceRef: number | null;
+  peerDeviceRef: number | null;
+  kind: FaultKind;
+  source: FaultSource;
+  code: string | null;
+  phase: string | null;
+  reportedLevel: FaultLevel;
+  beganAt: number;
+  endedAt: number | null;
+  job: string | null;
+  rankTable: string | null;
+  rank: number | null;
+  message: string | null;
+  raw: unknown;
+}
+
+interface PreparedEnd {
+  index: number;
+  clusterId: number;
+  seriesKey: string;
+  endedAt: number;
+}
+
+class ItemError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Omit<PreparedEvent, "index" | "id" | "clusterId" | "seriesKey" | "kind" | "source" | "code" | "phase" | "reportedLevel" | "beganAt" | "endedAt" | "job" | "rankTable" | "rank" | "message" | "raw"> {
+  const server = input.server === undefined ? undefined : index.servers.get(input.server);
+  if (input.server !== undefined && !server) throw new ItemError("unknown_target", `server ${input.server} is not in this cluster`, "target.server");
+  let superPodRef: number | null = server?.superPodRef ?? null;
+  let superPodId = server?.superPodId ?? null;
+  if (input.superPod !== undefined) {
+    const ref = index.superPods.get(input.superPod);
+    if (ref === undefined) throw new ItemError("unknown_target", `super pod ${input.superPod} is not in this cluster`, "target.superPod");
+    if (server && server.superPodRef !== ref) throw new ItemError("unknown_target", `server ${input.server} is not in super pod ${input.superPod}`, "target.superPod");
+    superPodRef = ref;
+    superPodId = input.superPod;
+  }
+  let kind: TargetKind = server ? "server" : input.superPod !== undefined ? "super-pod" : "cluster";
+  let npuIndex: number | null = input.npu ?? null;
+  let deviceRef: number | null = null;
+  let peerDeviceRef: number | null = null;
+  const target: FaultTarget = { kind, superPodId, serverId: server?.serverId ?? null };
+  if (server && input.die !== undefined) {
+    const die = index.dies.get(`${server.ref}/${input.die}`);
+    if (!die) throw new ItemError("unknown_target", `server ${server.serverId} has no die with device id ${input.die}`, "target.die");
+    deviceRef = die.ref;
+    npuIndex = die.npuIndex;
+    kind = "die";
+    target.deviceId = input.die;
+  } else if (server && input.npu !== undefined) {
+    if (!index.npus.has(`${server.ref}/${input.npu}`)) throw new ItemError("unknown_target", `server ${server.serverId} has no NPU ${input.npu}`, "target.npu");
+    kind = "npu";
+    target.npuIndex = input.npu;
+  }
+  if (input.peer) {
+    const peerServer = index.servers.get(input.peer.server);
+    const peer = peerServer ? index.dies.get(`${peerServer.ref}/${input.peer.die}`) : undefined;
+    if (!peer) throw new ItemError("unknown_target", `the link's other die ${input.peer.server}/${input.peer.die} is not in this cluster`, "target.peer");
+    peerDeviceRef = peer.ref;
+    kind = "link";
+    target.peer = { serverId: input.peer.server, deviceId: input.peer.die };
+  }
+  target.kind = kind;
+  return { targetKind: kind, targetKey: targetKey(target), superPodRef, serverRef: server?.ref ?? null, npuIndex, deviceRef, peerDeviceRef };
+}
+
+interface ClusterContext {
+  cluster: ClusterRef;
+  index: TargetIndex;
+  settings: FaultSettings;
+}
+
+async function clusterContexts(pool: pg.Pool, slugs: Iterable<string>): Promise<Map<string, ClusterContext | null>> {
+  const contexts = new Map<string, ClusterContext | null>();
+  for (const slug of slugs) {
+    const cluster = await findCluster(pool, slug);
+    contexts.set(slug, cluster ? { cluster, index: await loadTargetIndex(pool, cluster), settings: await getFaultSettings(pool, cluster.id) } : null);
+  }
+  return contexts;
+}
+
+/** Validates and resolves a batch; every problem is reported against its item. */
+export async function prepareBatch(
+  pool: pg.Pool,
+  items: unknown[],
+  now = Date.now(),
+): Promise<{ events: PreparedEvent[]; ends: PreparedEnd[]; results: ItemResult[]; contexts: Map<string, ClusterContext | null> }> {
+  const results: ItemResult[] = [];
+  const parsed: (FaultEventInput | null)[] = items.map((item, index) => {
+    const result = faultEventInputSchema.safeParse(item);
+    if (result.success) return result.data;
+    const issue = result.error.issues[0]!;
+    results.push({ index, status: "invalid", error: { code: "invalid_event", message: issue.message, path: issue.path.join(".") } });
+    return null;
+  });
+  const contexts = await clusterContexts(pool, new Set(parsed.flatMap((p) => (p ? [p.cluster] : []))));
+  const events: PreparedEvent[] = [];
+  const ends: PreparedEnd[] = [];
+  parsed.forEach((input, index) => {
+    if (!input) return;
+    try {
+      const context = contexts.get(input.cluster);
+      if (!context) throw new ItemError("unknown_cluster", `no cluster ${input.cluster}`, "cluster");
+      const target = resolveTarget(input.target, context.index);
+      const ending = input.action === "end" || input.kind === "roce-link-up";
+      const kind: FaultKind = input.kind === "roce-link-up" ? "roce-link-down" : input.kind;
+      const code = normaliseCode(input.code) ?? (input.kind === "roce-link-up" || input.kind === "roce-link-down" ? "81078603" : null);
+      const series = seriesKey(target.targetKey, { kind, code });
+      const latest = Math.max(input.beganAt ?? 0, input.endedAt ?? 0);
+      if (latest > now + maxFutureSkewMs) throw new ItemError("future_time", "the event is dated more than a day ahead", "beganAt");
+      if (ending) {
+        ends.push({ index, clusterId: context.cluster.id, seriesKey: series, endedAt: (input.endedAt ?? input.beganAt)! });
+        return;
+      }
+      const beganAt = input.beganAt!;
+      events.push({
+        index,
+        id: stableEventId({ sourceId: input.id, source: input.source, cluster: context.cluster.slug, targetKey: target.targetKey, kind, code, beganAt }),
+        clusterId: context.cluster.id,
+        ...target,
+        seriesKey: series,
+        kind,
+        source: input.source,
+        code,
+        phase: input.phase ?? null,
+        reportedLevel: input.level ?? defaultLevelByKind[kind],
+        beganAt,
+        endedAt: input.endedAt ?? null,
+        job: input.job ?? null,
+        rankTable: input.rankTable ?? null,
+        rank: input.rank ?? null,
+        message: input.message ?? null,
+        raw: input.raw === undefined ? (items[index] as object) : input.raw,
+      });
+    } catch (error) {
+      if (!(error instanceof ItemError)) throw error;
+      results.push({ index, status: "invalid", error: { code: error.code, message: error.message, path: error.path } });
+    }
+  });
+  // Two items of one batch with the same id: the second is a re-send of the first.
+  return { events, ends, results, contexts };
+}
+
+const insertColumns = [
+  ["id", "text"],
+  ["cluster_id", "int"],
+  ["target_kind", "fault_target_kind"],
+  ["target_key", "text"],
+  ["series_key", "text"],
+  ["super_pod_ref", "int"],
+  ["server_ref", "int"],
+  ["npu_index", "int"],
+  ["device_ref", "int"],
+  ["peer_device_ref", "int"],
+  ["kind", "fault_kind"],
+  ["source", "fault_source"],
+  ["code", "text"],
+  ["phase", "text"],
+  ["reported_level", "fault_level"],
+  ["level", "fault_level"],
+  ["rule", "fault_rule"],
+  ["episode_id", "text"],
+  ["began_at", "timestamptz"],
+  ["ended_at", "timestamptz"],
+  ["job", "text"],
+  ["rank_table", "text"],
+  ["rank", "int"],
+  ["message", "text"],
+  ["raw", "jsonb"],
+] as const;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** One INSERT … SELECT FROM unnest(…) per batch: a single round trip, whatever the batch size. */
+export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[]): Promise<Map<string, "created" | "closed">> {
+  const outcome = new Map<string, "created" | "closed">();
+  if (events.length === 0) return outcome;
+  const columns: unknown[][] = insertColumns.map(() => []);
+  for (const e of events) {
+    const values = [
+      e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
+      e.kind, e.source, e.code, e.phase, e.reportedLevel, e.reportedLevel, "reported", e.id, iso(e.beganAt), iso(e.endedAt),
+      e.job, e.rankTable, e.rank, e.message, e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
+    ];
+    values.forEach((value, i) => columns[i]!.push(value));
+  }
+  // jsonb[] cannot be unnested from text directly without a cast per element; pass text[] and cast in the select.
+  const select = insertColumns.map(([, type], i) => (type === "jsonb" ? `u${i}::jsonb` : `u${i}`)).join(", ");
+  const unnest = insertColumns.map(([, type], i) => `$${i + 1}::${type === "jsonb" ? "text" : type}[]`).join(", ");
+  const aliases = insertColumns.map((_, i) => `u${i}`).join(", ");
+  const { rows } = await client.query<{ id: string; inserted: boolean }>(
+    `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
+     select ${select} from unnest(${unnest}) as u(${aliases})
+     on conflict (id) do update set ended_at = excluded.ended_at
+       where fault_events.ended_at is null and excluded.ended_at is not null
+     returning id, (xmax = 0) as inserted`,
+    columns,
+  );
+  for (const row of rows) outcome.set(row.id, row.inserted ? "created" : "closed");
+  return outcome;
+}
+
+/** Closes, for each end, the latest open event of its series that began before it ended. */
+async function applyEnds(client: pg.PoolClient, ends: PreparedEnd[]): Promise<Map<number, ItemResult>> {
+  const results = new Map<number, ItemResult>();
+  if (ends.length === 0) return results;
+  const byCluster = new Map<number, PreparedEnd[]>();
+  for (const end of ends) byCluster.set(end.clusterId, [...(byCluster.get(end.clusterId) ?? []), end]);
+  const closes: { id: string; endedAt: number }[] = [];
+  for (const [clusterId, list] of byCluster) {
+    const keys = [...new Set(list.map((e) => e.seriesKey))];
+    const { rows } = await client.query<{ id: string; series_key: string; began_at: Date; ended_at: Date | null }>(
+      `select id, series_key, began_at, ended_at from fault_events
+       where cluster_id = $1 and series_key = any($2::text[])
+         and (ended_at is null or ended_at = any($3::timestamptz[]))
+       order by began_at`,
+      [clusterId, keys, list.map((e) => iso(e.endedAt))],
+    );
+    const bySeries = new Map<string, { id: string; began: number; ended: number | null }[]>();
+    for (const row of rows) {
+      bySeries.set(row.series_key, [...(bySeries.get(row.series_key) ?? []), { id: row.id, began: row.began_at.getTime(), ended: row.ended_at?.getTime() ?? null }]);
+    }
+    for (const end of [...list].sort((a, b) => a.endedAt - b.endedAt)) {
+      const series = bySeries.get(end.seriesKey) ?? [];
+      const open = series.filter((e) => e.ended === null && e.began <= end.endedAt).at(-1);
+      if (open) {
+        open.ended = end.endedAt;
+        closes.push({ id: open.id, endedAt: end.endedAt });
+        results.set(end.index, { index: end.index, status: "closed", id: open.id });
+      } else {
+        const already = series.find((e) => e.ended === end.endedAt);
+        results.set(
+          end.index,
+          already
+            ? { index: end.index, status: "unchanged", id: already.id }
+            : { index: end.index, status: "invalid", error: { code: "no_open_event", message: "no open event of this target, kind and code began before this end" } },
+        );
+      }
+    }
+  }
+  if (closes.length) {
+    await client.query(
+      `update fault_events f set ended_at = u.ended_at from unnest($1::text[], $2::timestamptz[]) as u(id, ended_at) where f.id = u.id`,
+      [closes.map((c) => c.id), closes.map((c) => iso(c.endedAt))],
+    );
+  }
+  return results;
+}
+
+/**
+ * Re-evaluates the escalation rules for the series a change touched (from the earliest changed begin minus the
+ * rules' look-back) and stores the results that differ. Returns the number of rows whose level or rule changed.
+ */
+export async function reevaluateSeries(
+  client: pg.PoolClient | pg.Pool,
+  clusterId: number,
+  settings: EscalationSettings,
+  keys: string[],
+  since: number,
+  now = Date.now(),
+): Promise<number> {
+  if (keys.length === 0) return 0;
+  const { rows } = await client.query<{
+    id: string;
+    series_key: string;
+    kind: FaultKind;
+    code: string | null;
+    reported_level: FaultLevel;
+    began_at: Date;
+    ended_at: Date | null;
+    level: FaultLevel;
+    rule: string;
+    rule_at: Date | null;
+    release_at: Date | null;
+    episode_id: string;
+  }>(
+    `select id, series_key, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id
+     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
+    [clusterId, keys, iso(since - lookbackMs(settings) - 86_400_000)],
+  );
+  const bySeries = new Map<string, typeof rows>();
+  for (const row of rows) bySeries.set(row.series_key, [...(bySeries.get(row.series_key) ?? []), row]);
+  const updates: { id: string; level: string; rule: string; ruleAt: string | null; releaseAt: string | null; episodeId: string }[] = [];
+  for (const series of bySeries.values()) {
+    const inputs: EscalationInput[] = series.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      code: r.code,
+      reportedLevel: r.reported_level,
+      beganAt: r.began_at.getTime(),
+      endedAt: r.ended_at?.getTime() ?? null,
+    }));
+    const result = evaluateSeries(inputs, settings, now);
+    for (const row of series) {
+      const r = result.get(row.id)!;
+      if (
+        r.level !== row.level ||
+        r.rule !== row.rule ||
+        r.episodeId !== row.episode_id ||
+        (r.ruleAt ?? null) !== (row.rule_at?.getTime() ?? null) ||
+        (r.releaseAt ?? null) !== (row.release_at?.getTime() ?? null)
+      ) {
+        updates.push({ id: row.id, level: r.level, rule: r.rule, ruleAt: iso(r.ruleAt), releaseAt: iso(r.releaseAt), episodeId: r.episodeId });
+      }
+    }
+  }
+  if (updates.length) {
+    await client.query(
+      `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
+       from unnest($1::text[], $2::fault_level[], $3::fault_rule[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+         as u(id, level, rule, rule_at, release_at, episode_id)
+       where f.id = u.id`,
+      [updates.map((u) => u.id), updates.map((u) => u.level), updates.map((u) => u.rule), updates.map((u) => u.ruleAt), updates.map((u) => u.releaseAt), updates.map((u) => u.episodeId)],
+    );
+  }
+  return updates.length;
+}
+
+export interface FaultNotice {
+  clusterId: number;
+  slug: string;
+  changed: number;
+  at: number;
+}
+
+/** Runs `work` in a transaction on one pooled client; the NOTIFY goes out when it commits. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const result = await work(client);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Promise<void> {
+  for (const notice of notices) await client.query("select pg_notify($1, $2)", [faultChannel, JSON.stringify(notice)]);
+}
+
+/**
+ * Takes a batch of events. `atomic: "all"`: any invalid item and nothing is written (the result lists every
+ * problem); `"item"`: the valid items are written and the invalid ones reported. Re-sending changes nothing and
+ * every item says "unchanged".
+ */
+export async function ingestFaultEvents(
+  handle: DatabaseHandle,
+  items: unknown[],
+  options: { atomic: "all" | "item"; actor: AuditActor; now?: number },
+): Promise<IngestResult> {
+  const now = options.now ?? Date.now();
+  const { events, ends, results, contexts } = await prepareBatch(handle.pool, items, now);
+  const counts: Record<ItemStatus, number> = { created: 0, closed: 0, unchanged: 0, invalid: 0 };
+  const done = (items: ItemResult[]): IngestResult => {
+    items.sort((a, b) => a.index - b.index);
+    for (const item of items) counts[item.status]++;
+    return { changed: counts.created + counts.closed > 0, counts, items };
+  };
+  if (options.atomic === "all" && results.length > 0) return done(results);
+  // Within one batch, the same id twice is one event: the later copy is a re-send.
+  const unique = new Map<string, PreparedEvent>();
+  const duplicates: PreparedEvent[] = [];
+  for (const event of events) {
+    if (unique.has(event.id)) duplicates.push(event);
+    else unique.set(event.id, event);
+  }
+  const written = await inTransaction(handle.pool, async (client) => {
+    const outcome = await insertEvents(client, [...unique.values()]);
+    const endResults = await applyEnds(client, ends);
+    if (options.atomic === "all" && [...endResults.values()].some((r) => r.status === "invalid")) {
+      throw new BatchRejected([...results, ...endResults.values()].filter((r) => r.status === "invalid"));
+    }
+    const itemResults: ItemResult[] = [...results, ...endResults.values()];
+    for (const event of unique.values()) itemResults.push({ index: event.index, status: outcome.get(event.id) ?? "unchanged", id: event.id });
+    for (const event of duplicates) itemResults.push({ index: event.index, status: "unchanged", id: event.id });
+    // Re-judge the series that changed.
+    const touched = new Map<number, { keys: Set<string>; since: number }>();
+    const touch = (clusterId: number, key: string, at: number) => {
+      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at };
+      entry.keys.add(key);
+      entry.since = Math.min(entry.since, at);
+      touched.set(clusterId, entry);
+    };
+    for (const event of unique.values()) if (outcome.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt);
+    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
+    const notices: FaultNotice[] = [];
+    for (const [clusterId, { keys, since }] of touched) {
+      const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
+      await reevaluateSeries(client, clusterId, context.settings.escalation, [...keys], since, now);
+      const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
+      notices.push({ clusterId, slug: context.cluster.slug, changed, at: now });
+    }
+    if (notices.length) {
+      const changedCount = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
+      await recordAudit(drizzle(client, { schema }), {
+        actor: options.actor,
+        action: "fault_events.ingest",
+        target: notices.length === 1 ? { type: "cluster", id: notices[0]!.slug } : undefined,
+        details: { items: items.length, changed: changedCount, clusters: notices.map((n) => n.slug) },
+      });
+      await notify(client, notices);
+    }
+    return itemResults;
+  }).catch((error: unknown) => {
+    if (error instanceof BatchRejected) return error.items;
+    throw error;
+  });
+  return done(written);
+}
+
+class BatchRejected extends Error {
+  constructor(readonly items: ItemResult[]) {
+    super("batch rejected");
+  }
+}
+
