@@ -9,6 +9,7 @@ const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
   npu: (i) => `NPU ${i}`,
   die: (n) => `Die ${n.dieIndex}`,
+  dieShort: (n) => `dev ${n.deviceId}`,
   counts: () => "",
   rank: (r) => `rank ${r}`,
   linkCount: (k, c) => `${k} ×${c}`,

@@ -119,6 +119,8 @@ export interface ChartLabels {
   superPod: (id: string) => string;
   npu: (index: number) => string;
   die: (node: TopologyNode) => string;
+  /** A short name for narrow dies: "dev 5". */
+  dieShort: (node: TopologyNode) => string;
   counts: (node: TopologyNode) => string;
   rank: (rank: number) => string;
   linkCount: (kind: LinkKind, count: number) => string;
@@ -189,9 +191,13 @@ export function chartOption(input: ChartInput) {
       case "die": {
         const rank = rankOf(node);
         if (view.level === "server" || detail.dieLabels === "full") {
-          const lines = [`{b|${labels.die(node)}}`, `${node.deviceIp ?? "—"}${node.devicePort ? `:${node.devicePort}` : ""}`];
+          // As much as the die's width on screen holds: name, address and port, rank.
+          const px = node.width * fit * zoom;
+          const address = px >= 150 ? `${node.deviceIp ?? "—"}${node.devicePort ? `:${node.devicePort}` : ""}` : px >= 105 ? (node.deviceIp ?? "—") : null;
+          const lines = [`{b|${px >= 150 ? labels.die(node) : labels.dieShort(node)}}`];
+          if (address !== null) lines.push(address);
           if (rank !== undefined) lines.push(labels.rank(rank));
-          return { show: view.level === "server" || detail.dieLabels === "full", text: lines.join("\n"), position: "inside" };
+          return { show: true, text: lines.join("\n"), position: "inside" };
         }
         return { show: detail.dieLabels === "short", text: String(node.deviceId ?? ""), position: "inside" };
       }

@@ -16,11 +16,13 @@ interface Props {
   fileRanks: { name: string; ranks: Map<string, number> } | null;
   onOpen: (kind: NodeKind, id: string) => void;
   onSelect: (kind: NodeKind, id: string) => void;
+  /** The URL that selects a node, so peer links are real links (open in a new tab, copy). */
+  selectionHref: (kind: NodeKind, id: string) => string;
   onClose: () => void;
 }
 
 /** Everything about the selected super pod, server, NPU or die: fields, links, rank-table memberships, faults. */
-export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onSelect, onClose }: Props) {
+export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onSelect, selectionHref, onClose }: Props) {
   const t = useTranslations("topology");
   const format = useFormatter();
   const { message } = App.useApp();
@@ -73,7 +75,7 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
           action={<Button onClick={() => query.refetch()}>{t("retry")}</Button>}
         />
       ) : (
-        <DetailsBody details={query.data} theme={theme} fileRanks={fileRanks} onOpen={onOpen} onSelect={onSelect} formatNumber={(n) => format.number(n)} />
+        <DetailsBody details={query.data} theme={theme} fileRanks={fileRanks} onOpen={onOpen} onSelect={onSelect} selectionHref={selectionHref} formatNumber={(n) => format.number(n)} />
       )}
     </Card>
   );
@@ -85,6 +87,7 @@ function DetailsBody({
   fileRanks,
   onOpen,
   onSelect,
+  selectionHref,
   formatNumber,
 }: {
   details: NodeDetails;
@@ -92,6 +95,7 @@ function DetailsBody({
   fileRanks: Props["fileRanks"];
   onOpen: Props["onOpen"];
   onSelect: Props["onSelect"];
+  selectionHref: Props["selectionHref"];
   formatNumber: (n: number) => string;
 }) {
   const t = useTranslations("topology");
@@ -153,7 +157,15 @@ function DetailsBody({
                 <Space size={6} wrap>
                   <LinkSample kind={link.kind} />
                   <span>{t(`links.${link.kind}`)}</span>
-                  <Typography.Link onClick={() => onSelect(link.peerKind, link.peer)}>{link.peerLabel}</Typography.Link>
+                  <Typography.Link
+                    href={selectionHref(link.peerKind, link.peer)}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      onSelect(link.peerKind, link.peer);
+                    }}
+                  >
+                    {link.peerLabel}
+                  </Typography.Link>
                   {link.count > 1 && <Tag>{t("details.paths", { count: link.count })}</Tag>}
                 </Space>
               </li>

@@ -88,6 +88,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
       superPod: (id) => t("labels.superPod", { id }),
       npu: (index) => t("labels.npu", { index }),
       die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
+      dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
       counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
       rank: (rank) => t("labels.rank", { rank }),
       linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
@@ -266,7 +267,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
         />
       ) : (
         <div style={{ display: "flex", gap: 16, alignItems: "stretch", flexWrap: "wrap" }}>
-          <section aria-label={t("graph")} style={{ flex: "1 1 640px", minWidth: 0, display: "flex", flexDirection: "column", gap: 8 }}>
+          <section aria-label={t("graph")} style={{ flex: "1 1 560px", minWidth: 0, display: "flex", flexDirection: "column", gap: 8 }}>
             <Typography.Text type="secondary" data-testid="view-summary">
               {data
                 ? [
@@ -301,7 +302,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
               {t("hint")}
             </Typography.Text>
           </section>
-          <aside style={{ flex: "0 1 380px", minWidth: 300 }}>
+          <aside style={{ flex: "0 0 340px", minWidth: 0 }}>
             <DetailsPanel
               cluster={cluster}
               selection={selection}
@@ -309,6 +310,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
               fileRanks={state.ranks === "file" && fileRanks ? fileRanks : null}
               onOpen={open}
               onSelect={selectInView}
+              selectionHref={(kind, id) => `${pathname}?${topologyQuery({ ...state, cluster, sel: `${kind}:${id}` })}`}
               onClose={() => navigate({ sel: undefined })}
             />
           </aside>
