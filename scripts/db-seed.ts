@@ -1,11 +1,13 @@
 import { migrate } from "@/db/migrate";
+import { seedDemoFaults } from "@/db/queries/faults-seed";
 import { seedDemo } from "@/db/seed";
 import { withDatabase } from "./database";
 
-const result = await withDatabase(async ({ db, pool }) => {
-  await migrate(pool);
-  return seedDemo(db);
+const { result, faults } = await withDatabase(async (handle) => {
+  await migrate(handle.pool);
+  const result = await seedDemo(handle.db);
+  return { result, faults: await seedDemoFaults(handle) };
 });
 console.log(
-  `demo clusters created: ${result.created.join(", ") || "none"}; already present: ${result.skipped.join(", ") || "none"}`,
+  `demo clusters created: ${result.created.join(", ") || "none"}; already present: ${result.skipped.join(", ") || "none"}; simulated fault events: ${faults || "none (already there)"}`,
 );

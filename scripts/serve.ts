@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
+import { seedDemoFaults } from "@/db/queries/faults-seed";
 import { seedDemo } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";
@@ -28,6 +29,8 @@ async function main(): Promise<number> {
     if ((database.embedded && empty) || process.env.RANKSCOPE_SEED_DEMO === "1") {
       const seeded = await seedDemo(handle.db);
       if (seeded.created.length) log(`seeded demo clusters: ${seeded.created.join(", ")}`);
+      const faults = await seedDemoFaults(handle);
+      if (faults) log(`seeded a simulated day of faults: ${faults} events`);
     }
   } catch (error) {
     await handle.pool.end();

@@ -263,3 +263,25 @@ describe("statistics, health and settings", () => {
     expect(events[0]).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration" });
   });
 });
+
+describe("the demo seed's simulated day", () => {
+  it("is taken in once, through the ingestion path", async () => {
+    const { seedDemoFaults } = await import("@/db/queries/faults-seed");
+    const { simulateDay } = await import("@/lib/faults/simulate");
+    const handle = testDatabase();
+    // The test cluster is smaller than the demo: keep the events of its servers.
+    const now = Date.parse("2026-11-22T00:00:00Z");
+    const small = simulateDay({ end: now, serversPerPod: 4 });
+    expect(small.length).toBeGreaterThan(80);
+    const { ingestFaultEvents } = await import("@/db/queries/faults");
+    const result = await ingestFaultEvents(handle, small, { atomic: "all", actor: systemActor, now });
+    expect(result.counts.invalid).toBe(0);
+    expect(await seedDemoFaults(handle, now)).toBe(0);
+    const { events } = await timeline(`from=${now - 86_400_000}&to=${now}`);
+    // The die whose link drops five times (a random flap may land on it too on so small a cluster).
+    const separated = events.filter((e) => e.level === "ManuallySeparateNPU");
+    expect(separated.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(separated.map((e) => `${e.serverId}/${e.deviceId}`))).toEqual(new Set(["sp1-node01/10"]));
+    expect(events.filter((e) => e.endedAt === null && String(e.id).startsWith("simulator:day-"))).toHaveLength(1);
+  });
+});
