@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { buildLanes, durationParts, overlapping, toCsv, type LaneEvent } from "./timeline";
+
+const e = (id: string, pod: string | null, server: string | null, die: number | null, beganAt = 0, endedAt: number | null = 10): LaneEvent => ({
+  id,
+  superPodId: pod,
+  serverId: server,
+  deviceId: die,
+  beganAt,
+  endedAt,
+  level: "NotHandleFault",
+});
+
+describe("swimlanes", () => {
+  const events = [e("a", "0", "sp0-node02", 3), e("b", "0", "sp0-node10", 1), e("c", "1", "sp1-node00", 7), e("d", "0", "sp0-node02", null), e("x", null, null, null)];
+
+  it("shows one lane per super pod when closed", () => {
+    const { lanes, laneOf } = buildLanes(events, new Set());
+    expect(lanes.map((l) => l.key)).toEqual(["cluster", "pod:0", "pod:1"]);
+    expect(laneOf.get("a")).toBe(1);
+    expect(lanes[1]!.count).toBe(3);
+  });
+
+  it("opens a super pod into servers (natural order) and a server into dies", () => {
+    const { lanes, laneOf } = buildLanes(events, new Set(["pod:0", "server:sp0-node02"]));
+    expect(lanes.map((l) => l.key)).toEqual(["cluster", "pod:0", "server:sp0-node02", "die:sp0-node02/3", "server:sp0-node10", "pod:1"]);
+    expect(laneOf.get("a")).toBe(3);
+    expect(laneOf.get("d")).toBe(2);
+  });
+
+  it("puts servers on top without super pods", () => {
+    const { lanes } = buildLanes([e("a", null, "a2-node1", 0), e("b", null, "a2-node0", 2)], new Set());
+    expect(lanes.map((l) => l.key)).toEqual(["server:a2-node0", "server:a2-node1"]);
+  });
+});
+
+describe("helpers", () => {
+  it("finds events overlapping a range, open ones running until now", () => {
+    const list = [e("a", null, null, null, 0, 5), e("b", null, null, null, 8, null)];
+    expect(overlapping(list, 50, 60, 100).map((x) => x.id)).toEqual(["b"]);
+    expect(overlapping(list, 6, 7, 100)).toEqual([]);
+    expect(overlapping(list, 0, 1, 100).map((x) => x.id)).toEqual(["a"]);
+  });
+
+  it("writes CSV that spreadsheets read back, and defuses formulas", () => {
+    expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], [null, "=1+1"]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n,"=1+1"\r\n');
+  });
+
+  it("reads durations the way people say them", () => {
+    expect(durationParts(200_000)).toEqual([{ unit: "min", value: 3 }, { unit: "s", value: 20 }]);
+    expect(durationParts(20_000)).toEqual([{ unit: "s", value: 20 }]);
+    expect(durationParts(90_061_000)).toEqual([{ unit: "d", value: 1 }, { unit: "h", value: 1 }]);
+    expect(durationParts(400)).toEqual([{ unit: "ms", value: 400 }]);
+  });
+});
