@@ -13,10 +13,13 @@ export function ProblemsTable({
   issues,
   severity,
   onSeverityChange,
+  onSelect,
 }: {
   issues: Issue[];
   severity: SeverityFilter;
   onSeverityChange: (severity: SeverityFilter) => void;
+  /** Clicking a finding selects its field (in the grid or the text). */
+  onSelect?: (issue: Issue) => void;
 }) {
   const t = useTranslations("rankTables");
   const counts = countBySeverity(issues);
@@ -48,6 +51,7 @@ export function ProblemsTable({
         rowKey={(issue) => `${issue.code}|${issue.path}|${issue.message}`}
         dataSource={shown}
         locale={{ emptyText: t("noProblems") }}
+        onRow={onSelect ? (issue) => ({ onClick: () => onSelect(issue), style: { cursor: "pointer" } }) : undefined}
         columns={[
           {
             title: t("severityColumn"),
@@ -69,7 +73,14 @@ export function ProblemsTable({
             title: t("path"),
             dataIndex: "path",
             width: 260,
-            render: (path: string) => <code style={{ fontSize: 12 }}>{path || "/"}</code>,
+            render: (path: string, issue) =>
+              onSelect ? (
+                <Typography.Link onClick={(event) => { event.stopPropagation(); onSelect(issue); }}>
+                  <code style={{ fontSize: 12 }}>{path || "/"}</code>
+                </Typography.Link>
+              ) : (
+                <code style={{ fontSize: 12 }}>{path || "/"}</code>
+              ),
           },
           { title: t("message"), dataIndex: "message" },
         ]}

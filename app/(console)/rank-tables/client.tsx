@@ -1,53 +1,125 @@
 "use client";
 
-import { Space } from "antd";
-import { usePathname, useRouter } from "next/navigation";
-import { useLocale, useTranslations } from "next-intl";
-import { useDeferredValue, useMemo, useState } from "react";
-import { ProblemsTable } from "@/components/rank-tables/problems-table";
-import { RankTableSource } from "@/components/rank-tables/rank-table-source";
-import { ReportSummary } from "@/components/rank-tables/report-summary";
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, App, Button, Empty, Input, Space, Table, Tag } from "antd";
+import Link from "next/link";
+import { useFormatter, useTranslations } from "next-intl";
+import { useState } from "react";
+import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { validateRankTable } from "@/lib/rank-table";
-import type { SeverityFilter } from "./search-params";
+import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
+import type { RankTableListItem } from "@/db/schema/rank-table/validation";
 
-export function RankTableCheckerClient({ initialSeverity }: { initialSeverity: SeverityFilter }) {
-  const t = useTranslations("rankTables");
-  const locale = useLocale();
-  const router = useRouter();
-  const pathname = usePathname();
-  const [text, setText] = useState("");
-  const [fileName, setFileName] = useState<string>();
-  const [severity, setSeverity] = useState(initialSeverity);
-  // Typing stays responsive on large tables: validation follows the deferred text.
-  const deferredText = useDeferredValue(text);
-  const report = useMemo(
-    () => (deferredText.trim() ? validateRankTable(deferredText, { lang: locale === "zh-CN" ? "zh" : "en" }) : undefined),
-    [deferredText, locale],
-  );
-
-  const changeSeverity = (next: SeverityFilter) => {
-    setSeverity(next);
-    router.replace(next === "all" ? pathname : `${pathname}?severity=${next}`, { scroll: false });
-  };
+export function RankTableListClient({ initial }: { initial: RankTableListItem[] }) {
+  const t = useTranslations("rankTables.list");
+  const tRoot = useTranslations("rankTables");
+  const format = useFormatter();
+  const { modal, message } = App.useApp();
+  const canWrite = useCan("write");
+  const queryClient = useQueryClient();
+  const [filter, setFilter] = useState("");
+  const tables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, initialData: initial });
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteRankTable(id),
+    onMutate: async (id) => {
+      await queryClient.cancelQueries({ queryKey: rankTablesKey });
+      const before = queryClient.getQueryData<RankTableListItem[]>(rankTablesKey);
+      queryClient.setQueryData<RankTableListItem[]>(rankTablesKey, (items) => items?.filter((item) => item.id !== id));
+      return { before };
+    },
+    onError: (error, _id, context) => {
+      queryClient.setQueryData(rankTablesKey, context?.before);
+      message.error(error.message);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: rankTablesKey }),
+  });
+  const shown = tables.data.filter((item) => item.name.toLowerCase().includes(filter.trim().toLowerCase()));
 
   return (
     <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-      <PageHeading title={t("title")} subtitle={t("subtitle")} />
-      <RankTableSource
-        text={text}
-        fileName={fileName}
-        onChange={(next, name) => {
-          setText(next);
-          setFileName(name);
-        }}
+      <PageHeading
+        title={tRoot("title")}
+        subtitle={tRoot("subtitle")}
+        extra={
+          <Link href="/rank-tables/new">
+            <Button type="primary" icon={<PlusOutlined />}>
+              {canWrite ? t("new") : t("check")}
+            </Button>
+          </Link>
+        }
       />
-      {report && (
-        <>
-          <ReportSummary report={report} text={deferredText} fileName={fileName} />
-          <ProblemsTable issues={report.issues} severity={severity} onSeverityChange={changeSeverity} />
-        </>
-      )}
+      {tables.isError && <Alert type="error" showIcon title={t("loadFailed")} description={tables.error.message} action={<Button onClick={() => tables.refetch()}>{t("retry")}</Button>} />}
+      <Space>
+        <Input.Search aria-label={t("filter")} placeholder={t("filter")} allowClear value={filter} onChange={(event) => setFilter(event.target.value)} style={{ width: 280 }} />
+        <span>{t("count", { shown: shown.length, total: tables.data.length })}</span>
+      </Space>
+      <Table<RankTableListItem>
+        aria-label={t("label")}
+        size="small"
+        rowKey="id"
+        dataSource={shown}
+        pagination={shown.length > 50 ? { pageSize: 50 } : false}
+        locale={{ emptyText: <Empty description={canWrite ? t("emptyEditor") : t("emptyViewer")} /> }}
+        columns={[
+          { title: t("name"), dataIndex: "name", sorter: (a, b) => a.name.localeCompare(b.name), render: (value: string, row) => <Link href={`/rank-tables/${row.id}`}>{value}</Link> },
+          {
+            title: t("status"),
+            key: "status",
+            width: 220,
+            sorter: (a, b) => a.summary.errors - b.summary.errors,
+            render: (_, row) =>
+              row.summary.errors ? (
+                <Tag color="error">✖ {tRoot("errors", { count: row.summary.errors })}</Tag>
+              ) : row.summary.warnings ? (
+                <Tag color="warning">▲ {tRoot("warnings", { count: row.summary.warnings })}</Tag>
+              ) : (
+                <Tag color="success">✔ {t("valid")}</Tag>
+              ),
+          },
+          { title: t("size"), key: "size", width: 200, render: (_, row) => t("sizeValue", row.summary.stats) },
+          { title: t("cluster"), dataIndex: "clusterName", width: 180, render: (value: string | null) => value ?? "—" },
+          { title: t("revision"), dataIndex: "revision", width: 90, render: (value: number) => `#${value}` },
+          {
+            title: t("updated"),
+            dataIndex: "updatedAt",
+            width: 200,
+            defaultSortOrder: "descend",
+            sorter: (a, b) => a.updatedAt.localeCompare(b.updatedAt),
+            render: (value: string, row) => (
+              <span title={new Date(value).toISOString()}>
+                {format.dateTime(new Date(value), { dateStyle: "medium", timeStyle: "short" })} · {row.updatedBy ?? "—"}
+              </span>
+            ),
+          },
+          ...(canWrite
+            ? [
+                {
+                  title: "",
+                  key: "actions",
+                  width: 60,
+                  render: (_: unknown, row: RankTableListItem) => (
+                    <Button
+                      type="text"
+                      danger
+                      aria-label={t("delete", { name: row.name })}
+                      icon={<DeleteOutlined />}
+                      onClick={() =>
+                        modal.confirm({
+                          title: t("delete", { name: row.name }),
+                          content: t("deleteWarning", { count: row.revision }),
+                          okText: t("deleteOk"),
+                          okButtonProps: { danger: true },
+                          onOk: () => remove.mutateAsync(row.id),
+                        })
+                      }
+                    />
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
     </Space>
   );
 }

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { severityFilters } from "@/components/rank-tables/severity-counts";
 
-export type { SeverityFilter } from "@/components/rank-tables/severity-counts";
+export const workspaceTabs = ["visual", "json", "history"] as const;
 
-/** The checker's URL state: which severities the problems list shows. */
-export const rankTableCheckerSearchParams = z.object({
-  severity: z.enum(severityFilters).catch("all").default("all"),
+/** The editor's URL state: which view of the table is open. */
+export const workspaceSearchParams = z.object({
+  tab: z.enum(workspaceTabs).catch("visual").default("visual"),
 });

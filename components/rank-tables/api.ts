@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { ApiRequestError } from "@/components/primitives/fetch-json";
+import { revisionSummarySchema, type RankTableDetail, type RankTableListItem, type RevisionInfo } from "@/db/schema/rank-table/validation";
+
+export const rankTablesKey = ["rank-tables"] as const;
+export const rankTableKey = (id: number) => ["rank-tables", id] as const;
+export const revisionsKey = (id: number) => ["rank-tables", id, "revisions"] as const;
+
+const listItemSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  clusterId: z.number().nullable(),
+  clusterName: z.string().nullable(),
+  revision: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+  summary: revisionSummarySchema,
+});
+const detailSchema = listItemSchema.extend({ text: z.string(), comment: z.string() });
+const revisionSchema = z.object({
+  revision: z.number(),
+  author: z.object({ type: z.string(), id: z.string().nullable(), name: z.string().nullable() }),
+  createdAt: z.string(),
+  comment: z.string(),
+  summary: revisionSummarySchema,
+});
+
+/** A failed call with the details of the standard error shape (a 409 carries the current table). */
+export class RankTableApiError extends ApiRequestError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly details: unknown,
+  ) {
+    super(status, code, message);
+  }
+}
+
+async function call<T>(url: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { accept: "application/json", ...init?.headers } });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+    throw new RankTableApiError(response.status, error?.code ?? "http_error", error?.message ?? `${url} answered ${response.status}`, error?.details);
+  }
+  return schema.parse(body);
+}
+
+export const listRankTables = (): Promise<RankTableListItem[]> => call("/api/v1/rank-tables", z.object({ items: z.array(listItemSchema) })).then((body) => body.items);
+export const getRankTable = (id: number): Promise<RankTableDetail> => call(`/api/v1/rank-tables/${id}`, detailSchema);
+export const listRevisions = (id: number): Promise<RevisionInfo[]> => call(`/api/v1/rank-tables/${id}/revisions`, z.object({ items: z.array(revisionSchema) })).then((body) => body.items);
+
+export async function getRevisionText(id: number, revision: number): Promise<string> {
+  const response = await fetch(`/api/v1/rank-tables/${id}/export?format=json&revision=${revision}`);
+  if (!response.ok) throw new ApiRequestError(response.status, "http_error", `revision ${revision} could not be read`);
+  return response.text();
+}
+
+export function createRankTable(body: { name: string; text: string; clusterId?: number | null; comment?: string }): Promise<RankTableDetail> {
+  return call("/api/v1/rank-tables", detailSchema, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+export function saveRankTable(id: number, revision: number, body: { name?: string; text: string; comment?: string; clusterId?: number | null }): Promise<RankTableDetail> {
+  return call(`/api/v1/rank-tables/${id}`, detailSchema, {
+    method: "PUT",
+    headers: { "content-type": "application/json", "if-match": `"${revision}"` },
+    body: JSON.stringify(body),
+  });
+}
+
+export function deleteRankTable(id: number): Promise<unknown> {
+  return call(`/api/v1/rank-tables/${id}`, z.unknown(), { method: "DELETE" });
+}
+
+/** The current table a 409 names. */
+export function conflictCurrent(error: unknown): RankTableDetail | undefined {
+  if (!(error instanceof RankTableApiError) || error.status !== 409) return undefined;
+  const parsed = z.object({ current: detailSchema }).safeParse(error.details);
+  return parsed.success ? parsed.data.current : undefined;
+}

@@ -1,0 +1,114 @@
+"use client";
+
+import { InboxOutlined } from "@ant-design/icons";
+import { App, Button, Card, Input, InputNumber, Segmented, Space, Tabs, Typography, Upload } from "antd";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { generateFromHccn, writeRankTable, type HccnServer } from "@/lib/rank-table";
+
+/**
+ * Where a new table comes from: pasted text, a picked or dropped file (.json, comments allowed), or the
+ * hccn.conf files of the servers (one file per server; the file name is the server id).
+ */
+export function ImportPanel({ onImport }: { onImport: (text: string, name: string | undefined) => void }) {
+  const t = useTranslations("rankTables.import");
+  const { message } = App.useApp();
+  const [text, setText] = useState("");
+  const [hccn, setHccn] = useState<HccnServer[]>([]);
+  const [version, setVersion] = useState<"1.0" | "1.2">("1.2");
+  const [basePort, setBasePort] = useState<number | null>(null);
+
+  const readFile = (file: File) => {
+    const started = performance.now();
+    file
+      .text()
+      .then((content) => {
+        onImport(content, file.name);
+        performance.mark("rank-table-import-read", { detail: { ms: performance.now() - started } });
+      })
+      .catch(() => message.error(t("readFailed", { name: file.name })));
+    return false;
+  };
+
+  const buildFromHccn = () => {
+    try {
+      const table = generateFromHccn(hccn, { version, basePort: basePort ?? undefined });
+      onImport(writeRankTable(table), undefined);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  };
+
+  return (
+    <Card>
+      <Tabs
+        items={[
+          {
+            key: "file",
+            label: t("fromFile"),
+            children: (
+              <div style={{ display: "grid", gridTemplateColumns: "minmax(0, 2fr) minmax(240px, 1fr)", gap: 16 }}>
+                <Space orientation="vertical" style={{ width: "100%" }}>
+                  <Input.TextArea
+                    aria-label={t("pasteLabel")}
+                    placeholder={t("pastePlaceholder")}
+                    value={text}
+                    onChange={(event) => setText(event.target.value)}
+                    autoSize={{ minRows: 8, maxRows: 16 }}
+                    spellCheck={false}
+                    style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}
+                  />
+                  <Button type="primary" disabled={!text.trim()} onClick={() => onImport(text, undefined)}>
+                    {t("open")}
+                  </Button>
+                </Space>
+                <Upload.Dragger accept=".json,.jsonc,application/json,text/plain" multiple={false} showUploadList={false} beforeUpload={readFile}>
+                  <p className="ant-upload-drag-icon">
+                    <InboxOutlined />
+                  </p>
+                  <p>{t("dropHint")}</p>
+                </Upload.Dragger>
+              </div>
+            ),
+          },
+          {
+            key: "hccn",
+            label: t("fromHccn"),
+            children: (
+              <Space orientation="vertical" style={{ width: "100%" }}>
+                <Typography.Paragraph type="secondary">{t("hccnHint")}</Typography.Paragraph>
+                <Upload.Dragger
+                  multiple
+                  showUploadList={false}
+                  beforeUpload={(file) => {
+                    file
+                      .text()
+                      .then((content) => setHccn((servers) => [...servers.filter((server) => server.serverId !== file.name.replace(/\.conf$/i, "")), { serverId: file.name.replace(/(\.hccn)?\.conf$/i, ""), hccnConf: content }]))
+                      .catch(() => message.error(t("readFailed", { name: file.name })));
+                    return false;
+                  }}
+                >
+                  <p className="ant-upload-drag-icon">
+                    <InboxOutlined />
+                  </p>
+                  <p>{t("hccnDrop")}</p>
+                </Upload.Dragger>
+                <Typography.Text>{t("hccnServers", { count: hccn.length, names: hccn.map((server) => server.serverId).join(", ") })}</Typography.Text>
+                <Space wrap>
+                  <Segmented<"1.0" | "1.2"> value={version} onChange={setVersion} options={[{ value: "1.2", label: t("version12") }, { value: "1.0", label: t("version10") }]} />
+                  <InputNumber aria-label={t("basePort")} placeholder={t("basePort")} min={1024} max={65535} value={basePort} onChange={setBasePort} />
+                  <Button type="primary" disabled={hccn.length === 0} onClick={buildFromHccn}>
+                    {t("build")}
+                  </Button>
+                  <Button disabled={hccn.length === 0} onClick={() => setHccn([])}>
+                    {t("clear")}
+                  </Button>
+                </Space>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

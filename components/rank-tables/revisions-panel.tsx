@@ -1,0 +1,78 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Button, Popconfirm, Select, Skeleton, Space, Table, Typography } from "antd";
+import { useFormatter, useTranslations } from "next-intl";
+import { useState } from "react";
+import type { RevisionInfo } from "@/db/schema/rank-table/validation";
+import { parseRankTable } from "@/lib/rank-table";
+import { diffTables } from "@/lib/rank-table-workspace/diff";
+import { getRevisionText, listRevisions, revisionsKey } from "./api";
+import { DiffList } from "./diff-list";
+
+/** The history of a saved table: every revision, a structural diff between any two, and restore-as-new. */
+export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: number; current: number; canWrite: boolean; onRestore: (revision: number, text: string) => void }) {
+  const t = useTranslations("rankTables.revisions");
+  const format = useFormatter();
+  const revisions = useQuery({ queryKey: [...revisionsKey(id), current], queryFn: () => listRevisions(id) });
+  const [from, setFrom] = useState<number | undefined>();
+  const [to, setTo] = useState<number | undefined>();
+  const a = from ?? Math.max(1, current - 1);
+  const b = to ?? current;
+  const diff = useQuery({
+    queryKey: [...revisionsKey(id), "diff", a, b],
+    queryFn: async () => {
+      const [before, after] = await Promise.all([getRevisionText(id, a), getRevisionText(id, b)]);
+      return diffTables(parseRankTable(before).value, parseRankTable(after).value);
+    },
+  });
+  if (revisions.isPending) return <Skeleton active />;
+  if (revisions.isError) return <Alert type="error" showIcon title={t("loadFailed")} description={revisions.error.message} action={<Button onClick={() => revisions.refetch()}>{t("retry")}</Button>} />;
+  const options = revisions.data.map((revision) => ({ value: revision.revision, label: `#${revision.revision}` }));
+  return (
+    <Space orientation="vertical" style={{ width: "100%" }}>
+      <Table<RevisionInfo>
+        size="small"
+        aria-label={t("label")}
+        rowKey="revision"
+        pagination={revisions.data.length > 20 ? { pageSize: 20 } : false}
+        dataSource={revisions.data}
+        columns={[
+          { title: t("revision"), dataIndex: "revision", width: 90, render: (value: number) => `#${value}${value === current ? ` (${t("current")})` : ""}` },
+          { title: t("author"), key: "author", width: 140, render: (_, row) => row.author.name ?? row.author.type },
+          {
+            title: t("time"),
+            dataIndex: "createdAt",
+            width: 180,
+            render: (value: string) => <span title={new Date(value).toISOString()}>{format.dateTime(new Date(value), { dateStyle: "medium", timeStyle: "medium" })}</span>,
+          },
+          { title: t("comment"), dataIndex: "comment" },
+          { title: t("findings"), key: "summary", width: 170, render: (_, row) => t("summary", { errors: row.summary.errors, warnings: row.summary.warnings }) },
+          {
+            title: "",
+            key: "actions",
+            width: 110,
+            render: (_, row) =>
+              canWrite && row.revision !== current ? (
+                <Popconfirm title={t("restoreConfirm", { revision: row.revision, next: current + 1 })} okText={t("restore")} onConfirm={async () => onRestore(row.revision, await getRevisionText(id, row.revision))}>
+                  <Button size="small">{t("restore")}</Button>
+                </Popconfirm>
+              ) : null,
+          },
+        ]}
+      />
+      <Space wrap>
+        <Typography.Text strong>{t("compare")}</Typography.Text>
+        <Select aria-label={t("from")} value={a} options={options} onChange={setFrom} style={{ width: 100 }} />
+        <span>→</span>
+        <Select aria-label={t("to")} value={b} options={options} onChange={setTo} style={{ width: 100 }} />
+        {diff.data && (
+          <Typography.Text type="secondary">
+            {t("counts", diff.data.counts)}
+          </Typography.Text>
+        )}
+      </Space>
+      {diff.isPending ? <Skeleton active /> : diff.isError ? <Alert type="error" title={diff.error.message} /> : <DiffList diff={diff.data} beforeLabel={`#${a}`} afterLabel={`#${b}`} height={360} />}
+    </Space>
+  );
+}
