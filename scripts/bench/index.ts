@@ -2,6 +2,7 @@
  * `npm run bench [-- SECTION...]`: runs benchmark sections and prints their figures. Sections live in their own
  * modules and are listed here; other features add theirs. Benchmarks print; they never assert timings.
  */
+import { editorBench } from "./editor";
 import { rankTableBench } from "./rank-table";
 
 export interface BenchSection {
@@ -10,7 +11,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, editorBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
