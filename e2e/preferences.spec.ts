@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { storageStateOf } from "./accounts";
 
 test.describe("Language and theme", () => {
   test("switching to Chinese translates the page and is remembered", async ({ page }) => {
@@ -18,7 +19,7 @@ test.describe("Language and theme", () => {
   });
 
   test("a Chinese browser gets Chinese by default", async ({ browser }) => {
-    const context = await browser.newContext({ locale: "zh-CN" });
+    const context = await browser.newContext({ locale: "zh-CN", storageState: storageStateOf("viewer") });
     const page = await context.newPage();
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "概览" })).toBeVisible();

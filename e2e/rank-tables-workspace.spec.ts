@@ -12,7 +12,7 @@ async function importSeed(page: Page) {
   await expect(page.getByRole("status", { name: "Validation report" })).toContainText("Valid: HCCL accepts this table");
 }
 
-const deviceIp = (page: Page, server: string, device: string) => page.getByRole("textbox", { name: `device_ip of die ${device} on ${server}` });
+const deviceIp = (page: Page, server: string, device: string) => page.getByRole("textbox", { name: `device_ip of die ${device} on ${server}`, exact: true });
 
 test.describe("Rank table workspace (editor)", () => {
   test.use({ storageState: storageStateOf("editor") });
@@ -66,6 +66,9 @@ test.describe("Rank table workspace (editor)", () => {
     await deviceIp(page, "node_1", "0").press("Enter");
     await page.getByRole("tab", { name: "JSON" }).click();
     await expect(page).toHaveURL(/tab=json/);
+    const inText = problems.getByRole("row", { name: /RT036/ });
+    await expect(inText).toContainText(/\d+:\d+/);
+    await inText.click();
     await expect(page.getByTestId("raw-json")).toContainText('"device_ip": "192.168.1.6"');
     await expect(page.locator(".cm-lintRange-error").first()).toBeVisible();
   });
@@ -87,10 +90,10 @@ test.describe("Rank table workspace (editor)", () => {
     expect(exported).not.toContain("//");
   });
 
-  test("a conflicting save from a second browser: the dialog shows both, merge keeps both edits", async ({ page, browser, request }) => {
+  test("a conflicting save from a second browser: the dialog shows both, merge keeps both edits", async ({ page, browser, request, baseURL }) => {
     const created = await request.post("/api/v1/rank-tables", {
       data: { name: `conflict ${Date.now()}`, text: await readFile(seedExample, "utf8") },
-      headers: { origin: new URL(page.url() === "about:blank" ? "http://127.0.0.1" : page.url()).origin },
+      headers: { origin: baseURL! },
     });
     expect(created.status(), await created.text()).toBe(201);
     const { id } = (await created.json()) as { id: number };

@@ -7,8 +7,10 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
+import { systemActor } from "@/db/queries/audit";
+import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemoFaults } from "@/db/queries/faults-seed";
-import { seedDemo } from "@/db/seed";
+import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";
 
@@ -26,11 +28,23 @@ async function main(): Promise<number> {
     const applied = await migrate(handle.pool);
     log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
     const empty = (await handle.db.$count(clusters)) === 0;
-    if ((database.embedded && empty) || process.env.RANKSCOPE_SEED_DEMO === "1") {
+    const seedingDemo = (database.embedded && empty) || process.env.RANKSCOPE_SEED_DEMO === "1";
+    if (seedingDemo) {
       const seeded = await seedDemo(handle.db);
       if (seeded.created.length) log(`seeded demo clusters: ${seeded.created.join(", ")}`);
       const faults = await seedDemoFaults(handle);
       if (faults) log(`seeded a simulated day of faults: ${faults} events`);
+    }
+    // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).
+    if ((database.embedded && seedingDemo) || process.env.RANKSCOPE_DEMO_ACCOUNTS === "1") {
+      const accounts = await seedDemoAccounts(handle.db);
+      if (accounts.length) log(`seeded demo accounts: ${accounts.join(", ")} (passwords in the README)`);
+    }
+    const admin = await bootstrapAdmin(handle.db, systemActor);
+    if (admin) {
+      log("no users yet: created the first admin account. The password is shown this once; change it after signing in.");
+      log(`    username: ${admin.username}`);
+      log(`    password: ${admin.password}`);
     }
   } catch (error) {
     await handle.pool.end();

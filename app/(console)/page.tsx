@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { appDatabase } from "@/db/client";
 import { listClusterSummaries } from "@/db/queries/inventory";
+import { requirePage } from "@/server/auth/page";
 import { OverviewClient } from "./client";
 import { overviewSearchParams } from "./search-params";
 
@@ -12,6 +13,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  await requirePage("read", "/");
   const { cluster } = overviewSearchParams.parse(await searchParams);
   const clusters = await listClusterSummaries(appDatabase().db);
   return <OverviewClient initialClusters={clusters} selectedSlug={cluster} />;

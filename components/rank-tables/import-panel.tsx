@@ -5,12 +5,13 @@ import { App, Button, Card, Input, InputNumber, Segmented, Space, Tabs, Typograp
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { generateFromHccn, writeRankTable, type HccnServer } from "@/lib/rank-table";
+import { InventoryImport, type InventoryActions } from "./inventory-import";
 
 /**
  * Where a new table comes from: pasted text, a picked or dropped file (.json, comments allowed), or the
  * hccn.conf files of the servers (one file per server; the file name is the server id).
  */
-export function ImportPanel({ onImport }: { onImport: (text: string, name: string | undefined) => void }) {
+export function ImportPanel({ onImport, inventoryActions }: { onImport: (text: string, name: string | undefined) => void; inventoryActions?: InventoryActions | undefined }) {
   const t = useTranslations("rankTables.import");
   const { message } = App.useApp();
   const [text, setText] = useState("");
@@ -71,6 +72,7 @@ export function ImportPanel({ onImport }: { onImport: (text: string, name: strin
               </div>
             ),
           },
+          ...(inventoryActions ? [{ key: "inventory", label: t("fromInventory"), children: <InventoryImport actions={inventoryActions} onImport={onImport} /> }] : []),
           {
             key: "hccn",
             label: t("fromHccn"),

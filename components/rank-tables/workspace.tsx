@@ -17,6 +17,7 @@ import { DeviceGrid, type DeviceGridHandle } from "./device-grid";
 import { clearDraft, draftKey, loadDraft, saveDraft, type Draft } from "./drafts";
 import { configMapYaml, downloadText, exportFileName } from "./export-actions";
 import { ImportPanel } from "./import-panel";
+import type { InventoryActions } from "./inventory-import";
 import { MiniTopology } from "./mini-topology";
 import { ProblemsTable } from "./problems-table";
 import { RawJsonView, type RawJsonHandle } from "./raw-json-view";
@@ -32,6 +33,8 @@ interface Props {
   initial: RankTableDetail | undefined;
   tab: WorkspaceTab;
   onTabChange: (tab: WorkspaceTab) => void;
+  /** Server actions for "build from inventory" (passed in from the route, which owns them). */
+  inventoryActions?: InventoryActions | undefined;
 }
 
 interface Loaded {
@@ -41,7 +44,7 @@ interface Loaded {
 
 const GRID_HEIGHT = 520;
 
-export function RankTableWorkspace({ initial, tab, onTabChange }: Props) {
+export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions }: Props) {
   const t = useTranslations("rankTables.editor");
   const tRoot = useTranslations("rankTables");
   const format = useFormatter();
@@ -300,7 +303,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange }: Props) {
     return (
       <Space orientation="vertical" style={{ width: "100%" }} size="middle">
         {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { load(draftOffer.text, undefined); setName(draftOffer.name); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
-        <ImportPanel onImport={load} />
+        <ImportPanel onImport={load} inventoryActions={inventoryActions} />
       </Space>
     );
   }

@@ -3,10 +3,13 @@
 import {
   ApartmentOutlined,
   AlertOutlined,
+  AuditOutlined,
   DashboardOutlined,
   FileSearchOutlined,
+  KeyOutlined,
   MoonOutlined,
   SunOutlined,
+  TeamOutlined,
 } from "@ant-design/icons";
 import { Layout, Menu, Segmented, Space, Typography, theme as antTheme } from "antd";
 import Link from "next/link";
@@ -17,13 +20,18 @@ import { useThemeControl } from "@/components/providers/app-providers";
 import type { ThemeName } from "@/components/providers/preferences";
 import { ClusterSwitcher } from "./cluster-switcher";
 import { LanguageSwitcher } from "./language-switcher";
-import { activeNavKey, navItems, type NavKey } from "./nav-items";
+import { useCan } from "@/components/auth/current-user";
+import { activeNavKey, adminNavItems, navItems, type NavKey } from "./nav-items";
+import { UserMenu } from "./user-menu";
 
 const navIcons: Record<NavKey, ReactNode> = {
   overview: <DashboardOutlined />,
   topology: <ApartmentOutlined />,
   rankTables: <FileSearchOutlined />,
   faults: <AlertOutlined />,
+  users: <TeamOutlined />,
+  tokens: <KeyOutlined />,
+  audit: <AuditOutlined />,
 };
 
 export function AppShell({ children }: { children: ReactNode }) {
@@ -31,6 +39,12 @@ export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const { token } = antTheme.useToken();
   const { theme, setTheme } = useThemeControl();
+  const isAdmin = useCan("admin");
+  const menuItem = (item: { key: NavKey; href: string }) => ({
+    key: item.key,
+    icon: navIcons[item.key],
+    label: <Link href={item.href}>{t(`nav.${item.key}`)}</Link>,
+  });
 
   return (
     <Layout style={{ minHeight: "100vh" }}>
@@ -48,11 +62,10 @@ export function AppShell({ children }: { children: ReactNode }) {
             mode="inline"
             theme={theme}
             selectedKeys={[activeNavKey(pathname)]}
-            items={navItems.map((item) => ({
-              key: item.key,
-              icon: navIcons[item.key],
-              label: <Link href={item.href}>{t(`nav.${item.key}`)}</Link>,
-            }))}
+            items={[
+              ...navItems.map(menuItem),
+              ...(isAdmin ? [{ key: "admin", type: "group" as const, label: t("nav.admin"), children: adminNavItems.map(menuItem) }] : []),
+            ]}
             style={{ borderInlineEnd: "none" }}
           />
         </nav>
@@ -81,6 +94,7 @@ export function AppShell({ children }: { children: ReactNode }) {
                 { value: "dark", icon: <MoonOutlined />, label: t("topbar.dark") },
               ]}
             />
+            <UserMenu />
           </Space>
         </Layout.Header>
         <Layout.Content id="main" tabIndex={-1} style={{ padding: 20 }} role="main">

@@ -10,6 +10,9 @@ describe("activeNavKey", () => {
     ["/faults?range=24h", "overview"],
     ["/faults", "faults"],
     ["/topologyx", "overview"],
+    ["/admin/users", "users"],
+    ["/admin/tokens", "tokens"],
+    ["/admin/audit", "audit"],
   ])("%s → %s", (path, key) => {
     expect(activeNavKey(path)).toBe(key);
   });

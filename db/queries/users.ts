@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, count, eq, max, ne, or, isNull } from "drizzle-orm";
 import type { Role } from "@/lib/auth/roles";
@@ -145,4 +145,20 @@ export async function updateUser(
 /** Ends every session of a user (sign-out everywhere); returns how many there were. */
 export async function endSessions(db: Database, userId: string): Promise<number> {
   return (await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })).length;
+}
+
+/**
+ * First start: when there is no user at all, creates `admin` with a random password and returns the password (to
+ * be printed once; it is stored only as a hash). Undefined when users exist (or another instance won the race).
+ */
+export async function bootstrapAdmin(db: Database, actor: AuditActor): Promise<{ username: string; password: string } | undefined> {
+  if ((await countUsers(db)) > 0) return undefined;
+  const password = randomBytes(18).toString("base64url");
+  try {
+    await createUser(db, { username: "admin", name: "Administrator", role: "admin", password }, actor);
+  } catch (error) {
+    if (error instanceof UserConflictError || (error as { code?: string }).code === "23505") return undefined;
+    throw error;
+  }
+  return { username: "admin", password };
 }

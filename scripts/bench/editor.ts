@@ -56,11 +56,11 @@ async function browserFigures(text: string): Promise<void> {
       await input.waitFor({ state: "attached" });
       const started = Date.now();
       await input.setInputFiles(file);
-      await page.getByRole("textbox", { name: "device_ip of die 0 on node_0" }).waitFor();
+      await page.getByRole("textbox", { name: "device_ip of die 0 on node_0", exact: true }).waitFor();
       await page.getByRole("status", { name: "Validation report" }).filter({ hasText: "Valid" }).waitFor();
       const importMs = Date.now() - started;
 
-      const field = page.getByRole("textbox", { name: "device_ip of die 0 on node_1" });
+      const field = page.getByRole("textbox", { name: "device_ip of die 0 on node_1", exact: true });
       // Measured inside the page: from the commit (Enter) to the field marked invalid.
       const editMs = await field.evaluate(
         (element: HTMLInputElement) =>

@@ -1,8 +1,10 @@
 import "server-only";
 
 /**
- * The client's address. Behind a reverse proxy set RANKSCOPE_TRUST_PROXY=1 and the proxy's X-Forwarded-For is
- * used (its last entry, the one the nearest proxy added); otherwise the address Next.js recorded for the connection.
+ * The client's address, for the audit log and the per-address sign-in limits: the last X-Forwarded-For entry (the
+ * one the nearest proxy added). Next.js fills the header with the connection's address when the request has none;
+ * a client talking to Next.js directly can send its own, so behind no proxy the address is only as good as the
+ * client's word (the per-username back-off does not depend on it). Behind a reverse proxy, have it set the header.
  */
 export function clientAddress(headers: Headers): string {
   const forwarded = headers.get("x-forwarded-for");

@@ -8,6 +8,9 @@ import Link from "next/link";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { RankTableWorkspace, type WorkspaceTab } from "@/components/rank-tables/workspace";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
+import { buildFromInventoryAction, inventoryOutlineAction } from "./actions";
+
+const inventoryActions = { outline: inventoryOutlineAction, build: buildFromInventoryAction };
 
 /** A saved table (or a new one) in the workspace; the open view is in the URL (?tab=). */
 export function RankTableEditorClient({ initial, initialTab }: { initial: RankTableDetail | undefined; initialTab: WorkspaceTab }) {
@@ -21,6 +24,7 @@ export function RankTableEditorClient({ initial, initialTab }: { initial: RankTa
       <PageHeading title={initial?.name ?? t("editor.newTitle")} subtitle={t("editor.subtitle")} />
       <RankTableWorkspace
         initial={initial}
+        inventoryActions={inventoryActions}
         tab={tab}
         onTabChange={(next) => {
           setTab(next);

@@ -1,24 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
+import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
+import { withAppDatabase } from "@/test/app-database";
+import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+
+withAppDatabase();
 
 let GET: typeof import("./route").GET;
 let health: typeof import("../../health/route").GET;
+let token: string;
 
 beforeAll(async () => {
-  process.env.DATABASE_URL = testDatabase().url;
   ({ GET } = await import("./route"));
   ({ GET: health } = await import("../../health/route"));
+  token = (await createApiToken(testDatabase().db, { name: "reader", role: "viewer" }, systemActor)).token;
 });
-afterAll(() => {
-  delete process.env.DATABASE_URL;
-});
+
+const list = () => GET(jsonRequest("/api/v1/clusters", "GET", undefined, { authorization: `Bearer ${token}` }), { params: Promise.resolve({}) });
 
 describe("GET /api/v1/clusters", () => {
   it("answers an empty list before anything is seeded, then the demo clusters with their counts", async () => {
-    expect(await (await GET()).json()).toEqual([]);
+    expect(await (await list()).json()).toEqual([]);
     await seedDemo(testDatabase().db);
-    const response = await GET();
+    const response = await list();
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.map((c: Record<string, unknown>) => [c.name, c.superPods, c.servers, c.npus, c.devices])).toEqual([
@@ -29,10 +35,16 @@ describe("GET /api/v1/clusters", () => {
       ["id", "name", "slug", "mode", "superPods", "servers", "npus", "devices", "serversByModel"].sort(),
     );
   });
+
+  it("needs credentials", async () => {
+    const response = await GET(jsonRequest("/api/v1/clusters", "GET"), { params: Promise.resolve({}) });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe("unauthenticated");
+  });
 });
 
 describe("GET /api/health", () => {
-  it("reports ok while the database answers", async () => {
+  it("reports ok while the database answers, without credentials", async () => {
     const response = await health();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", database: "ok" });

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { listClusterSummaries } from "@/db/queries/inventory";
-import { handler } from "@/server/http/errors";
+import { route } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handler(async () => NextResponse.json(await listClusterSummaries(appDatabase().db)));
+export const GET = route("read", async () => NextResponse.json(await listClusterSummaries(appDatabase().db)));

@@ -1,0 +1,315 @@
+/**
+ * The authorisation matrix: every route handler under app/ (found on disk, so a new route without an entry here
+ * fails), every exported method, called as anonymous, viewer, editor, admin (session cookies) and as viewer,
+ * editor and admin API tokens. Each call goes through the proxy (the central check) and the handler (its own
+ * check); both must give the expected status. Plus, per route: a revoked token, a forged cookie, a cross-site
+ * cookie mutation, and an oversized body.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
+import { createRankTable, getRankTable } from "@/db/queries/rank-tables";
+import { createApiToken, revokeApiToken } from "@/db/queries/tokens";
+import { createUser } from "@/db/queries/users";
+import { demoClusters } from "@/lib/inventory/demo";
+import { seedDemo } from "@/db/seed";
+import type { Permission, Role } from "@/lib/auth/roles";
+import { withAppDatabase } from "@/test/app-database";
+import { createPrincipals, origin, signInCookie, testPassword } from "@/test/auth";
+import { testDatabase } from "@/test/database";
+
+withAppDatabase();
+
+const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+type Method = (typeof methods)[number];
+type Who = "anonymous" | `user:${Role}` | `token:${Role}`;
+const callers: Who[] = ["anonymous", "user:viewer", "user:editor", "user:admin", "token:viewer", "token:editor", "token:admin"];
+
+interface Call {
+  /** Route parameters ({ id } for /users/[id]). */
+  params?: Record<string, string | string[]>;
+  query?: string;
+  /** JSON (objects) or raw text (strings). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Entry {
+  permission: Permission;
+  /** The status for a caller that is allowed in (per kind when it differs). */
+  ok: number | Partial<Record<"user" | "token" | "anonymous", number>>;
+  /** Builds the request; called before every call, so each can get its own target. */
+  call?: () => Promise<Call> | Call;
+  /** The handler ends the caller's session(s): use a fresh session for it and sign in again afterwards. */
+  endsSessions?: boolean;
+}
+
+let a2ServerId = "";
+let a2RankTable = "";
+let rankTableId = 0;
+const rankTableText = readFileSync(path.resolve(__dirname, "../lib/rank-table/fixtures/seed-ai-server.jsonc"), "utf8");
+const newRankTable = async () => (await createRankTable(testDatabase().db, { name: unique("matrix table "), text: rankTableText }, systemActor)).id;
+let patchTarget = "";
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${++counter}`;
+
+/** One entry per "METHOD /path" of every route.ts. */
+const matrix: Record<string, Entry> = {
+  "GET /api/health": { permission: "public", ok: 200 },
+  ...Object.fromEntries(
+    (["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((m) => [`${m} /api/[...path]`, { permission: "public", ok: 404, call: () => ({ params: { path: ["nothing", "here"] } }) } satisfies Entry]),
+  ),
+  "POST /api/auth/sign-in": {
+    permission: "public",
+    ok: 200,
+    call: () => ({ body: { username: "test_viewer", password: testPassword("viewer") } }),
+  },
+  "POST /api/auth/sign-out": { permission: "read", ok: { user: 204, token: 400 }, endsSessions: true },
+  "POST /api/auth/sign-out-everywhere": { permission: "read", ok: { user: 204, token: 400 }, endsSessions: true },
+  "GET /api/v1/me": { permission: "read", ok: 200 },
+  "GET /api/v1/clusters": { permission: "read", ok: 200 },
+  "GET /api/v1/clusters/[id]/topology": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, query: "level=cluster" }) },
+  "GET /api/v1/clusters/[id]/topology/search": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, query: "q=1" }) },
+  "GET /api/v1/clusters/[id]/topology/node": {
+    permission: "read",
+    ok: 200,
+    call: () => ({ params: { id: "atlas-a2-demo" }, query: `kind=server&id=${encodeURIComponent(a2ServerId)}` }),
+  },
+  "GET /api/v1/users": { permission: "admin", ok: 200 },
+  "POST /api/v1/users": {
+    permission: "admin",
+    ok: 201,
+    call: () => ({ body: { username: unique("matrix_user_"), role: "viewer", password: "matrix-password-1" } }),
+  },
+  "PATCH /api/v1/users/[id]": {
+    permission: "admin",
+    ok: 200,
+    call: () => ({ params: { id: patchTarget }, body: { role: counter++ % 2 ? "editor" : "viewer" } }),
+  },
+  "GET /api/v1/tokens": { permission: "admin", ok: 200 },
+  "POST /api/v1/tokens": { permission: "admin", ok: 201, call: () => ({ body: { name: unique("matrix token "), role: "viewer" } }) },
+  "DELETE /api/v1/tokens/[id]": {
+    permission: "admin",
+    ok: 200,
+    call: async () => ({ params: { id: String((await createApiToken(testDatabase().db, { name: unique("doomed "), role: "viewer" }, systemActor)).id) } }),
+  },
+  "GET /api/v1/audit": { permission: "admin", ok: 200, call: () => ({ query: "action=auth.&pageSize=5" }) },
+
+  "GET /api/v1/rank-tables": { permission: "read", ok: 200 },
+  "POST /api/v1/rank-tables": { permission: "write", ok: 201, call: () => ({ body: { name: unique("matrix new "), text: rankTableText } }) },
+  "POST /api/v1/rank-tables/validate": { permission: "read", ok: 200, call: () => ({ body: rankTableText, headers: { "content-type": "text/plain" } }) },
+  "GET /api/v1/rank-tables/[id]": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
+  "PUT /api/v1/rank-tables/[id]": {
+    permission: "write",
+    ok: 200,
+    call: async () => {
+      const current = await getRankTable(testDatabase().db, rankTableId);
+      return { params: { id: String(rankTableId) }, headers: { "if-match": `"${current!.revision}"` }, body: { text: rankTableText, comment: unique("edit ") } };
+    },
+  },
+  "DELETE /api/v1/rank-tables/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newRankTable()) } }) },
+  "GET /api/v1/rank-tables/[id]/export": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) }, query: "format=json" }) },
+  "GET /api/v1/rank-tables/[id]/revisions": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
+
+  "GET /api/v1/clusters/[id]/inventory/rank-table": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
+  "POST /api/v1/clusters/[id]/inventory/preview": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: { text: a2RankTable } }) },
+  // A stale expectedRevision: the write is refused with 409 after the permission check, so the inventory stays.
+  "PUT /api/v1/clusters/[id]/inventory": {
+    permission: "write",
+    ok: 409,
+    call: () => ({ params: { id: "atlas-a2-demo" }, body: { text: a2RankTable, expectedRevision: 999_999 } }),
+  },
+};
+
+/** app/**\/route.ts on disk → "METHOD /path" for each exported method. */
+function discoverRoutes(): { key: string; file: string; method: Method; routePath: string }[] {
+  const appDir = path.resolve(__dirname);
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) files.push(full);
+    }
+  };
+  walk(appDir);
+  return files.flatMap((file) => {
+    const routePath = `/${path.relative(appDir, path.dirname(file)).split(path.sep).filter((part) => !/^\(.*\)$/.test(part)).join("/")}`;
+    return methods.map((method) => ({ key: `${method} ${routePath}`, file, method, routePath }));
+  });
+}
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+const modules = new Map<string, Record<string, unknown>>();
+async function handlerOf(file: string, method: Method): Promise<Handler | undefined> {
+  if (!modules.has(file)) modules.set(file, (await import(/* @vite-ignore */ file)) as Record<string, unknown>);
+  const exported = modules.get(file)![method];
+  return typeof exported === "function" ? (exported as Handler) : undefined;
+}
+
+let credentials: Awaited<ReturnType<typeof createPrincipals>>;
+let proxy: typeof import("@/proxy").proxy;
+
+function concretePath(routePath: string, params: Record<string, string | string[]> = {}): string {
+  return routePath.replace(/\[\.\.\.(\w+)\]|\[(\w+)\]/g, (_, rest: string | undefined, name: string | undefined) => {
+    const value = params[(rest ?? name)!];
+    return Array.isArray(value) ? value.map(encodeURIComponent).join("/") : encodeURIComponent(value ?? "");
+  });
+}
+
+function headersFor(who: Who, method: Method, body: boolean): Record<string, string> {
+  const headers: Record<string, string> = body ? { "content-type": "application/json" } : {};
+  if (who.startsWith("user:")) {
+    headers.cookie = credentials.cookies[who.slice(5) as Role];
+    headers.origin = origin;
+    headers["sec-fetch-site"] = "same-origin";
+  } else if (who.startsWith("token:")) {
+    headers.authorization = `Bearer ${credentials.tokens[who.slice(6) as Role]}`;
+  }
+  return headers;
+}
+
+function expected(entry: Entry, who: Who): number {
+  const rank = { viewer: 0, editor: 1, admin: 2 } as const;
+  const needs = { read: 0, write: 1, admin: 2 } as const;
+  const kind = who === "anonymous" ? "anonymous" : who.startsWith("user:") ? "user" : "token";
+  const ok = typeof entry.ok === "number" ? entry.ok : (entry.ok[kind] ?? NaN);
+  if (entry.permission === "public") return ok;
+  if (who === "anonymous") return 401;
+  const role = who.split(":")[1] as Role;
+  return rank[role] >= needs[entry.permission] ? ok : 403;
+}
+
+async function send(route: { file: string; method: Method; routePath: string }, entry: Entry, headers: Record<string, string>, call: Call) {
+  const handler = (await handlerOf(route.file, route.method))!;
+  const url = `${origin}${concretePath(route.routePath, call.params)}${call.query ? `?${call.query}` : ""}`;
+  const body = call.body === undefined ? undefined : typeof call.body === "string" ? call.body : JSON.stringify(call.body);
+  const init = { method: route.method, headers: { ...headers, ...call.headers }, body };
+  const viaProxy = await proxy(new NextRequest(url, init));
+  const proxyStatus = viaProxy.headers.get("x-middleware-next") === "1" ? "next" : viaProxy.status;
+  const response = await handler(new Request(url, init), { params: Promise.resolve(call.params ?? {}) });
+  return { proxyStatus, status: response.status, body: await response.text() };
+}
+
+const routes = discoverRoutes();
+
+beforeAll(async () => {
+  const { db } = testDatabase();
+  await seedDemo(db);
+  a2ServerId = demoClusters().find((c) => c.slug === "atlas-a2-demo")!.servers[0]!.serverId;
+  patchTarget = (await createUser(db, { username: "patch_target", password: "patch-target-password", role: "viewer" }, systemActor)).id;
+  credentials = await createPrincipals(db);
+  ({ proxy } = await import("@/proxy"));
+  rankTableId = await newRankTable();
+  const { GET: exportInventory } = await import("@/app/api/v1/clusters/[id]/inventory/rank-table/route");
+  const exported = await exportInventory(new Request(`${origin}/api/v1/clusters/atlas-a2-demo/inventory/rank-table`, { headers: { authorization: `Bearer ${credentials.tokens.viewer}` } }), {
+    params: Promise.resolve({ id: "atlas-a2-demo" }),
+  });
+  expect(exported.status).toBe(200);
+  a2RankTable = await exported.text();
+});
+
+describe("the authorisation matrix", () => {
+  it("has an entry for every route handler method, and no entry without one", async () => {
+    const exported: string[] = [];
+    for (const route of routes) if (await handlerOf(route.file, route.method)) exported.push(route.key);
+    expect(exported.filter((key) => !(key in matrix)), "route handlers without a matrix entry").toEqual([]);
+    expect(Object.keys(matrix).filter((key) => !exported.includes(key)), "matrix entries without a route handler").toEqual([]);
+  });
+
+  for (const key of Object.keys(matrix)) {
+    const entry = matrix[key]!;
+    it(`${key}: ${entry.permission}`, async () => {
+      const route = routes.find((r) => r.key === key);
+      expect(route, `${key} is not a route on disk`).toBeDefined();
+      const results: Record<string, string> = {};
+      const wanted: Record<string, string> = {};
+      for (const who of callers) {
+        const call = (await entry.call?.()) ?? {};
+        if (entry.endsSessions && who.startsWith("user:")) {
+          const role = who.slice(5) as Role;
+          credentials.cookies[role] = await signInCookie(`test_${role}`, testPassword(role));
+        }
+        const { proxyStatus, status, body } = await send(route!, entry, headersFor(who, route!.method, call.body !== undefined), call);
+        const want = expected(entry, who);
+        // The proxy lets allowed calls through and answers denied ones itself with the same status.
+        const proxyWant = want === 401 || want === 403 ? String(want) : "next";
+        results[who] = `${status} (proxy ${proxyStatus})`;
+        wanted[who] = `${want} (proxy ${proxyWant})`;
+        if (status !== want) results[who] += ` ${body.slice(0, 200)}`;
+        if (status >= 400) expect(JSON.parse(body || "{}"), `${key} as ${who}: standard error shape`).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      }
+      if (entry.endsSessions) {
+        for (const role of ["viewer", "editor", "admin"] as const) credentials.cookies[role] = await signInCookie(`test_${role}`, testPassword(role));
+      }
+      expect(results).toEqual(wanted);
+    });
+  }
+});
+
+describe("credentials that must not work, on every non-public route", () => {
+  const guarded = Object.entries(matrix).filter(([, entry]) => entry.permission !== "public");
+
+  it("a revoked token gets 401", async () => {
+    const { db } = testDatabase();
+    const created = await createApiToken(db, { name: "revoked admin", role: "admin" }, systemActor);
+    await revokeApiToken(db, created.id, systemActor);
+    for (const [key, entry] of guarded) {
+      const route = routes.find((r) => r.key === key)!;
+      const call = (await entry.call?.()) ?? {};
+      const headers = { authorization: `Bearer ${created.token}`, ...(call.body === undefined ? {} : { "content-type": "application/json" }) };
+      const { status, proxyStatus } = await send(route, entry, headers, call);
+      expect([key, status, proxyStatus]).toEqual([key, 401, 401]);
+    }
+  });
+
+  it("a forged session cookie gets 401", async () => {
+    const [name, value = ""] = credentials.cookies.admin.split("=");
+    const forged = `${name}=${value.slice(0, 10)}${value.slice(10).replace(/[A-Za-z]/, (c) => (c === "a" ? "b" : "a"))}`;
+    for (const [key, entry] of guarded) {
+      const route = routes.find((r) => r.key === key)!;
+      const call = (await entry.call?.()) ?? {};
+      const headers = { cookie: forged, origin, ...(call.body === undefined ? {} : { "content-type": "application/json" }) };
+      const { status, proxyStatus } = await send(route, entry, headers, call);
+      expect([key, status, proxyStatus]).toEqual([key, 401, 401]);
+    }
+  });
+
+  it("a cookie-authenticated mutation from another site gets 403", async () => {
+    for (const [key, entry] of guarded) {
+      const route = routes.find((r) => r.key === key)!;
+      if (route.method === "GET" || route.method === "HEAD") continue;
+      const call = (await entry.call?.()) ?? {};
+      for (const crossSite of [{ origin: "https://evil.example" }, {}] as Record<string, string>[]) {
+        const headers = { cookie: credentials.cookies.admin, ...crossSite, ...(call.body === undefined ? {} : { "content-type": "application/json" }) };
+        const { status, body } = await send(route, entry, headers, call);
+        expect([key, status, JSON.parse(body).error.code]).toEqual([key, 403, "csrf_rejected"]);
+      }
+    }
+  });
+
+  it("a body over the limit gets 413 on every route that takes one", async () => {
+    const withBody = Object.entries(matrix).filter(([key]) => /^(POST|PUT|PATCH) /.test(key) && !key.includes("[...path]") && !key.includes("sign-out"));
+    expect(withBody.length).toBeGreaterThan(0);
+    for (const [key, entry] of withBody) {
+      const route = routes.find((r) => r.key === key)!;
+      const call = (await entry.call?.()) ?? {};
+      // Declared larger than any route takes: the proxy refuses it before the body is read.
+      const declared = { authorization: `Bearer ${credentials.tokens.admin}`, "content-type": "application/json", "content-length": String(64 * 1024 * 1024) };
+      const { proxyStatus } = await send(route, entry, declared, { ...call, body: "{}" });
+      expect([key, proxyStatus]).toEqual([key, 413]);
+    }
+    // Routes with small JSON bodies refuse more than their own limit (64 KiB, 4 KiB for sign-in and accounts),
+    // counting the bytes actually sent, whatever Content-Length says.
+    for (const key of ["POST /api/auth/sign-in", "POST /api/v1/users", "PATCH /api/v1/users/[id]", "POST /api/v1/tokens"]) {
+      const entry = matrix[key]!;
+      const route = routes.find((r) => r.key === key)!;
+      const call = (await entry.call?.()) ?? {};
+      const headers = { authorization: `Bearer ${credentials.tokens.admin}`, "content-type": "application/json" };
+      const { status } = await send(route, entry, headers, { ...call, body: JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024) }) });
+      expect([key, status]).toEqual([key, 413]);
+    }
+  });
+});

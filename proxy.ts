@@ -1,0 +1,79 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { apiPermission } from "@/lib/auth/api-permissions";
+import { can, minimumRole } from "@/lib/auth/roles";
+import { resolvePrincipal, sessionPrincipal } from "@/server/auth/principal";
+import { isSecureRequest } from "@/server/auth/request";
+import { errorResponse } from "@/server/http/errors";
+import { apiContentSecurityPolicy, contentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
+
+/**
+ * No request body may be larger than this, whatever the route (each route has its own, usually much smaller,
+ * limit too: `readJson(request, schema, limit)`). The largest legitimate body is a rank table upload (32 MiB).
+ * Next.js buffers bodies for the proxy up to `proxyClientMaxBodySize` (next.config.ts), set just above this.
+ */
+export const maxBodyBytes = 32 * 1024 * 1024 + 64 * 1024;
+
+/** Pages anyone may open. */
+const publicPages = new Set(["/sign-in"]);
+
+function withHeaders(response: NextResponse, secure: boolean, csp: string): NextResponse {
+  for (const [name, value] of Object.entries(securityHeaders(secure))) response.headers.set(name, value);
+  response.headers.set("content-security-policy", csp);
+  return response;
+}
+
+/**
+ * In front of every request (Node.js runtime): security headers and the CSP nonce; for /api/v1 the central
+ * permission check (route handlers check again with `route()`); for pages, a redirect to the sign-in page when
+ * there is no valid session (pages check again with `requirePage()`, which also knows each page's role).
+ */
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const { pathname } = request.nextUrl;
+  const secure = isSecureRequest(request.headers, request.url);
+
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    const declared = Number(request.headers.get("content-length") ?? 0);
+    if (declared > maxBodyBytes) {
+      return withHeaders(errorResponse(413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`, { limit: maxBodyBytes }), secure, apiContentSecurityPolicy);
+    }
+    const permission = apiPermission(pathname, request.method);
+    if (permission !== "public") {
+      try {
+        const principal = await resolvePrincipal(request.headers, request.url);
+        if (principal.kind === "anonymous") {
+          return withHeaders(errorResponse(401, "unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>"), secure, apiContentSecurityPolicy);
+        }
+        if (!can(principal.role, permission)) {
+          return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);
+        }
+      } catch {
+        // The database is unreachable: let the route handler answer (503 in the standard shape).
+      }
+    }
+    return withHeaders(NextResponse.next(), secure, apiContentSecurityPolicy);
+  }
+
+  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", secure });
+  let signedIn = false;
+  try {
+    signedIn = (await sessionPrincipal(request.headers, request.url)) !== undefined;
+  } catch {
+    signedIn = false;
+  }
+  if (!signedIn && !publicPages.has(pathname)) {
+    const target = new URL("/sign-in", request.url);
+    if (pathname !== "/") target.searchParams.set("next", `${pathname}${request.nextUrl.search}`);
+    return withHeaders(NextResponse.redirect(target), secure, csp);
+  }
+  if (signedIn && pathname === "/sign-in") return withHeaders(NextResponse.redirect(new URL("/", request.url)), secure, csp);
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  return withHeaders(NextResponse.next({ request: { headers: requestHeaders } }), secure, csp);
+}
+
+export const config = {
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
+};
