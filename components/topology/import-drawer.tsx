@@ -2,7 +2,7 @@
 
 import { InboxOutlined, WarningOutlined } from "@ant-design/icons";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Descriptions, Drawer, Popconfirm, Space, Statistic, Tag, Typography, Upload } from "antd";
+import { Alert, App, Button, Descriptions, Drawer, Popconfirm, Select, Space, Statistic, Tag, Typography, Upload } from "antd";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { z } from "zod";
@@ -22,7 +22,18 @@ type Preview = z.infer<typeof previewSchema>;
 const LISTED = 12;
 
 /** Inventory from a rank table: pick a file, see what would be added, changed and removed and the conflicts, write. */
-export function ImportDrawer({ cluster, open, onClose }: { cluster: string; open: boolean; onClose: () => void }) {
+export function ImportDrawer({
+  cluster,
+  open,
+  onClose,
+  savedTables,
+}: {
+  cluster: string;
+  open: boolean;
+  onClose: () => void;
+  /** Saved rank tables that may be imported (value `table:<id>`). */
+  savedTables: { value: string; label: string }[];
+}) {
   const t = useTranslations("topology.import");
   const format = useFormatter();
   const { message } = App.useApp();
@@ -51,11 +62,19 @@ export function ImportDrawer({ cluster, open, onClose }: { cluster: string; open
     },
   });
 
-  const choose = async (picked: File) => {
-    const text = await picked.text();
-    setFile({ name: picked.name, text });
+  const compare = (name: string, text: string) => {
+    setFile({ name, text });
     apply.reset();
     preview.mutate(text);
+  };
+  const choose = async (picked: File) => compare(picked.name, await picked.text());
+  const chooseSaved = async (value: string, label: string) => {
+    const response = await fetch(`/api/v1/rank-tables/${value.slice("table:".length)}/export?format=json`);
+    if (!response.ok) {
+      message.error(t("savedFailed", { name: label }));
+      return;
+    }
+    compare(label, await response.text());
   };
 
   const data: Preview | undefined = preview.data;
@@ -84,6 +103,16 @@ export function ImportDrawer({ cluster, open, onClose }: { cluster: string; open
           </p>
           <p>{file ? file.name : t("drop")}</p>
         </Upload.Dragger>
+        {savedTables.length > 0 && (
+          <Select
+            aria-label={t("fromSaved")}
+            placeholder={t("fromSaved")}
+            style={{ width: "100%" }}
+            options={savedTables}
+            value={null}
+            onChange={(value: string) => void chooseSaved(value, savedTables.find((option) => option.value === value)?.label ?? value)}
+          />
+        )}
         <Typography.Link href={`${base}/rank-table`} download>
           {t("download")}
         </Typography.Link>

@@ -7,6 +7,8 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
+import { z } from "zod";
+import { fetchJson } from "@/components/primitives/fetch-json";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
@@ -39,6 +41,28 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const [resetToken, setResetToken] = useState(0);
   const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
   const [importing, setImporting] = useState(false);
+
+  // Saved rank tables (the Rank tables page) of this cluster, or of no cluster, can number the dies.
+  const savedTables = useQuery({
+    queryKey: ["rank-tables", "list"],
+    queryFn: () =>
+      fetchJson("/api/v1/rank-tables", z.object({ items: z.array(z.object({ id: z.number(), name: z.string(), clusterId: z.number().nullable() })) })),
+    staleTime: 60_000,
+    retry: false,
+  });
+  const savedId = state.ranks.startsWith("table:") ? Number(state.ranks.slice("table:".length)) : null;
+  const savedRanks = useQuery({
+    queryKey: ["rank-tables", "ranks", savedId],
+    queryFn: async ({ signal }) => {
+      const response = await fetch(`/api/v1/rank-tables/${savedId}/export?format=json`, { signal });
+      if (!response.ok) throw new Error(`${response.status}`);
+      const assignment = ranksFromRankTable(await response.text());
+      if (!assignment) throw new Error("not a rank table");
+      return assignment;
+    },
+    enabled: savedId !== null,
+    staleTime: 60_000,
+  });
 
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
   const navigate = useCallback(
@@ -177,7 +201,14 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const drawnDies = data?.nodes.filter((n) => n.kind === "die").length ?? 0;
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
-  const ranks = state.ranks === "file" && fileRanks ? fileRanks.ranks : undefined;
+  const savedName = savedTables.data?.items.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
+  const chosen: (RankAssignment & { name: string }) | null =
+    state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
+  const ranks = chosen?.ranks;
+  const clusterId = data?.cluster.id;
+  const tableOptions = (savedTables.data?.items ?? [])
+    .filter((table) => table.clusterId === null || table.clusterId === clusterId)
+    .map((table) => ({ value: `table:${table.id}`, label: table.name }));
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
@@ -190,7 +221,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
             cluster={cluster}
             initialQuery={state.q ?? ""}
             field={state.field}
-            fileRanks={state.ranks === "file" && fileRanks ? fileRanks.dies : null}
+            fileRanks={chosen ? chosen.dies : null}
             onFieldChange={(field) => navigate({ field }, "replace")}
             onLand={onLand}
             onNoMatch={(q) => message.warning(t("search.noMatch", { q }))}
@@ -223,11 +254,13 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           <span>{t("ranks.label")}</span>
           <Select
             aria-label={t("ranks.label")}
-            value={state.ranks === "file" && fileRanks ? "file" : "inventory"}
+            value={chosen || savedId !== null ? state.ranks : "inventory"}
+            loading={savedRanks.isFetching}
             style={{ width: 220 }}
-            onChange={(value: "inventory" | "file") => navigate({ ranks: value }, "replace")}
+            onChange={(value: string) => navigate({ ranks: value }, "replace")}
             options={[
               { value: "inventory", label: t("ranks.inventory") },
+              ...(tableOptions.length ? [{ label: t("ranks.saved"), options: tableOptions }] : []),
               ...(fileRanks ? [{ value: "file", label: fileRanks.name }] : []),
             ]}
           />
@@ -250,6 +283,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
         </Space>
       </div>
       {state.ranks === "file" && !fileRanks && <Alert type="info" showIcon title={t("ranks.fileMissing")} />}
+      {savedRanks.isError && <Alert type="warning" showIcon title={t("ranks.savedFailed", { name: savedName })} />}
       {view.isError ? (
         <Alert
           type="error"
@@ -307,7 +341,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
               cluster={cluster}
               selection={selection}
               theme={theme}
-              fileRanks={state.ranks === "file" && fileRanks ? fileRanks : null}
+              fileRanks={chosen}
               onOpen={open}
               onSelect={selectInView}
               selectionHref={(kind, id) => `${pathname}?${topologyQuery({ ...state, cluster, sel: `${kind}:${id}` })}`}
@@ -316,7 +350,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           </aside>
         </div>
       )}
-      <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} />
+      <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />
       {data?.level === "server" && (
         <section aria-label={t("dieTable.title")}>
           <Typography.Title level={2} style={{ fontSize: 16 }}>

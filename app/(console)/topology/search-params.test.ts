@@ -8,6 +8,7 @@ describe("topology search params", () => {
     expect(state).toEqual({ ...raw, ranks: "inventory" });
     expect(Object.fromEntries(new URLSearchParams(topologyQuery(state)))).toEqual(raw);
     expect(parseSelection(state.sel)).toEqual({ kind: "die", id: "sp0-node03/d5" });
+    expect(topologySearchParams.parse({ ranks: "table:12" }).ranks).toBe("table:12");
   });
 
   it("falls back to the cluster view on anything it does not understand", () => {

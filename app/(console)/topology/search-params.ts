@@ -16,8 +16,15 @@ export const topologySearchParams = z.object({
     .catch(undefined),
   q: z.string().max(200).optional().catch(undefined),
   field: z.enum(searchFields).catch("any").default("any"),
-  /** `inventory`: ranks as a table built from the inventory numbers them; `file`: from a rank table file loaded here. */
-  ranks: z.enum(["inventory", "file"]).catch("inventory").default("inventory"),
+  /**
+   * Where the dies' ranks come from: `inventory` (a table built from the inventory), `table:<id>` (a saved rank
+   * table) or `file` (a rank table file loaded in this browser).
+   */
+  ranks: z
+    .string()
+    .regex(/^(inventory|file|table:\d{1,9})$/)
+    .catch("inventory")
+    .default("inventory"),
 });
 export type TopologySearchParams = z.infer<typeof topologySearchParams>;
 
