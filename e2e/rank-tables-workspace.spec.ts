@@ -44,7 +44,7 @@ test.describe("Rank table workspace (editor)", () => {
     await expect(field).toHaveValue("192.168.2.6");
     await expect(field).not.toHaveAttribute("aria-invalid", "true");
 
-    await page.getByRole("button", { name: "Export" }).hover();
+    await page.getByRole("button", { name: "Export" }).click();
     const downloading = page.waitForEvent("download");
     await page.getByRole("menuitem", { name: "Download canonical JSON" }).click();
     const download = await downloading;
@@ -79,7 +79,7 @@ test.describe("Rank table workspace (editor)", () => {
     await page.getByRole("textbox", { name: "Rank table text" }).fill(source.replace('"rank_id": "0"', '"rank_id": 0'));
     await page.getByRole("button", { name: "Open in the editor" }).click();
     await expect(page.getByRole("status", { name: "Validation report" })).toContainText("1 error");
-    await page.getByRole("button", { name: "Export" }).hover();
+    await page.getByRole("button", { name: "Export" }).click();
     await page.getByRole("menuitem", { name: "Download canonical JSON" }).click();
     await expect(page.getByText("This table has 1 error.")).toBeVisible();
     const downloading = page.waitForEvent("download");

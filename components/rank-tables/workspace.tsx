@@ -357,6 +357,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         </Tooltip>
         {canWrite && (
           <Dropdown
+            trigger={["click"]}
             menu={{
               items: [
                 { key: "ranks", label: t("renumberRanks"), onClick: () => repair(t("renumberRanks"), renumberRanks) },
@@ -370,6 +371,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
           </Dropdown>
         )}
         <Dropdown
+            trigger={["click"]}
           menu={{
             items: [
               { key: "json", label: t("downloadJson"), onClick: () => confirmExport(() => downloadText(writeRankTable(table!), exportFileName(name), "application/json")) },
