@@ -49,6 +49,8 @@ interface Entry {
 let a2ServerId = "";
 let a2RankTable = "";
 let rankTableId = 0;
+let faultSettings: unknown;
+const window24h = () => `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
 const rankTableText = readFileSync(path.resolve(__dirname, "../lib/rank-table/fixtures/seed-ai-server.jsonc"), "utf8");
 const newRankTable = async () => (await createRankTable(testDatabase().db, { name: unique("matrix table "), text: rankTableText }, systemActor)).id;
 let patchTarget = "";
@@ -116,6 +118,16 @@ const matrix: Record<string, Entry> = {
   "GET /api/v1/clusters/[id]/inventory/rank-table": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
   "POST /api/v1/clusters/[id]/inventory/preview": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: { text: a2RankTable } }) },
   // A stale expectedRevision: the write is refused with 409 after the permission check, so the inventory stays.
+  "GET /api/v1/fault-events": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}` }) },
+  // An empty batch: accepted, nothing to write.
+  "POST /api/v1/fault-events": { permission: "write", ok: 200, call: () => ({ body: [] }) },
+  // Not a device-info ConfigMap: refused after the permission check (422), nothing changes.
+  "POST /api/v1/fault-events/device-info": { permission: "write", ok: 422, call: () => ({ query: "cluster=atlas-a2-demo", body: { unrelated: true } }) },
+  "GET /api/v1/fault-events/health": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
+  "GET /api/v1/fault-events/stats": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}` }) },
+  "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
+  // Writes the current settings back unchanged.
+  "PUT /api/v1/fault-events/settings": { permission: "write", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo", body: faultSettings }) },
   "PUT /api/v1/clusters/[id]/inventory": {
     permission: "write",
     ok: 409,
@@ -209,6 +221,13 @@ beforeAll(async () => {
   });
   expect(exported.status).toBe(200);
   a2RankTable = await exported.text();
+  const { GET: getSettings } = await import("@/app/api/v1/fault-events/settings/route");
+  const settings = await getSettings(new Request(`${origin}/api/v1/fault-events/settings?cluster=atlas-a2-demo`, { headers: { authorization: `Bearer ${credentials.tokens.viewer}` } }), {
+    params: Promise.resolve({}),
+  });
+  expect(settings.status).toBe(200);
+  const { escalation, retentionDays } = (await settings.json()) as { escalation: unknown; retentionDays: number };
+  faultSettings = { escalation, retentionDays };
 });
 
 describe("the authorisation matrix", () => {
