@@ -169,6 +169,27 @@ describe("API tokens", () => {
   });
 });
 
+describe("token-authenticated writes", () => {
+  it("are rate-limited per token (120 a minute), with Retry-After; reads are not", async () => {
+    limits.tokenWrites.reset();
+    const { db } = testDatabase();
+    const busy = await createApiToken(db, { name: "busy collector", role: "editor" }, systemActor);
+    const quiet = await createApiToken(db, { name: "quiet collector", role: "editor" }, systemActor);
+    // Signing out is a write that needs no data: a token gets 400 from it once past the rate limit check.
+    const write = (token: string) =>
+      signOutPost(jsonRequest("/api/auth/sign-out", "POST", undefined, { authorization: `Bearer ${token}` }), { params: Promise.resolve({}) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push((await write(busy.token)).status);
+    expect(statuses.slice(0, 120).every((s) => s === 400)).toBe(true);
+    const limited = await write(busy.token);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await limited.json()).error.code).toBe("rate_limited");
+    expect((await write(quiet.token)).status).toBe(400);
+    expect((await asToken(busy.token)).status).toBe(200);
+  });
+});
+
 describe("the audit log", () => {
   it("is append-only: the database refuses updates, deletes and truncation", async () => {
     const { pool } = testDatabase();
