@@ -1,52 +1,16 @@
 import type pg from "pg";
+import type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
+export type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult };
 import type { TimelineQuery } from "../schema/fault-event/validation";
 import { getFaultSettings, reevaluateSeries, type ClusterRef } from "./faults";
 
 /** Events longer than this that began before the window are found through the open-events index or not at all. */
 const longestClosedEventMs = 7 * 86_400_000;
 
-export interface TimelineEvent {
-  id: string;
-  targetKind: TargetKind;
-  targetKey: string;
-  superPodId: string | null;
-  serverId: string | null;
-  deviceId: number | null;
-  npuIndex: number | null;
-  kind: FaultKind;
-  source: FaultSource;
-  code: string | null;
-  phase: string | null;
-  reportedLevel: FaultLevel;
-  level: FaultLevel;
-  rule: EscalationRule;
-  ruleAt: number | null;
-  releaseAt: number | null;
-  episodeId: string;
-  beganAt: number;
-  endedAt: number | null;
-  job: string | null;
-  rank: number | null;
-  message: string | null;
-}
 
-export interface DensityBucket {
-  at: number;
-  counts: Partial<Record<FaultLevel, number>>;
-}
 
-export interface TimelineResult {
-  cluster: { id: number; slug: string; name: string };
-  from: number;
-  to: number;
-  events: TimelineEvent[];
-  /** Events matching the filters in the window (may exceed `events.length` when truncated). */
-  total: number;
-  truncated: boolean;
-  density: { bucketMs: number; buckets: DensityBucket[] };
-}
 
 interface Filters {
   clause: string;
@@ -179,20 +143,6 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
   };
 }
 
-export interface FaultStatistics {
-  from: number;
-  to: number;
-  byKind: { kind: FaultKind; count: number }[];
-  byLevel: { level: FaultLevel; count: number }[];
-  /** Mean time to recovery over faults (merged episodes) that began and recovered in the period, ms. */
-  mttrMs: number | null;
-  recovered: number;
-  open: number;
-  topServers: { serverId: string; count: number; faultMs: number }[];
-  topDies: { serverId: string; deviceId: number; count: number; faultMs: number }[];
-  /** Per super pod: the share of die-time in the period without a fault of a "faulty" level. */
-  availability: { superPodId: string | null; dies: number; faultyDieMs: number; availability: number }[];
-}
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
 

@@ -1,20 +1,107 @@
 "use client";
 
-import { Space } from "antd";
+import { Empty, Space, Tabs } from "antd";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { DeviceInfoPanel } from "@/components/faults/device-info-panel";
 import { EscalationRules } from "@/components/faults/escalation-rules";
 import { FaultLevelsTable } from "@/components/faults/fault-levels-table";
 import { HcclPhasesTable } from "@/components/faults/hccl-phases-table";
+import { useLiveFaults } from "@/components/faults/use-live-faults";
+import { FaultStatisticsView } from "@/components/faults/statistics";
+import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useThemeControl } from "@/components/providers/app-providers";
+import { faultsQuery, faultsSearchParams, type FaultsSearchParams } from "./search-params";
 
-export function FaultsClient() {
+const day = 86_400_000;
+
+/** A clock for open events: they run until now, so the view moves on by itself. */
+function useNow(intervalMs = 15_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: string | null; canWrite: boolean }) {
   const t = useTranslations("faults");
+  const { theme } = useThemeControl();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const state = useMemo(() => faultsSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const cluster = state.cluster ?? defaultCluster;
+  const now = useNow();
+  useLiveFaults(cluster);
+  // Without from/to in the URL the window is the last 24 h and follows the clock.
+  const to = state.to ?? now;
+  const from = state.from ?? to - day;
+
+  const navigate = useCallback(
+    (next: Partial<FaultsSearchParams>, mode: "push" | "replace" = "push") => {
+      const query = faultsQuery({ ...state, ...next });
+      const url = query ? `${pathname}?${query}` : pathname;
+      if (mode === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+    },
+    [state, pathname],
+  );
+
+  const timelineState: TimelineState = {
+    from,
+    to,
+    zoom: state.zf !== undefined && state.zt !== undefined ? [state.zf, state.zt] : null,
+    brush: state.bf !== undefined && state.bt !== undefined ? [state.bf, state.bt] : null,
+    kind: state.kind,
+    level: state.level,
+    code: state.code,
+    target: state.target,
+    state: state.state,
+    open: state.open,
+    sel: state.sel,
+  };
+
+  const onTimelineChange = (next: Partial<TimelineState>, mode: "push" | "replace" = "push") => {
+    const { zoom, brush, from: nextFrom, to: nextTo, ...rest } = next;
+    const patch: Partial<FaultsSearchParams> = { ...rest };
+    if (nextFrom !== undefined) patch.from = nextFrom;
+    if (nextTo !== undefined) patch.to = nextTo;
+    if (zoom !== undefined) Object.assign(patch, zoom ? { zf: zoom[0], zt: zoom[1] } : { zf: undefined, zt: undefined });
+    if (brush !== undefined) Object.assign(patch, brush ? { bf: brush[0], bt: brush[1] } : { bf: undefined, bt: undefined });
+    navigate(patch, mode);
+  };
+
   return (
-    <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-      <PageHeading title={t("title")} subtitle={t("subtitle")} />
-      <EscalationRules />
-      <FaultLevelsTable />
-      <HcclPhasesTable />
+    <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+      <PageHeading title={t("title")} subtitle={t("timelineSubtitle")} />
+      {!cluster ? (
+        <Empty description={t("noClusters")} />
+      ) : (
+        <Tabs
+          activeKey={state.tab}
+          onChange={(tab) => navigate({ tab: tab as FaultsSearchParams["tab"] })}
+          destroyOnHidden
+          items={[
+            { key: "timeline", label: t("tabs.timeline"), children: <TimelineView cluster={cluster} state={timelineState} now={now} theme={theme} onChange={onTimelineChange} /> },
+            { key: "statistics", label: t("tabs.statistics"), children: <FaultStatisticsView cluster={cluster} from={from} to={to} /> },
+            { key: "device-info", label: t("tabs.deviceInfo"), children: <DeviceInfoPanel cluster={cluster} canWrite={canWrite} /> },
+            {
+              key: "reference",
+              label: t("tabs.reference"),
+              children: (
+                <Space orientation="vertical" size="large" style={{ width: "100%" }}>
+                  <EscalationRules />
+                  <FaultLevelsTable />
+                  <HcclPhasesTable />
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
     </Space>
   );
 }

@@ -1,0 +1,60 @@
+import { subscribeFaults } from "@/server/faults/notifications";
+import { route } from "@/server/auth/guard";
+
+export const dynamic = "force-dynamic";
+
+const heartbeatMs = 20_000;
+
+/**
+ * `GET /api/v1/events[?cluster=<slug or id>]`: server-sent events. `event: faults` with `{clusterId, slug,
+ * changed, at}` whenever fault events of the cluster (or any, without `cluster`) are written, within a moment of
+ * the commit (PostgreSQL LISTEN/NOTIFY). The LISTEN is in place before the response starts, so nothing committed
+ * after the first byte is missed. `retry: 3000` tells the browser to reconnect after 3 s; a comment line every
+ * 20 s keeps proxies from closing the stream.
+ */
+export const GET = route("read", async ({ request }) => {
+  const cluster = new URL(request.url).searchParams.get("cluster");
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  const pending: string[] = [];
+  const send = (text: string) => {
+    if (!controller) {
+      pending.push(text);
+      return;
+    }
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      cleanup();
+    }
+  };
+  const unsubscribe = await subscribeFaults((notice) => {
+    if (cluster && notice.slug !== cluster && String(notice.clusterId) !== cluster) return;
+    send(`event: faults\ndata: ${JSON.stringify(notice)}\n\n`);
+  });
+  const heartbeat = setInterval(() => send(`: keep-alive\n\n`), heartbeatMs);
+  let closed = false;
+  function cleanup() {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    try {
+      controller?.close();
+    } catch {
+      // already closed
+    }
+  }
+  request.signal.addEventListener("abort", cleanup);
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      c.enqueue(encoder.encode(`retry: 3000\n: connected\n\n`));
+      for (const text of pending.splice(0)) c.enqueue(encoder.encode(text));
+    },
+    cancel: cleanup,
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+  });
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { fetchJson } from "@/components/primitives/fetch-json";
+import type { FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
+
+export type { FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
+
+// The API's answers are the server's own types: trusted here, checked by the integration tests.
+const timelineSchema = z.custom<TimelineResult>((v) => typeof v === "object" && v !== null && "events" in v);
+const statisticsSchema = z.custom<FaultStatistics>((v) => typeof v === "object" && v !== null && "byKind" in v);
+
+export interface TimelineFilters {
+  cluster: string;
+  from: number;
+  to: number;
+  kind: string[];
+  level: string[];
+  code?: string | undefined;
+  target?: string | undefined;
+  state: "all" | "open" | "closed";
+}
+
+export const faultKeys = {
+  all: ["faults"] as const,
+  timeline: (f: TimelineFilters) => ["faults", "timeline", f] as const,
+  statistics: (cluster: string, from: number, to: number) => ["faults", "statistics", cluster, from, to] as const,
+  health: (cluster: string) => ["faults", "health", cluster] as const,
+};
+
+export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise<TimelineResult> {
+  const params = new URLSearchParams({ cluster: f.cluster, from: String(f.from), to: String(f.to), state: f.state });
+  if (f.kind.length) params.set("kind", f.kind.join(","));
+  if (f.level.length) params.set("level", f.level.join(","));
+  if (f.code) params.set("code", f.code);
+  if (f.target) params.set("target", f.target);
+  return fetchJson(`/api/v1/fault-events?${params}`, timelineSchema, { signal });
+}
+
+export function fetchStatistics(cluster: string, from: number, to: number, signal?: AbortSignal): Promise<FaultStatistics> {
+  const params = new URLSearchParams({ cluster, from: String(from), to: String(to) });
+  return fetchJson(`/api/v1/fault-events/stats?${params}`, statisticsSchema, { signal });
+}
+
+export interface DeviceInfoAnswer {
+  server: string;
+  checkCode: "valid" | "mismatch" | "absent";
+  warnings: string[];
+  stale: boolean;
+  changed: boolean;
+  opened: { id: string; npuName: string; code: string | null; level: string }[];
+  closed: string[];
+  unchanged: number;
+}
+
+export function postDeviceInfo(cluster: string, node: string | undefined, text: string): Promise<DeviceInfoAnswer> {
+  const params = new URLSearchParams({ cluster });
+  if (node) params.set("node", node);
+  return fetchJson(`/api/v1/fault-events/device-info?${params}`, z.custom<DeviceInfoAnswer>(), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: text,
+  });
+}

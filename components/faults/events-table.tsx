@@ -1,0 +1,69 @@
+"use client";
+
+import { Table, Tag, Typography } from "antd";
+import { useTranslations } from "next-intl";
+import { HealthTag } from "@/components/primitives/health-tag";
+import type { TimelineEvent } from "@/lib/faults/api-types";
+import { faultLevels } from "@/lib/faults/levels";
+import { useDuration, useTimeFormat } from "./format";
+import { toneOf } from "./level-colors";
+
+export function targetLabel(e: Pick<TimelineEvent, "superPodId" | "serverId" | "deviceId" | "targetKind" | "targetKey">): string {
+  if (e.targetKind === "link") return e.targetKey.replace(/^link:/, "").replace("~", " ↔ ");
+  if (e.serverId && e.deviceId !== null) return `${e.serverId} / ${e.deviceId}`;
+  if (e.serverId) return e.serverId;
+  if (e.superPodId) return `super pod ${e.superPodId}`;
+  return "cluster";
+}
+
+/** The events of the selection: sortable, paginated, counted; a row click selects the event. */
+export function EventsTable({ events, now, selectedId, onSelect }: { events: TimelineEvent[]; now: number; selectedId?: string | undefined; onSelect: (e: TimelineEvent) => void }) {
+  const t = useTranslations("faults.timeline");
+  const tk = useTranslations("faults.kinds");
+  const tr = useTranslations("faults.rules");
+  const duration = useDuration();
+  const time = useTimeFormat();
+  return (
+    <Table<TimelineEvent>
+      size="small"
+      rowKey="id"
+      dataSource={events}
+      data-testid="fault-events-table"
+      onRow={(record) => ({ onClick: () => onSelect(record), style: { cursor: "pointer" } })}
+      rowClassName={(record) => (record.id === selectedId ? "ant-table-row-selected" : "")}
+      pagination={{ defaultPageSize: 20, showSizeChanger: true, showTotal: (total) => t("count", { count: total }) }}
+      scroll={{ x: 1100 }}
+      columns={[
+        {
+          title: t("began"),
+          dataIndex: "beganAt",
+          width: 170,
+          sorter: (a, b) => a.beganAt - b.beganAt,
+          defaultSortOrder: "ascend",
+          render: (value: number) => time(value),
+        },
+        {
+          title: t("duration"),
+          key: "duration",
+          width: 120,
+          sorter: (a, b) => (a.endedAt ?? now) - a.beganAt - ((b.endedAt ?? now) - b.beganAt),
+          render: (_, e) => (e.endedAt === null ? <Tag color="error">{t("openFor", { duration: duration(now - e.beganAt) })}</Tag> : duration(e.endedAt - e.beganAt)),
+        },
+        { title: t("target"), key: "target", width: 190, sorter: (a, b) => targetLabel(a).localeCompare(targetLabel(b), undefined, { numeric: true }), render: (_, e) => <Typography.Text code>{targetLabel(e)}</Typography.Text> },
+        { title: t("kind"), dataIndex: "kind", width: 170, render: (kind: string) => tk(kind) },
+        { title: t("code"), dataIndex: "code", width: 100, render: (code: string | null) => code ?? "—" },
+        {
+          title: t("level"),
+          dataIndex: "level",
+          width: 190,
+          sorter: (a, b) => faultLevels.indexOf(a.level) - faultLevels.indexOf(b.level),
+          render: (_, e) => <HealthTag tone={toneOf(e.level)}>{e.level}</HealthTag>,
+        },
+        { title: t("rule"), dataIndex: "rule", width: 200, render: (rule: string, e) => <span title={e.reportedLevel !== e.level ? t("reportedAs", { level: e.reportedLevel }) : undefined}>{tr(rule)}</span> },
+        { title: t("phase"), dataIndex: "phase", width: 130, render: (phase: string | null) => phase ?? "—" },
+        { title: t("source"), dataIndex: "source", width: 120 },
+        { title: t("job"), key: "job", width: 140, render: (_, e) => (e.job ? `${e.job}${e.rank !== null ? ` #${e.rank}` : ""}` : "—") },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,18 @@
+"use client";
+
+import { useFormatter, useTranslations } from "next-intl";
+import { useCallback } from "react";
+import { durationParts } from "@/lib/faults/timeline";
+
+/** "3 min 20 s" / "3 分 20 秒" in the UI language. */
+export function useDuration(): (ms: number) => string {
+  const t = useTranslations("faults.units");
+  const format = useFormatter();
+  return useCallback((ms: number) => durationParts(ms).map((p) => t(p.unit, { value: format.number(p.value) })).join(" "), [t, format]);
+}
+
+/** A time in the browser's zone (UTC is in the title where the element allows it). */
+export function useTimeFormat(): (ms: number) => string {
+  const format = useFormatter();
+  return useCallback((ms: number) => format.dateTime(new Date(ms), { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }), [format]);
+}

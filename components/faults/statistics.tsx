@@ -1,0 +1,105 @@
+"use client";
+
+import { DownloadOutlined } from "@ant-design/icons";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table } from "antd";
+import { useFormatter, useTranslations } from "next-intl";
+import { HealthTag } from "@/components/primitives/health-tag";
+import type { FaultStatistics } from "@/lib/faults/api-types";
+import { toCsv } from "@/lib/faults/timeline";
+import { faultKeys, fetchStatistics } from "./api";
+import { useDuration } from "./format";
+import { toneOf } from "./level-colors";
+import { downloadText } from "./timeline-view";
+
+export function statisticsCsv(s: FaultStatistics): string {
+  const rows: (string | number | null)[][] = [
+    ...s.byKind.map((k) => ["events by kind", k.kind, k.count, null]),
+    ...s.byLevel.map((l) => ["events by level", l.level, l.count, null]),
+    ["mttr_s", null, s.mttrMs === null ? null : (s.mttrMs / 1000).toFixed(1), null],
+    ["recovered", null, s.recovered, null],
+    ["open", null, s.open, null],
+    ...s.topServers.map((x) => ["most affected servers", x.serverId, x.count, (x.faultMs / 1000).toFixed(0)]),
+    ...s.topDies.map((x) => ["most affected dies", `${x.serverId}/${x.deviceId}`, x.count, (x.faultMs / 1000).toFixed(0)]),
+    ...s.availability.map((a) => ["availability", a.superPodId ?? "(no super pod)", a.availability.toFixed(6), (a.faultyDieMs / 1000).toFixed(0)]),
+  ];
+  return toCsv(["section", "name", "value", "fault_seconds"], rows);
+}
+
+/** Statistics of the window: events by kind and level, MTTR, most-affected servers and dies, availability per super pod. */
+export function FaultStatisticsView({ cluster, from, to }: { cluster: string; from: number; to: number }) {
+  const t = useTranslations("faults.stats");
+  const tk = useTranslations("faults.kinds");
+  const format = useFormatter();
+  const duration = useDuration();
+  const query = useQuery({ queryKey: faultKeys.statistics(cluster, from, to), queryFn: ({ signal }) => fetchStatistics(cluster, from, to, signal) });
+  if (query.isPending) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (query.isError) return <Alert type="error" showIcon title={t("loadError")} description={(query.error as Error).message} action={<Button onClick={() => void query.refetch()}>{t("retry")}</Button>} />;
+  const s = query.data;
+  const total = s.byKind.reduce((sum, k) => sum + k.count, 0);
+  if (total === 0) return <Empty description={t("empty")} />;
+  return (
+    <Row gutter={[16, 16]} data-testid="fault-statistics">
+      <Col span={24} style={{ textAlign: "right" }}>
+        <Button icon={<DownloadOutlined />} onClick={() => downloadText(`fault-statistics-${cluster}.csv`, statisticsCsv(s))}>
+          {t("exportCsv")}
+        </Button>
+      </Col>
+      <Col xs={12} md={6}>
+        <Card size="small"><Statistic title={t("events")} value={total} formatter={(v) => format.number(Number(v))} /></Card>
+      </Col>
+      <Col xs={12} md={6}>
+        <Card size="small"><Statistic title={t("mttr")} value={s.mttrMs === null ? "—" : duration(s.mttrMs)} /></Card>
+      </Col>
+      <Col xs={12} md={6}>
+        <Card size="small"><Statistic title={t("recovered")} value={s.recovered} formatter={(v) => format.number(Number(v))} /></Card>
+      </Col>
+      <Col xs={12} md={6}>
+        <Card size="small"><Statistic title={t("open")} value={s.open} formatter={(v) => format.number(Number(v))} /></Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card size="small" title={t("byKind")}>
+          <Table size="small" pagination={false} rowKey="kind" dataSource={s.byKind} columns={[{ title: t("kind"), dataIndex: "kind", render: (k: string) => tk(k) }, { title: t("count"), dataIndex: "count", align: "right", render: (n: number) => format.number(n) }]} />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card size="small" title={t("byLevel")}>
+          <Table size="small" pagination={false} rowKey="level" dataSource={s.byLevel} columns={[{ title: t("level"), dataIndex: "level", render: (_: string, r) => <HealthTag tone={toneOf(r.level)}>{r.level}</HealthTag> }, { title: t("count"), dataIndex: "count", align: "right", render: (n: number) => format.number(n) }]} />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card size="small" title={t("topServers")}>
+          <Table size="small" pagination={false} rowKey="serverId" dataSource={s.topServers} columns={[{ title: t("server"), dataIndex: "serverId" }, { title: t("count"), dataIndex: "count", align: "right" }, { title: t("faultTime"), dataIndex: "faultMs", align: "right", render: (ms: number) => duration(ms) }]} />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card size="small" title={t("topDies")}>
+          <Table size="small" pagination={false} rowKey={(r) => `${r.serverId}/${r.deviceId}`} dataSource={s.topDies} columns={[{ title: t("die"), key: "die", render: (_, r) => `${r.serverId} / ${r.deviceId}` }, { title: t("count"), dataIndex: "count", align: "right" }, { title: t("faultTime"), dataIndex: "faultMs", align: "right", render: (ms: number) => duration(ms) }]} />
+        </Card>
+      </Col>
+      <Col span={24}>
+        <Card size="small" title={t("availability")} extra={t("availabilityHint")}>
+          <Table
+            size="small"
+            pagination={false}
+            rowKey={(r) => r.superPodId ?? "none"}
+            dataSource={s.availability}
+            columns={[
+              { title: t("superPod"), dataIndex: "superPodId", render: (id: string | null) => id ?? t("noSuperPod") },
+              { title: t("dies"), dataIndex: "dies", align: "right" },
+              { title: t("faultTime"), dataIndex: "faultyDieMs", align: "right", render: (ms: number) => duration(ms) },
+              {
+                title: t("availabilityColumn"),
+                dataIndex: "availability",
+                width: 320,
+                render: (a: number) => (
+                  <Progress percent={Number((a * 100).toFixed(4))} format={() => format.number(a, { style: "percent", maximumFractionDigits: 3 })} status={a < 0.999 ? "exception" : "normal"} />
+                ),
+              },
+            ]}
+          />
+        </Card>
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,187 @@
+"use client";
+
+import { BarChart, CustomChart } from "echarts/charts";
+import { BrushComponent, DataZoomComponent, GridComponent, ToolboxComponent, TooltipComponent } from "echarts/components";
+import * as echarts from "echarts/core";
+import { useEffect, useMemo, useRef } from "react";
+import { EChart, type EChartsInstance } from "@/components/primitives/echart";
+import type { DensityBucket, TimelineEvent } from "@/lib/faults/api-types";
+import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
+import type { Lane } from "@/lib/faults/timeline";
+import { levelColors } from "./level-colors";
+
+// Tree-shaken: the swimlanes are a custom series, the density strip a stacked bar series.
+echarts.use([CustomChart, BarChart, GridComponent, DataZoomComponent, BrushComponent, ToolboxComponent, TooltipComponent]);
+
+export interface TimelineChartLabels {
+  laneToggle: (lane: Lane) => string;
+  density: string;
+  tooltip: (event: TimelineEvent) => string;
+  brush: string;
+  clearBrush: string;
+}
+
+interface Props {
+  events: TimelineEvent[];
+  lanes: Lane[];
+  laneOf: Map<string, number>;
+  density: { bucketMs: number; buckets: DensityBucket[] };
+  from: number;
+  to: number;
+  now: number;
+  zoom: [number, number] | null;
+  brush: [number, number] | null;
+  selectedId: string | undefined;
+  theme: "light" | "dark";
+  labels: TimelineChartLabels;
+  onZoom: (range: [number, number] | null) => void;
+  onBrush: (range: [number, number] | null) => void;
+  onToggleLane: (lane: Lane) => void;
+  onSelect: (event: TimelineEvent) => void;
+}
+
+const laneHeight = 22;
+const densityHeight = 56;
+
+/**
+ * The fault timeline: swimlanes (super pod → server → die) with one bar per event coloured by level (open events run
+ * to now with a dashed outline), a density strip of the whole window under it, zoom (wheel, drag, slider) and a
+ * brush that selects a time range. Lane labels open and close lanes.
+ */
+export function TimelineChart(props: Props) {
+  const chartRef = useRef<EChartsInstance | null>(null);
+  const callbacks = useRef(props);
+  useEffect(() => {
+    callbacks.current = props;
+  });
+  const height = Math.max(160, props.lanes.length * laneHeight) + densityHeight + 110;
+
+  const option = useMemo(() => {
+    const { events, lanes, laneOf, density, from, to, now, selectedId, labels } = props;
+    const data = events.map((e) => ({
+      value: [laneOf.get(e.id) ?? 0, e.beganAt, e.endedAt ?? now, faultLevels.indexOf(e.level), e.endedAt === null ? 1 : 0],
+      id: e.id,
+      itemStyle: { color: levelColors[e.level] },
+    }));
+    const densitySeries = faultLevels.map((level: FaultLevel) => ({
+      type: "bar" as const,
+      name: level,
+      stack: "density",
+      xAxisIndex: 1,
+      yAxisIndex: 1,
+      barWidth: "100%",
+      itemStyle: { color: levelColors[level] },
+      data: density.buckets.filter((b) => b.counts[level]).map((b) => [b.at + density.bucketMs / 2, b.counts[level]]),
+      large: true,
+      silent: true,
+    }));
+    return {
+      animation: false,
+      grid: [
+        { left: 190, right: 24, top: 36, height: Math.max(160, lanes.length * laneHeight) },
+        { left: 190, right: 24, height: densityHeight, bottom: 48 },
+      ],
+      toolbox: { right: 24, top: 0, feature: { brush: { type: ["lineX", "clear"], title: { lineX: labels.brush, clear: labels.clearBrush } } } },
+      brush: { xAxisIndex: 0, brushLink: "none", throttleType: "debounce", throttleDelay: 250, outOfBrush: { colorAlpha: 0.25 } },
+      tooltip: { trigger: "item", confine: true, formatter: (p: { dataIndex: number; seriesType: string }) => (p.seriesType === "custom" ? labels.tooltip(events[p.dataIndex]!) : "") },
+      xAxis: [
+        { type: "time", min: from, max: to, gridIndex: 0, position: "top", splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
+        { type: "time", min: from, max: to, gridIndex: 1, axisLabel: { show: false }, axisTick: { show: false } },
+      ],
+      yAxis: [
+        {
+          type: "category",
+          gridIndex: 0,
+          inverse: true,
+          data: lanes.map((lane) => labels.laneToggle(lane)),
+          triggerEvent: true,
+          axisLabel: { fontSize: 11, width: 180, overflow: "truncate", align: "right", fontFamily: "monospace" },
+          splitLine: { show: true, lineStyle: { opacity: 0.15 } },
+        },
+        { type: "value", gridIndex: 1, name: labels.density, nameLocation: "middle", nameGap: 40, nameTextStyle: { fontSize: 11 }, splitNumber: 2, axisLabel: { fontSize: 10 } },
+      ],
+      dataZoom: [
+        { type: "inside", xAxisIndex: [0, 1], filterMode: "weakFilter", ...(props.zoom ? { startValue: props.zoom[0], endValue: props.zoom[1] } : { start: 0, end: 100 }) },
+        { type: "slider", xAxisIndex: [0, 1], filterMode: "weakFilter", bottom: 8, height: 24, ...(props.zoom ? { startValue: props.zoom[0], endValue: props.zoom[1] } : { start: 0, end: 100 }) },
+      ],
+      series: [
+        {
+          type: "custom",
+          name: "events",
+          xAxisIndex: 0,
+          yAxisIndex: 0,
+          encode: { x: [1, 2], y: 0 },
+          clip: true,
+          data,
+          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; style: () => Record<string, unknown> }) => {
+            const lane = api.value(0);
+            const start = api.coord([api.value(1), lane]);
+            const end = api.coord([api.value(2), lane]);
+            const band = api.size([0, 1])[1] * 0.7;
+            const open = api.value(4) === 1;
+            const width = Math.max(3, end[0] - start[0]);
+            return {
+              type: "rect",
+              shape: { x: start[0], y: start[1] - band / 2, width, height: band, r: 2 },
+              style: { ...api.style(), ...(open ? { stroke: "#000", lineDash: [3, 2], lineWidth: 1 } : {}) },
+            };
+          },
+        },
+        ...densitySeries,
+      ],
+      // Keep the selected event visible as a marker line.
+      ...(selectedId ? {} : {}),
+    };
+  }, [props]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    chart.setOption(option, { notMerge: true });
+    if (props.brush) {
+      chart.dispatchAction({ type: "brush", areas: [{ brushType: "lineX", xAxisIndex: 0, coordRange: props.brush }] });
+    }
+  }, [option, props.brush]);
+
+  return (
+    <div style={{ height }} data-testid="fault-timeline">
+      <EChart
+        theme={props.theme}
+        ariaLabel="fault timeline"
+        onReady={(chart) => {
+          chartRef.current = chart;
+          chart.setOption(option, { notMerge: true });
+          chart.on("click", (params: { componentType?: string; value?: unknown; dataIndex?: number; seriesType?: string }) => {
+            const current = callbacks.current;
+            if (params.componentType === "yAxis") {
+              const index = current.lanes.findIndex((lane) => current.labels.laneToggle(lane) === params.value);
+              const lane = current.lanes[index];
+              if (lane?.expandable) current.onToggleLane(lane);
+            } else if (params.seriesType === "custom" && params.dataIndex !== undefined) {
+              const event = current.events[params.dataIndex];
+              if (event) current.onSelect(event);
+            }
+          });
+          chart.on("datazoom", () => {
+            const axis = (chart.getOption() as { dataZoom?: { startValue?: number; endValue?: number; start?: number; end?: number }[] }).dataZoom?.[0];
+            const current = callbacks.current;
+            if (!axis) return;
+            const whole = axis.start === 0 && axis.end === 100;
+            current.onZoom(whole || axis.startValue === undefined || axis.endValue === undefined ? null : [Math.round(axis.startValue), Math.round(axis.endValue)]);
+          });
+          chart.on("brushEnd", (raw: unknown) => {
+            const range = (raw as { areas?: { coordRange?: [number, number] }[] }).areas?.[0]?.coordRange;
+            callbacks.current.onBrush(range ? [Math.round(range[0]), Math.round(range[1])] : null);
+          });
+          chart.on("brush", (raw: unknown) => {
+            const params = raw as { areas?: unknown[]; command?: string };
+            if (params.command === "clear" || (params.areas && params.areas.length === 0)) callbacks.current.onBrush(null);
+          });
+          return () => {
+            chartRef.current = null;
+          };
+        }}
+      />
+    </div>
+  );
+}

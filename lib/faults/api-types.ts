@@ -1,0 +1,59 @@
+import type { FaultLevel } from "./levels";
+import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "./model";
+
+/** The shapes the fault API answers with (GET /api/v1/fault-events, /stats), shared by server and console. */
+export interface TimelineEvent {
+  id: string;
+  targetKind: TargetKind;
+  targetKey: string;
+  superPodId: string | null;
+  serverId: string | null;
+  deviceId: number | null;
+  npuIndex: number | null;
+  kind: FaultKind;
+  source: FaultSource;
+  code: string | null;
+  phase: string | null;
+  reportedLevel: FaultLevel;
+  level: FaultLevel;
+  rule: EscalationRule;
+  ruleAt: number | null;
+  releaseAt: number | null;
+  episodeId: string;
+  beganAt: number;
+  endedAt: number | null;
+  job: string | null;
+  rank: number | null;
+  message: string | null;
+}
+
+export interface DensityBucket {
+  at: number;
+  counts: Partial<Record<FaultLevel, number>>;
+}
+
+export interface TimelineResult {
+  cluster: { id: number; slug: string; name: string };
+  from: number;
+  to: number;
+  events: TimelineEvent[];
+  /** Events matching the filters in the window (may exceed `events.length` when truncated). */
+  total: number;
+  truncated: boolean;
+  density: { bucketMs: number; buckets: DensityBucket[] };
+}
+
+export interface FaultStatistics {
+  from: number;
+  to: number;
+  byKind: { kind: FaultKind; count: number }[];
+  byLevel: { level: FaultLevel; count: number }[];
+  /** Mean time to recovery over faults (merged episodes) that began and recovered in the period, ms. */
+  mttrMs: number | null;
+  recovered: number;
+  open: number;
+  topServers: { serverId: string; count: number; faultMs: number }[];
+  topDies: { serverId: string; deviceId: number; count: number; faultMs: number }[];
+  /** Per super pod: the share of die-time in the period without a fault of a "faulty" level. */
+  availability: { superPodId: string | null; dies: number; faultyDieMs: number; availability: number }[];
+}
