@@ -123,6 +123,8 @@ const matrix: Record<string, Entry> = {
   "POST /api/v1/fault-events": { permission: "write", ok: 200, call: () => ({ body: [] }) },
   // Not a device-info ConfigMap: refused after the permission check (422), nothing changes.
   "POST /api/v1/fault-events/device-info": { permission: "write", ok: 422, call: () => ({ query: "cluster=atlas-a2-demo", body: { unrelated: true } }) },
+  // Server-sent events: max=0 ends the stream after its first chunk, so the body can be read to the end.
+  "GET /api/v1/events": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo&max=0" }) },
   "GET /api/v1/fault-events/health": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   "GET /api/v1/fault-events/stats": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}` }) },
   "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },

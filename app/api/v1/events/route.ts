@@ -10,10 +10,13 @@ const heartbeatMs = 20_000;
  * changed, at}` whenever fault events of the cluster (or any, without `cluster`) are written, within a moment of
  * the commit (PostgreSQL LISTEN/NOTIFY). The LISTEN is in place before the response starts, so nothing committed
  * after the first byte is missed. `retry: 3000` tells the browser to reconnect after 3 s; a comment line every
- * 20 s keeps proxies from closing the stream.
+ * 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
+ * the browser then reconnects), so no connection lives forever.
  */
 export const GET = route("read", async ({ request }) => {
-  const cluster = new URL(request.url).searchParams.get("cluster");
+  const params = new URL(request.url).searchParams;
+  const cluster = params.get("cluster");
+  const maxSeconds = Math.min(3600, Math.max(0, Number(params.get("max") ?? 600) || 0));
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   const pending: string[] = [];
@@ -33,11 +36,13 @@ export const GET = route("read", async ({ request }) => {
     send(`event: faults\ndata: ${JSON.stringify(notice)}\n\n`);
   });
   const heartbeat = setInterval(() => send(`: keep-alive\n\n`), heartbeatMs);
+  const limit = setTimeout(() => cleanup(), maxSeconds * 1000);
   let closed = false;
   function cleanup() {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    clearTimeout(limit);
     unsubscribe();
     try {
       controller?.close();
