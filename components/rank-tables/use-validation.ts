@@ -25,7 +25,9 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   const workerTable = useRef<JsonValue | undefined>(undefined);
   const workerLang = useRef<Lang | undefined>(undefined);
   const seq = useRef(0);
-  const useWorker = devices >= WORKER_FROM_DEVICES && typeof Worker !== "undefined";
+  /** Set when the worker cannot run (blocked by policy, failed to load): validation then runs here. */
+  const [workerFailed, setWorkerFailed] = useState(false);
+  const useWorker = devices >= WORKER_FROM_DEVICES && typeof Worker !== "undefined" && !workerFailed;
 
   useEffect(() => () => worker.current?.terminate(), []);
 
@@ -43,6 +45,11 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
       worker.current.onmessage = (event: MessageEvent<{ seq: number; report: ValidationReport }>) => {
         const { seq: answered, report } = event.data;
         setState((previous) => (answered > previous.seq ? { report, seq: answered } : previous));
+      };
+      worker.current.onerror = () => {
+        worker.current?.terminate();
+        worker.current = undefined;
+        setWorkerFailed(true);
       };
       workerTable.current = undefined;
     }
