@@ -52,9 +52,11 @@ export const TopologySearch = forwardRef<ComponentRef<typeof AutoComplete>, Prop
     enabled: q.length > 0 && useServerRanks,
     staleTime: 60_000,
   });
+  // Suggestions only for what is in the box now: a stale list would let Enter pick a hit of the previous query.
+  const current = q === text.trim() && query.data !== undefined;
   const local = localRankHit(fileRanks, q, field);
-  const remote = (query.data?.hits ?? []).filter((hit) => !(fileRanks && hit.field === "rank"));
-  const hits = [...(local ? [local] : []), ...remote];
+  const remote = current ? query.data.hits.filter((hit) => !(fileRanks && hit.field === "rank")) : [];
+  const hits = [...(local && q === text.trim() ? [local] : []), ...remote];
 
   const land = async (value: string) => {
     const v = value.trim();
