@@ -3,7 +3,7 @@ import { demoA3Cluster } from "@/lib/inventory/demo";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
 import { buildTopologyView } from "@/lib/topology/view";
-import { chartOption, clipBetween, fitScale, levelOfDetail, nodeKey, parseNodeKey, type ChartLabels } from "./chart-option";
+import { chartOption, clipBetween, fitScale, levelOfDetail, nodeKey, parseNodeKey, touching, type ChartLabels } from "./chart-option";
 
 const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
@@ -23,6 +23,14 @@ describe("chart option", () => {
       [10, 5],
       [30, 5],
     ]);
+  });
+
+  it("tells neighbours (joined straight) from far boxes (joined by a curve outside the grid)", () => {
+    const box = (x: number, y: number) => ({ x, y, width: 10, height: 10 });
+    expect(touching(box(0, 0), box(15, 0))).toBe(true);
+    expect(touching(box(0, 0), box(0, 15))).toBe(true);
+    expect(touching(box(0, 0), box(0, 45))).toBe(false);
+    expect(touching(box(0, 0), box(15, 15))).toBe(false);
   });
 
   it("round-trips node keys, including server ids with slashes", () => {
