@@ -71,9 +71,10 @@ const Cell = memo(function Cell({
       }}
     />
   );
-  if (!issues?.length) return input;
+  // Always inside the tooltip (empty when there is nothing to say), so the input is not remounted when a finding
+  // appears or goes: focus and the text being typed stay.
   return (
-    <Tooltip title={issues.map((issue) => `${issue.code}: ${issue.message}`).join("\n")} placement="topLeft">
+    <Tooltip title={issues?.length ? issues.map((issue) => `${issue.code}: ${issue.message}`).join("\n") : undefined} placement="topLeft">
       {input}
     </Tooltip>
   );

@@ -76,7 +76,7 @@ async function browserFigures(text: string): Promise<void> {
                 resolve(performance.now() - start);
               }
             });
-            observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-invalid"] });
+            observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-invalid"] });
             const start = performance.now();
             setTimeout(() => {
               observer.disconnect();
