@@ -8,7 +8,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
 import { z } from "zod";
-import { fetchJson } from "@/components/primitives/fetch-json";
+import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
@@ -88,6 +88,15 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
+
+  // A super pod or server this cluster does not have (another cluster picked in the top bar, a node that left the
+  // inventory): say so and show the cluster instead of an empty page.
+  const missing = view.error instanceof ApiRequestError && view.error.status === 404 && state.level !== "cluster" ? view.error : null;
+  useEffect(() => {
+    if (!missing) return;
+    message.warning(t("notInCluster", { id: state.id ?? "" }));
+    navigate({ level: "cluster", id: undefined, sel: undefined }, "replace");
+  }, [missing, message, t, state.id, navigate]);
 
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {
