@@ -7,7 +7,7 @@ import { diffSnapshot } from "@/lib/faults/snapshot";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
-import { findCluster, getFaultSettings, inTransaction, insertEvents, loadTargetIndex, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
+import { findCluster, getFaultSettings, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
 
 export class DeviceInfoTargetError extends Error {
   constructor(
@@ -101,8 +101,8 @@ export async function ingestDeviceInfo(
       warnings.push(`an newer snapshot (UpdateTime ${previous[0]!.update_time}) was already taken in; this one changes nothing`);
       return { ...base, stale: true };
     }
-    const { rows: open } = await client.query<{ id: string; npu_name: string | null; code: string | null; device_ref: number | null }>(
-      `select id, raw->>'npu_name' as npu_name, code, device_ref from fault_events
+    const { rows: open } = await client.query<{ id: string; npu_name: string | null; code: string | null; device_ref: number | null; series_key: string }>(
+      `select id, raw->>'npu_name' as npu_name, code, device_ref, series_key from fault_events
        where cluster_id = $1 and server_ref = $2 and source = 'device-info-cm' and ended_at is null`,
       [cluster.id, server.ref],
     );
@@ -144,6 +144,7 @@ export async function ingestDeviceInfo(
         raw: { ...fault.raw, npu_name: fault.npuName },
       };
     });
+    await lockSeries(client, cluster.id, [...events.map((e) => e.seriesKey), ...open.map((o) => o.series_key)]);
     const outcome = await insertEvents(client, events);
     if (diff.close.length) {
       await client.query(

@@ -48,7 +48,8 @@ export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, n
   );
   if (rows.length === 0) return 0;
   const settings = await getFaultSettings(pool, clusterId);
-  return reevaluateSeries(pool, clusterId, settings.escalation, rows.map((r) => r.series_key), Math.min(...rows.map((r) => r.began_at.getTime())), now);
+  const result = await reevaluateSeries(pool, clusterId, settings.escalation, rows.map((r) => r.series_key), Math.min(...rows.map((r) => r.began_at.getTime())), now);
+  return result.updated;
 }
 
 export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {

@@ -4,6 +4,7 @@ import {
   defaultEscalationSettings,
   evaluateSeries,
   lookbackMs,
+  type Escalation,
   seriesKey,
   type EscalationInput,
   type EscalationSettings,
@@ -355,6 +356,8 @@ const insertColumns = [
   ["reported_level", "fault_level"],
   ["level", "fault_level"],
   ["rule", "fault_rule"],
+  ["rule_at", "timestamptz"],
+  ["release_at", "timestamptz"],
   ["episode_id", "text"],
   ["began_at", "timestamptz"],
   ["ended_at", "timestamptz"],
@@ -368,14 +371,16 @@ const insertColumns = [
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** One INSERT … SELECT FROM unnest(…) per batch: a single round trip, whatever the batch size. */
-export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[]): Promise<Map<string, "created" | "closed">> {
+export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation> = new Map()): Promise<Map<string, "created" | "closed">> {
   const outcome = new Map<string, "created" | "closed">();
   if (events.length === 0) return outcome;
   const columns: unknown[][] = insertColumns.map(() => []);
   for (const e of events) {
+    const j = judged.get(e.id);
     const values = [
       e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
-      e.kind, e.source, e.code, e.phase, e.reportedLevel, e.reportedLevel, "reported", e.id, iso(e.beganAt), iso(e.endedAt),
+      e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", iso(j?.ruleAt ?? null),
+      iso(j?.releaseAt ?? null), j?.episodeId ?? e.id, iso(e.beganAt), iso(e.endedAt),
       e.job, e.rankTable, e.rank, e.message, e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
     ];
     values.forEach((value, i) => columns[i]!.push(value));
@@ -443,6 +448,29 @@ async function applyEnds(client: pg.PoolClient, ends: PreparedEnd[]): Promise<Ma
   return results;
 }
 
+/** How far before a change the rules may rewrite earlier events (a fault it extends began within this). */
+const rewriteMarginMs = 86_400_000;
+
+/** Series locks: a key hashes to one of this many advisory locks, so a batch holds a bounded number of them. */
+const seriesLockBuckets = 256;
+
+/**
+ * Serialises writers of the same series (same target and code) for the rest of the transaction, so two concurrent
+ * batches never judge a series without seeing each other's events. Buckets are taken in order: no deadlocks.
+ */
+export async function lockSeries(client: pg.PoolClient, clusterId: number, keys: Iterable<string>): Promise<void> {
+  const buckets = new Set<number>();
+  for (const key of keys) buckets.add(bucketOf(`${clusterId}|${key}`));
+  if (buckets.size === 0) return;
+  await client.query("select pg_advisory_xact_lock(7406, b) from unnest($1::int[]) as b order by b", [[...buckets].sort((a, b) => a - b)]);
+}
+
+function bucketOf(text: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return (hash >>> 0) % seriesLockBuckets;
+}
+
 /**
  * Re-evaluates the escalation rules for the series a change touched (from the earliest changed begin minus the
  * rules' look-back) and stores the results that differ. Returns the number of rows whose level or rule changed.
@@ -454,8 +482,11 @@ export async function reevaluateSeries(
   keys: string[],
   since: number,
   now = Date.now(),
-): Promise<number> {
-  if (keys.length === 0) return 0;
+  /** Events about to be inserted: judged with the stored ones; their results are returned, not written. */
+  incoming: PreparedEvent[] = [],
+): Promise<{ updated: number; incoming: Map<string, Escalation> }> {
+  const judged = new Map<string, Escalation>();
+  if (keys.length === 0) return { updated: 0, incoming: judged };
   const { rows } = await client.query<{
     id: string;
     series_key: string;
@@ -472,12 +503,27 @@ export async function reevaluateSeries(
   }>(
     `select id, series_key, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id
      from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
-    [clusterId, keys, iso(since - lookbackMs(settings) - 86_400_000)],
+    [clusterId, keys, iso(since - lookbackMs(settings) - rewriteMarginMs)],
   );
+  // Rows loaded only as context (to count and merge what came before) are not rewritten: judged without their own
+  // history they could come out differently. What a change can affect starts at most `rewriteMarginMs` before it.
+  const writeFrom = since - rewriteMarginMs;
   const bySeries = new Map<string, typeof rows>();
   for (const row of rows) bySeries.set(row.series_key, [...(bySeries.get(row.series_key) ?? []), row]);
+  const stored = new Map(rows.map((r) => [r.id, r]));
+  const incomingBySeries = new Map<string, PreparedEvent[]>();
+  for (const event of incoming) {
+    const row = stored.get(event.id);
+    if (row) {
+      // A re-send of a stored event: it may close it.
+      if (row.ended_at === null && event.endedAt !== null) row.ended_at = new Date(event.endedAt);
+      continue;
+    }
+    incomingBySeries.set(event.seriesKey, [...(incomingBySeries.get(event.seriesKey) ?? []), event]);
+    if (!bySeries.has(event.seriesKey)) bySeries.set(event.seriesKey, []);
+  }
   const updates: { id: string; level: string; rule: string; ruleAt: string | null; releaseAt: string | null; episodeId: string }[] = [];
-  for (const series of bySeries.values()) {
+  for (const [key, series] of bySeries) {
     const inputs: EscalationInput[] = series.map((r) => ({
       id: r.id,
       kind: r.kind,
@@ -486,8 +532,12 @@ export async function reevaluateSeries(
       beganAt: r.began_at.getTime(),
       endedAt: r.ended_at?.getTime() ?? null,
     }));
+    const fresh = incomingBySeries.get(key) ?? [];
+    for (const e of fresh) inputs.push({ id: e.id, kind: e.kind, code: e.code, reportedLevel: e.reportedLevel, beganAt: e.beganAt, endedAt: e.endedAt });
     const result = evaluateSeries(inputs, settings, now);
+    for (const e of fresh) judged.set(e.id, result.get(e.id)!);
     for (const row of series) {
+      if (row.began_at.getTime() < writeFrom) continue;
       const r = result.get(row.id)!;
       if (
         r.level !== row.level ||
@@ -509,7 +559,7 @@ export async function reevaluateSeries(
       [updates.map((u) => u.id), updates.map((u) => u.level), updates.map((u) => u.rule), updates.map((u) => u.ruleAt), updates.map((u) => u.releaseAt), updates.map((u) => u.episodeId)],
     );
   }
-  return updates.length;
+  return { updated: updates.length, incoming: judged };
 }
 
 export interface FaultNotice {
@@ -566,31 +616,42 @@ export async function ingestFaultEvents(
     else unique.set(event.id, event);
   }
   const written = await inTransaction(handle.pool, async (client) => {
-    const outcome = await insertEvents(client, [...unique.values()]);
+    for (const clusterId of new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])) {
+      await lockSeries(client, clusterId, [...events, ...ends].filter((e) => e.clusterId === clusterId).map((e) => e.seriesKey));
+    }
+    // Ends first (they close stored events), then the series are judged with the new events in memory, so a new
+    // event is written once with its level, and only stored events whose judgement changed are updated.
     const endResults = await applyEnds(client, ends);
     if (options.atomic === "all" && [...endResults.values()].some((r) => r.status === "invalid")) {
       throw new BatchRejected([...results, ...endResults.values()].filter((r) => r.status === "invalid"));
     }
+    const touched = new Map<number, { keys: Set<string>; since: number; incoming: PreparedEvent[] }>();
+    const touch = (clusterId: number, key: string, at: number, event?: PreparedEvent) => {
+      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at, incoming: [] };
+      entry.keys.add(key);
+      entry.since = Math.min(entry.since, at);
+      if (event) entry.incoming.push(event);
+      touched.set(clusterId, entry);
+    };
+    for (const event of unique.values()) touch(event.clusterId, event.seriesKey, event.beganAt, event);
+    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
+    const judged = new Map<string, Escalation>();
+    for (const [clusterId, { keys, since, incoming }] of touched) {
+      const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
+      const result = await reevaluateSeries(client, clusterId, context.settings.escalation, [...keys], since, now, incoming);
+      for (const [id, escalation] of result.incoming) judged.set(id, escalation);
+    }
+    const outcome = await insertEvents(client, [...unique.values()], judged);
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
     for (const event of unique.values()) itemResults.push({ index: event.index, status: outcome.get(event.id) ?? "unchanged", id: event.id });
     for (const event of duplicates) itemResults.push({ index: event.index, status: "unchanged", id: event.id });
-    // Re-judge the series that changed.
-    const touched = new Map<number, { keys: Set<string>; since: number }>();
-    const touch = (clusterId: number, key: string, at: number) => {
-      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at };
-      entry.keys.add(key);
-      entry.since = Math.min(entry.since, at);
-      touched.set(clusterId, entry);
-    };
-    for (const event of unique.values()) if (outcome.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt);
-    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
-    const notices: FaultNotice[] = [];
-    for (const [clusterId, { keys, since }] of touched) {
-      const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
-      await reevaluateSeries(client, clusterId, context.settings.escalation, [...keys], since, now);
-      const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
-      notices.push({ clusterId, slug: context.cluster.slug, changed, at: now });
-    }
+    const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
+    const notices: FaultNotice[] = changed
+      ? [...touched.keys()].map((clusterId) => {
+          const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
+          return { clusterId, slug: context.cluster.slug, changed, at: now };
+        })
+      : [];
     if (notices.length) {
       const changedCount = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
       await recordAudit(drizzle(client, { schema }), {
