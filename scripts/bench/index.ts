@@ -3,6 +3,7 @@
  * modules and are listed here; other features add theirs. Benchmarks print; they never assert timings.
  */
 import { editorBench } from "./editor";
+import { faultsBench } from "./faults";
 import { rankTableBench } from "./rank-table";
 
 export interface BenchSection {
@@ -11,7 +12,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, editorBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, editorBench, faultsBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
