@@ -246,8 +246,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       title: t("configMapTitle"),
       content: (
         <Space orientation="vertical" style={{ width: "100%" }}>
-          <Input addonBefore={t("job")} defaultValue={job} onChange={(event) => (job = event.target.value)} />
-          <Input addonBefore={t("namespace")} placeholder="default" onChange={(event) => (namespace = event.target.value)} />
+          <Input prefix={<span style={{ opacity: 0.6 }}>{t("job")}</span>} defaultValue={job} onChange={(event) => (job = event.target.value)} />
+          <Input prefix={<span style={{ opacity: 0.6 }}>{t("namespace")}</span>} placeholder="default" onChange={(event) => (namespace = event.target.value)} />
         </Space>
       ),
       onOk: () => confirmExport(() => {
@@ -571,7 +571,7 @@ function ServerFields({ table, server, issues, readOnly, onChange }: { table: Js
             <Input
               key={`${server}:${field}:${value}`}
               size="small"
-              addonBefore={field}
+              prefix={<span style={{ opacity: 0.6 }}>{field}</span>}
               aria-label={t("serverField", { field })}
               status={found?.some((issue) => issue.severity === "error") ? "error" : found?.length ? "warning" : undefined}
               defaultValue={value}
