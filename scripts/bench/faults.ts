@@ -35,12 +35,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-/** Realistic distinct events: link downs and HCCL errors on random dies of the A3 demo, in time order. */
+/**
+ * Distinct events, as a collector replaying a month would send them: link downs (with the escalation rules to judge)
+ * and HCCL errors on the 1,536 dies of the A3 demo, in time order, 43 s apart (60,000 over a month, about 20 per
+ * die per day — far more than a healthy cluster sees).
+ */
+const spacingMs = (30 * day) / (BATCHES * BATCH);
 function batchOf(index: number, start: number): unknown[] {
   const events: unknown[] = [];
   for (let i = 0; i < BATCH; i++) {
     const n = index * BATCH + i;
-    const began = start + n * 50;
+    const began = start + n * spacingMs;
     const hccl = n % 7 === 0;
     events.push({
       cluster: "atlas-a3-demo",
@@ -57,10 +62,10 @@ function batchOf(index: number, start: number): unknown[] {
 }
 
 async function ingestBench(handle: ReturnType<typeof connectDatabase>): Promise<number> {
-  const start = Date.now() - 30 * day;
+  const start = Date.now() - 31 * day;
   const bodies = Array.from({ length: BATCHES }, (_, i) => JSON.stringify(batchOf(i, start)));
   // Warm-up (JIT, inventory index cache, plan cache), not counted.
-  await ingestFaultEvents(handle, JSON.parse(JSON.stringify(batchOf(10_000, start - day))) as unknown[], { atomic: "all", actor: systemActor });
+  await ingestFaultEvents(handle, JSON.parse(JSON.stringify(batchOf(0, start - 40 * day))) as unknown[], { atomic: "all", actor: systemActor });
   let next = 0;
   const began = performance.now();
   await Promise.all(
