@@ -44,6 +44,15 @@ interface Loaded {
 
 const GRID_HEIGHT = 520;
 
+/** Marks for rows and tree nodes with findings (colour plus the ✖/▲ signs the components write). */
+const WORKSPACE_STYLES = `
+.rt-row-selected > td { background: var(--ant-color-primary-bg, #e6f4ff) !important; }
+.rt-row-error > td:first-child { box-shadow: inset 3px 0 0 var(--ant-color-error, #ff4d4f); }
+.rt-row-warning > td:first-child { box-shadow: inset 3px 0 0 var(--ant-color-warning, #faad14); }
+.rt-mark-error, .rt-mark-error .ant-tree-title { color: var(--ant-color-error-text, #cf1322); }
+.rt-mark-warning, .rt-mark-warning .ant-tree-title { color: var(--ant-color-warning-text, #d48806); }
+`;
+
 export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions }: Props) {
   const t = useTranslations("rankTables.editor");
   const tRoot = useTranslations("rankTables");
@@ -326,6 +335,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
 
   return (
     <Space orientation="vertical" style={{ width: "100%" }} size="middle">
+      <style>{WORKSPACE_STYLES}</style>
       {draftOffer && (
         <DraftAlert
           draft={draftOffer}
