@@ -4,6 +4,9 @@ test("the Faults page explains levels, escalation and HCCL failure phases", asyn
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Faults" }).click();
   await expect(page).toHaveURL(/\/faults$/);
+  // The reference sits in its own tab beside the timeline.
+  await page.getByRole("tab", { name: "Reference" }).click();
+  await expect(page).toHaveURL(/tab=reference/);
   const escalation = page.getByRole("region", { name: /escalation/ });
   await expect(escalation).toContainText("at most 20 s");
   await expect(escalation).toContainText("PreSeparateNPU");

@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+
+/** "180 of 180 events" → 180. */
+async function shown(page: import("@playwright/test").Page): Promise<number> {
+  const text = (await page.getByTestId("fault-total").textContent()) ?? "";
+  return Number(text.replace(/[^\d\sof]/g, "").trim().split(/\s+of\s+/)[0]!.replace(/\s/g, ""));
+}
+
+test.describe("Fault timeline", () => {
+  test("shows the simulator's day on swimlanes, and filtering narrows it", async ({ page }, testInfo) => {
+    await page.goto("/faults?cluster=atlas-a3-demo");
+    await expect(page.getByRole("heading", { level: 1, name: "Faults" })).toBeVisible();
+    await expect(page.getByTestId("fault-total")).toHaveText(/[1-9]\d\d? of \d+ events/);
+    const all = await shown(page);
+    expect(all).toBeGreaterThan(150);
+    await expect(page.getByTestId("fault-timeline").locator("canvas").first()).toBeVisible();
+    // The simulated day: a link still down at the end, the EI0006 cascade and the switch failure on rail 7.
+    const table = page.getByTestId("fault-events-table");
+    await expect(table).toBeVisible();
+    await testInfo.attach("timeline", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+
+    // Filter by kind: HCCL errors only.
+    await page.goto("/faults?cluster=atlas-a3-demo&kind=hccl-error");
+    await expect(page.getByTestId("fault-total")).toHaveText(/\d+ of \d+ events/);
+    const hccl = await shown(page);
+    expect(hccl).toBeGreaterThan(20);
+    expect(hccl).toBeLessThan(all);
+    await expect(table.getByRole("row").nth(1)).toContainText("HCCL error");
+
+    // Filter by target from the filter bar: the URL keeps it, and the count narrows again.
+    await page.getByTestId("filter-target").getByRole("searchbox").fill("sp0-node30");
+    await page.getByTestId("filter-target").getByRole("searchbox").press("Enter");
+    await expect(page).toHaveURL(/target=sp0-node30/);
+    await expect.poll(() => shown(page)).toBeLessThan(hccl);
+
+    // Open events only: the link that is still down.
+    await page.goto("/faults?cluster=atlas-a3-demo&state=open");
+    await expect(page.getByTestId("fault-total")).toHaveText(/^1 of 1 events$/);
+    await expect(table).toContainText("RoCE link down");
+    await expect(table).toContainText(/open for/);
+  });
+
+  test("opens a super pod into servers from its lane and keeps it in the URL", async ({ page }) => {
+    await page.goto("/faults?cluster=atlas-a3-demo&open=pod%3A1");
+    await expect(page.getByTestId("fault-total")).toHaveText(/\d+ of \d+ events/);
+    await page.goto("/faults?cluster=atlas-a3-demo&tab=statistics");
+    await expect(page.getByTestId("fault-statistics")).toContainText("Mean time to recovery");
+    await expect(page.getByTestId("fault-statistics")).toContainText("Availability per super pod");
+  });
+});
