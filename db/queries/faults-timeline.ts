@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
+import type { OpenFault } from "@/lib/faults/health";
 import type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
@@ -208,15 +210,26 @@ export async function faultStatistics(pool: pg.Pool, cluster: ClusterRef, from: 
   };
 }
 
-/** Open events per die/server, worst level first: what the topology's health overlay shows. */
-export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise<{ serverId: string; deviceId: number | null; level: FaultLevel; count: number }[]> {
-  const { rows } = await pool.query<{ server_id: string; device_id: number | null; level: FaultLevel; n: string }>(
-    `select s.server_id, d.device_id, max(f.level) as level, count(*) n from fault_events f
-     join servers s on s.id = f.server_ref left join devices d on d.id = f.device_ref
-     where f.cluster_id = $1 and f.ended_at is null group by 1, 2`,
+/** Open events per die (or NPU, server), worst level: what the topology's health overlay shows. */
+export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise<(OpenFault & { count: number })[]> {
+  const { rows } = await pool.query<{ super_pod_id: string | null; server_id: string; npu_index: number | null; device_id: number | null; level: FaultLevel; n: string }>(
+    `select p.super_pod_id, s.server_id, f.npu_index, d.device_id, max(f.level) as level, count(*) n from fault_events f
+     join servers s on s.id = f.server_ref left join super_pods p on p.id = s.super_pod_ref left join devices d on d.id = f.device_ref
+     where f.cluster_id = $1 and f.ended_at is null group by 1, 2, 3, 4 order by 2, 4`,
     [clusterId],
   );
-  return rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, level: r.level, count: Number(r.n) }));
+  return rows.map((r) => ({ superPodId: r.super_pod_id, serverId: r.server_id, npuIndex: r.npu_index, deviceId: r.device_id, level: r.level, count: Number(r.n) }));
+}
+
+/**
+ * The open faults of a cluster (re-judged as time passes) and a short version of them, for ETags: equal version,
+ * equal overlay.
+ */
+export async function faultHealthSnapshot(pool: pg.Pool, clusterId: number): Promise<{ version: string; faults: OpenFault[] }> {
+  await refreshOpenEscalations(pool, clusterId);
+  const faults = await openFaultHealth(pool, clusterId);
+  const version = createHash("sha256").update(JSON.stringify(faults)).digest("base64url").slice(0, 12);
+  return { version, faults };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { openFaultHealth, refreshOpenEscalations } from "@/db/queries/faults-timeline";
+import { faultHealthSnapshot } from "@/db/queries/faults-timeline";
 import { faultLevelInfo } from "@/lib/faults/levels";
 import { clusterOr404 } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
@@ -10,8 +10,7 @@ export const dynamic = "force-dynamic";
 /** `GET /api/v1/fault-events/health?cluster=`: open faults per die (or server), worst level and its health tone. */
 export const GET = route("read", async ({ request }) => {
   const cluster = await clusterOr404(new URL(request.url).searchParams.get("cluster"));
-  const pool = appDatabase().pool;
-  await refreshOpenEscalations(pool, cluster.id);
-  const targets = (await openFaultHealth(pool, cluster.id)).map((t) => ({ ...t, tone: faultLevelInfo[t.level].tone }));
-  return NextResponse.json({ cluster: cluster.slug, targets });
+  const { version, faults } = await faultHealthSnapshot(appDatabase().pool, cluster.id);
+  const targets = faults.map((t) => ({ ...t, tone: faultLevelInfo[t.level].tone }));
+  return NextResponse.json({ cluster: cluster.slug, version, targets });
 });

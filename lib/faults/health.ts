@@ -1,0 +1,60 @@
+import { faultLevelInfo, type FaultLevel, type HealthTone } from "./levels";
+
+/** An open fault as the overlay needs it (GET /api/v1/fault-events/health answers these). */
+export interface OpenFault {
+  superPodId: string | null;
+  serverId: string;
+  npuIndex: number | null;
+  deviceId: number | null;
+  level: FaultLevel;
+}
+
+/** What the overlay reads of a topology node (lib/topology/model.ts TopologyNode). */
+export interface HealthNode {
+  kind: string;
+  id: string;
+  superPodId?: string | null | undefined;
+  serverId?: string | undefined;
+  npuIndex?: number | undefined;
+  deviceId?: number | undefined;
+}
+
+const rank: Record<HealthTone, number> = { healthy: 0, unknown: 1, degraded: 2, faulty: 3 };
+const worse = (a: HealthTone, b: HealthTone): HealthTone => (rank[b] > rank[a] ? b : a);
+
+/**
+ * The live health of topology nodes from the open fault events: a die takes the tone of its worst open fault
+ * (including faults of its NPU and server as a whole); an NPU, server or super pod the worst of what it holds; with
+ * no open fault a node is healthy. Tones come from lib/faults/levels.ts, so colours mean the same everywhere.
+ */
+export function healthOf(node: HealthNode, faults: OpenFault[]): HealthTone {
+  let tone: HealthTone = "healthy";
+  for (const fault of faults) {
+    if (!covers(node, fault)) continue;
+    tone = worse(tone, faultLevelInfo[fault.level].tone);
+  }
+  return tone;
+}
+
+function covers(node: HealthNode, fault: OpenFault): boolean {
+  switch (node.kind) {
+    case "superpod":
+      return fault.superPodId !== null && fault.superPodId === (node.superPodId ?? node.id);
+    case "server":
+      return fault.serverId === (node.serverId ?? node.id);
+    case "npu":
+      return fault.serverId === node.serverId && (fault.npuIndex === null || fault.npuIndex === node.npuIndex);
+    case "die":
+      return (
+        fault.serverId === node.serverId &&
+        (fault.deviceId === node.deviceId || (fault.deviceId === null && (fault.npuIndex === null || fault.npuIndex === node.npuIndex)))
+      );
+    default:
+      return false;
+  }
+}
+
+/** Sets `health` on every node of a view (a copy; the view itself is cached per inventory revision). */
+export function withFaultHealth<V extends { nodes: (HealthNode & { health: string })[] }>(view: V, faults: OpenFault[]): V {
+  return { ...view, nodes: view.nodes.map((node) => ({ ...node, health: healthOf(node, faults) })) };
+}
