@@ -1,9 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { apiPermission } from "@/lib/auth/api-permissions";
 import { can, minimumRole } from "@/lib/auth/roles";
+import { unauthenticated } from "@/server/auth/guard";
 import { resolvePrincipal, sessionPrincipal } from "@/server/auth/principal";
 import { isSecureRequest } from "@/server/auth/request";
-import { errorResponse } from "@/server/http/errors";
+import { errorResponse, toErrorResponse } from "@/server/http/errors";
 import { apiContentSecurityPolicy, contentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
 
 /**
@@ -41,7 +42,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       try {
         const principal = await resolvePrincipal(request.headers, request.url);
         if (principal.kind === "anonymous") {
-          return withHeaders(errorResponse(401, "unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>"), secure, apiContentSecurityPolicy);
+          return withHeaders(toErrorResponse(unauthenticated(principal.reason)), secure, apiContentSecurityPolicy);
         }
         if (!can(principal.role, permission)) {
           return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);

@@ -281,8 +281,8 @@ describe("credentials that must not work, on every non-public route", () => {
       const route = routes.find((r) => r.key === key)!;
       const call = (await entry.call?.()) ?? {};
       const headers = { authorization: `Bearer ${created.token}`, ...(call.body === undefined ? {} : { "content-type": "application/json" }) };
-      const { status, proxyStatus } = await send(route, entry, headers, call);
-      expect([key, status, proxyStatus]).toEqual([key, 401, 401]);
+      const { status, proxyStatus, body } = await send(route, entry, headers, call);
+      expect([key, status, proxyStatus, JSON.parse(body).error.message]).toEqual([key, 401, 401, "the API token is unknown, revoked or expired"]);
     }
   });
 

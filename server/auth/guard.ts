@@ -6,7 +6,7 @@ import { auditActor, resolvePrincipal, type Principal } from "./principal";
 import { limits } from "./rate-limit";
 import { isSameOrigin, isUnsafeMethod } from "./request";
 
-const unauthenticatedMessages = {
+export const unauthenticatedMessages = {
   no_credentials: "sign in, or send an API token as Authorization: Bearer <token>",
   invalid_token: "the API token is unknown, revoked or expired",
   invalid_session: "the session has ended or is not valid: sign in again",
@@ -20,11 +20,7 @@ const unauthenticatedMessages = {
  */
 export async function authorize(request: Request, permission: Exclude<Permission, "public">): Promise<Principal> {
   const principal = await resolvePrincipal(request.headers, request.url);
-  if (principal.kind === "anonymous") {
-    throw new ApiError(401, "unauthenticated", unauthenticatedMessages[principal.reason], undefined, {
-      "www-authenticate": principal.reason === "invalid_token" ? 'Bearer error="invalid_token"' : "Bearer",
-    });
-  }
+  if (principal.kind === "anonymous") throw unauthenticated(principal.reason);
   if (!can(principal.role, permission)) {
     throw new ApiError(403, "forbidden", `this needs the ${minimumRole(permission)} role; ${describe(principal)} has the ${principal.role} role`);
   }
@@ -43,6 +39,13 @@ export async function authorize(request: Request, permission: Exclude<Permission
     }
   }
   return principal;
+}
+
+/** The 401 for a caller without usable credentials, saying which (none, a bad token, an ended session). */
+export function unauthenticated(reason: keyof typeof unauthenticatedMessages): ApiError {
+  return new ApiError(401, "unauthenticated", unauthenticatedMessages[reason], undefined, {
+    "www-authenticate": reason === "invalid_token" ? 'Bearer error="invalid_token"' : "Bearer",
+  });
 }
 
 function describe(principal: Principal): string {
