@@ -597,7 +597,7 @@ export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Pro
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
   items: unknown[],
-  options: { atomic: "all" | "item"; actor: AuditActor; now?: number },
+  options: { atomic: "all" | "item"; actor: AuditActor; now?: number; dryRun?: boolean },
 ): Promise<IngestResult> {
   const now = options.now ?? Date.now();
   const { events, ends, results, contexts } = await prepareBatch(handle.pool, items, now);
@@ -608,6 +608,15 @@ export async function ingestFaultEvents(
     return { changed: counts.created + counts.closed > 0, counts, items };
   };
   if (options.atomic === "all" && results.length > 0) return done(results);
+  if (options.dryRun) {
+    // What would happen, without writing: new ids would be created, known ones left alone (ends are only checked).
+    const { rows } = await handle.pool.query<{ id: string }>("select id from fault_events where id = any($1::text[])", [events.map((e) => e.id)]);
+    const known = new Set(rows.map((r) => r.id));
+    const preview = [...results];
+    for (const event of events) preview.push({ index: event.index, status: known.has(event.id) ? "unchanged" : "created", id: event.id });
+    for (const end of ends) preview.push({ index: end.index, status: "closed" });
+    return { ...done(preview), changed: false };
+  }
   // Within one batch, the same id twice is one event: the later copy is a re-send.
   const unique = new Map<string, PreparedEvent>();
   const duplicates: PreparedEvent[] = [];

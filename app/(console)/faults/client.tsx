@@ -4,6 +4,7 @@ import { Empty, Space, Tabs } from "antd";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { CsvImport } from "@/components/faults/csv-import";
 import { DeviceInfoPanel } from "@/components/faults/device-info-panel";
 import { EscalationRules } from "@/components/faults/escalation-rules";
 import { FaultLevelsTable } from "@/components/faults/fault-levels-table";
@@ -88,6 +89,7 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
             { key: "timeline", label: t("tabs.timeline"), children: <TimelineView cluster={cluster} state={timelineState} now={now} theme={theme} onChange={onTimelineChange} /> },
             { key: "statistics", label: t("tabs.statistics"), children: <FaultStatisticsView cluster={cluster} from={from} to={to} /> },
             { key: "device-info", label: t("tabs.deviceInfo"), children: <DeviceInfoPanel cluster={cluster} canWrite={canWrite} /> },
+            { key: "import", label: t("tabs.import"), children: <CsvImport cluster={cluster} canWrite={canWrite} /> },
             {
               key: "reference",
               label: t("tabs.reference"),

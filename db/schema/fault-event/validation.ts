@@ -67,6 +67,8 @@ export type FaultEventInput = z.infer<typeof faultEventInputSchema>;
 export const ingestQuerySchema = z.object({
   /** "all" (default): any invalid item fails the whole batch and nothing is written; "item": valid items are written. */
   atomic: z.enum(["all", "item"]).default("all"),
+  /** "1": validate and resolve, say what would happen, write nothing (the CSV import's preview). */
+  dryRun: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
 });
 
 export const batchSchema = z.array(z.unknown()).max(maxEventsPerRequest, `at most ${maxEventsPerRequest} events per request`);

@@ -308,3 +308,15 @@ describe("GET /api/v1/events (server-sent events)", () => {
     await reader.cancel();
   });
 });
+
+describe("dry run (the CSV import's preview)", () => {
+  it("says what would be created, left alone or refused, and writes nothing", async () => {
+    const fresh = linkDown("sp1-node03", 12, 70_000, 70_004);
+    const known = linkDown("sp0-node00", 0, 0, 10);
+    const response = await post(jsonRequest("/api/v1/fault-events?atomic=item&dryRun=1", "POST", [fresh, known, { ...fresh, kind: "nope" }], auth()), none);
+    const body = (await response.json()) as { changed: boolean; items: { status: string }[] };
+    expect(body.changed).toBe(false);
+    expect(body.items.map((i) => i.status)).toEqual(["created", "unchanged", "invalid"]);
+    expect((await timeline(`from=${at(69_000)}&to=${at(71_000)}&target=sp1-node03/12`)).events).toHaveLength(0);
+  });
+});

@@ -26,11 +26,12 @@ export const GET = route("read", async ({ request }) => {
  * `POST /api/v1/fault-events[?atomic=all|item]`: a JSON array of at most 10,000 events. Answers 200 with
  * `{changed, counts: {created, closed, unchanged, invalid}, items: [{index, status, id?, error?}]}`; with
  * `atomic=all` (the default) one invalid item writes nothing and answers 422 `invalid_events` with the items.
+ * `dryRun=1` says what would happen and writes nothing.
  */
 export const POST = route("write", async ({ request, actor }) => {
-  const { atomic } = ingestQuerySchema.parse(queryObject(request));
+  const { atomic, dryRun } = ingestQuerySchema.parse(queryObject(request));
   const items = await readJson(request, batchSchema, maxBatchBytes);
-  const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor });
+  const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });
   if (atomic === "all" && result.counts.invalid > 0) {
     throw new ApiError(422, "invalid_events", `${result.counts.invalid} of ${items.length} events are invalid; nothing was written`, {
       counts: result.counts,

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { parseFaultCsv } from "./csv";
+import { toCsv } from "./timeline";
+
+describe("fault CSV import", () => {
+  it("reads the export's own columns back into API items", () => {
+    const text = toCsv(
+      ["id", "began_at", "ended_at", "duration_s", "super_pod", "server", "die", "target", "kind", "code", "level", "reported_level", "rule", "phase", "source", "job", "rank", "message"],
+      [
+        ["simulator:a", "2026-11-20T08:00:00.000Z", "2026-11-20T08:00:30.000Z", "30.000", "0", "sp0-node03", 5, "sp0-node03 / 5", "roce-link-down", "81078603", "PreSeparateNPU", "NotHandleFault", "fault-duration", "", "simulator", "", "", 'flap, "rail 5"'],
+        ["", "2026-11-20T09:00:00.000Z", "", "", "1", "", "", "super pod 1", "job-rescheduled", "", "", "", "", "job", "", "llama", "", ""],
+      ],
+    );
+    const result = parseFaultCsv(text, "atlas-a3-demo");
+    expect(result.errors).toEqual([]);
+    expect(result.rows.map((r) => r.item)).toEqual([
+      { cluster: "atlas-a3-demo", kind: "roce-link-down", source: "csv-import", target: { server: "sp0-node03", die: 5 }, beganAt: "2026-11-20T08:00:00.000Z", id: "simulator:a", endedAt: "2026-11-20T08:00:30.000Z", code: "81078603", level: "PreSeparateNPU", message: 'flap, "rail 5"' },
+      { cluster: "atlas-a3-demo", kind: "job-rescheduled", source: "csv-import", target: { superPod: "1" }, beganAt: "2026-11-20T09:00:00.000Z", phase: "job", job: "llama" },
+    ]);
+    expect(result.rows.map((r) => r.line)).toEqual([2, 3]);
+  });
+
+  it("reports unreadable numbers per row, a missing header, and unknown columns", () => {
+    const result = parseFaultCsv("began_at,kind,server,die,colour\n2026-11-20T08:00:00Z,roce-link-down,sp0-node01,two,red\n", "c");
+    expect(result.rows[0]!.errors).toEqual(['die "two" is not a whole number']);
+    expect(result.unknownColumns).toEqual(["colour"]);
+    expect(parseFaultCsv("a,b\n1,2\n", "c").errors[0]).toMatch(/began_at and kind/);
+  });
+});
