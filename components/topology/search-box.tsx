@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { SearchOutlined } from "@ant-design/icons";
 import { AutoComplete, Button, Select, Space } from "antd";
 import { useTranslations } from "next-intl";
-import { forwardRef, useEffect, useState, type ComponentRef } from "react";
+import { forwardRef, useEffect, useRef, useState, type ComponentRef } from "react";
 import { searchFields, type SearchField, type SearchHit } from "@/lib/topology/model";
 import { fetchSearch, topologyKeys } from "./queries";
 
@@ -44,6 +44,7 @@ export const TopologySearch = forwardRef<ComponentRef<typeof AutoComplete>, Prop
 ) {
   const t = useTranslations("topology.search");
   const [text, setText] = useState(initialQuery);
+  const open = useRef(false);
   const q = useDebounced(text.trim(), 200);
   const useServerRanks = !(fileRanks && field === "rank");
   const query = useQuery({
@@ -103,9 +104,13 @@ export const TopologySearch = forwardRef<ComponentRef<typeof AutoComplete>, Prop
             onLand(hit, hit.value);
           }
         }}
+        defaultActiveFirstOption
+        onOpenChange={(next) => {
+          open.current = next;
+        }}
         onInputKeyDown={(event) => {
-          // Enter with no option highlighted lands on the first hit.
-          if (event.key === "Enter" && !document.querySelector(".ant-select-item-option-active")) void land(text);
+          // With suggestions open, Enter picks the highlighted one (the best hit); otherwise it searches and lands.
+          if (event.key === "Enter" && (!open.current || hits.length === 0)) void land(text);
         }}
       />
       <Button type="primary" icon={<SearchOutlined />} aria-label={t("submit")} onClick={() => void land(text)} />
