@@ -198,9 +198,11 @@ export function TimelineView({
         title={
           <Space wrap>
             <span>{t("title")}</span>
-            <Typography.Text type="secondary" data-testid="fault-total">
-              {t("shown", { shown: events.length, total: query.data?.total ?? 0 })}
-            </Typography.Text>
+            {query.data && !query.isPlaceholderData ? (
+              <Typography.Text type="secondary" data-testid="fault-total">
+                {t("shown", { shown: events.length, total: query.data.total })}
+              </Typography.Text>
+            ) : null}
             {query.data?.truncated ? <Tag color="warning">{t("truncated")}</Tag> : null}
           </Space>
         }
