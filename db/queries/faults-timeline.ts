@@ -231,11 +231,15 @@ export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise
  * The open faults of a cluster (re-judged as time passes) and a short version of them, for ETags: equal version,
  * equal overlay.
  */
-export async function faultHealthSnapshot(pool: pg.Pool, clusterId: number): Promise<{ version: string; faults: OpenFault[] }> {
+export async function faultHealthSnapshot(pool: pg.Pool, clusterId: number): Promise<{ collected: boolean; version: string; faults: OpenFault[] }> {
+  // A cluster that never had a fault event has no health data: its health stays unknown, never "healthy".
+  const { rows } = await pool.query<{ collected: boolean }>("select exists (select 1 from fault_events where cluster_id = $1) as collected", [clusterId]);
+  const collected = rows[0]?.collected ?? false;
+  if (!collected) return { collected, version: "none", faults: [] };
   await refreshOpenEscalations(pool, clusterId);
   const faults = await openFaultHealth(pool, clusterId);
   const version = createHash("sha256").update(JSON.stringify(faults)).digest("base64url").slice(0, 12);
-  return { version, faults };
+  return { collected, version, faults };
 }
 
 /**
