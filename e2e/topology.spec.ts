@@ -1,0 +1,109 @@
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+
+const graph = (page: Page) => page.getByRole("region", { name: "Topology graph" });
+const summary = (page: Page) => page.getByTestId("view-summary");
+const details = (page: Page) => page.getByRole("region", { name: "Details" });
+
+/** Waits until the canvas has drawn the current view completely, then keeps a screenshot of the page for review. */
+async function drawn(page: Page, testInfo: TestInfo, name: string) {
+  await expect(graph(page).locator('[data-drawn="true"]')).toBeVisible();
+  await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
+}
+
+test.describe("Topology", () => {
+  test("opens the demo cluster, drills down to a server and sees its 16 dies and 8 backup-rail links", async ({ page }, testInfo) => {
+    await page.goto("/");
+    await page
+      .getByRole("region", { name: "Atlas 900 A3 SuperPoD (demo)" })
+      .getByRole("link", { name: /Open topology/ })
+      .click();
+    await expect(page).toHaveURL(/\/topology\?cluster=atlas-a3-demo$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Topology" })).toBeVisible();
+    await expect(page.getByText("2 super pods · 96 servers · 768 NPUs · 1,536 dies")).toBeVisible();
+    await expect(summary(page)).toHaveText("Cluster · 1 link: RoCE parameter plane");
+    await drawn(page, testInfo, "cluster view");
+
+    // A click on the canvas selects what is under the pointer (a super pod or one of its servers).
+    const box = (await graph(page).locator("canvas").first().boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.22, box.y + box.height * 0.5);
+    await expect(page).toHaveURL(/sel=(superpod|server)%3A/);
+    await expect(details(page).getByText("Health")).toBeVisible();
+
+    // Into super pod 0 from the breadcrumb-free path: search its server, then open the server from the details.
+    await page.getByRole("combobox", { name: "Search the topology" }).fill("sp0-node05");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/level=superpod&id=0&sel=server%3Asp0-node05/);
+    await expect(summary(page)).toHaveText("Super pod · 768 dies · 48 links: HCCS plane");
+    await drawn(page, testInfo, "super pod view");
+
+    await details(page).getByRole("button", { name: "Open this server" }).click();
+    await expect(page).toHaveURL(/level=server&id=sp0-node05/);
+    await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
+    const dies = page.getByRole("region", { name: "Dies of this server" });
+    await expect(dies.getByRole("row")).toHaveCount(17);
+    await expect(dies.getByRole("row", { name: /^1\s+2\s+0\s+82\s+192\.168\.6\.8:16666\s+192\.168\.6\.9:16667/ })).toBeVisible();
+    await drawn(page, testInfo, "server view");
+
+    // Back goes up one level again: every view is in the URL.
+    await page.goBack();
+    await expect(summary(page)).toHaveText("Super pod · 768 dies · 48 links: HCCS plane");
+    await page.getByRole("navigation", { name: "Topology path" }).getByRole("link", { name: "Atlas 900 A3 SuperPoD (demo)" }).click();
+    await expect(summary(page)).toHaveText("Cluster · 1 link: RoCE parameter plane");
+  });
+
+  test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
+    await page.goto("/topology?cluster=atlas-a3-demo");
+    const search = page.getByRole("combobox", { name: "Search the topology" });
+    await search.fill("192.168.50.9");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/level=server&id=sp1-node01&sel=die%3Asp1-node01%2Fd3/);
+    await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
+    const panel = details(page);
+    await expect(panel.getByRole("row", { name: /Device IP\s*192\.168\.50\.9/ })).toBeVisible();
+    await expect(panel.getByRole("row", { name: /Backup device IP\s*192\.168\.50\.8/ })).toBeVisible();
+    await expect(panel.getByRole("row", { name: /Super device id\s*19/ })).toBeVisible();
+    await expect(panel.getByText("Built from the inventory")).toBeVisible();
+    await expect(panel.getByText("Backup rail (borrowed NIC)")).toBeVisible();
+    await expect(panel.getByRole("link", { name: "sp1-node01 · die 2" })).toBeVisible();
+    await expect(panel.getByText("No fault data yet")).toBeVisible();
+    await drawn(page, testInfo, "die found by device IP");
+
+    // The URL alone reopens the same view and selection.
+    await page.reload();
+    await expect(details(page).getByRole("row", { name: /Device IP\s*192\.168\.50\.9/ })).toBeVisible();
+
+    // By rank: rank 800 of the table built from the inventory is server 51 (sp1-node02), device 0.
+    await page.getByRole("combobox", { name: "Search in" }).click();
+    await page.locator(".ant-select-item-option[title='Rank']").click();
+    await search.fill("800");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/id=sp1-node02&sel=die%3Asp1-node02%2Fd0/);
+    await expect(details(page).getByRole("row", { name: /Device IP\s*192\.168\.51\.6/ })).toBeVisible();
+    await expect(page.getByText("Nothing matches")).toHaveCount(0);
+  });
+
+  test("the legend says health is unknown until fault events exist, and Esc clears the selection", async ({ page }) => {
+    await page.goto("/topology?cluster=atlas-a2-demo&level=server&id=a2-node1&sel=die%3Aa2-node1%2Fd4");
+    await expect(summary(page)).toHaveText("Server · 8 dies · 28 links: HCCS plane");
+    const legend = page.getByRole("group", { name: "Legend" });
+    await expect(legend).toContainText("Unknown");
+    await expect(legend).toContainText("Backup rail (borrowed NIC)");
+    await expect(legend).toContainText("Health is unknown everywhere until fault events are collected");
+    await expect(details(page).getByRole("row", { name: /Health\s*Unknown/ })).toBeVisible();
+    await page.locator("body").press("Escape");
+    await expect(page).not.toHaveURL(/sel=/);
+    await expect(details(page)).toHaveCount(0);
+  });
+
+  test("the API answers the view with an ETag, then 304", async ({ request }) => {
+    const first = await request.get("/api/v1/clusters/atlas-a3-demo/topology?level=server&id=sp0-node00");
+    expect(first.status()).toBe(200);
+    const body = await first.json();
+    expect(body.nodes.filter((n: { kind: string }) => n.kind === "die")).toHaveLength(16);
+    expect(body.links.filter((l: { kind: string }) => l.kind === "backup-rail")).toHaveLength(8);
+    const again = await request.get("/api/v1/clusters/atlas-a3-demo/topology?level=server&id=sp0-node00", {
+      headers: { "if-none-match": first.headers().etag! },
+    });
+    expect(again.status()).toBe(304);
+  });
+});
