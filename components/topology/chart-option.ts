@@ -209,6 +209,11 @@ export function chartOption(input: ChartInput) {
     { id: "corner:0", name: "corner:0", x: 0, y: 0, symbolSize: 0, tooltip: { show: false }, label: { show: false } },
     { id: "corner:1", name: "corner:1", x: view.bounds.width, y: view.bounds.height, symbolSize: 0, tooltip: { show: false }, label: { show: false } },
   ];
+  const hiddenLabel = { show: false };
+  const richBold = {
+    12: { b: { fontWeight: "bold", color: colors.text, fontSize: 12 } },
+    13: { b: { fontWeight: "bold", color: colors.text, fontSize: 13 } },
+  };
   const byKey = new Map<string, TopologyNode>();
   for (const node of view.nodes) {
     const key = nodeKey(node);
@@ -233,17 +238,20 @@ export function chartOption(input: ChartInput) {
         shadowBlur: isSelected ? 12 : 0,
         shadowColor: SELECTION_COLOR,
       },
-      label: {
-        show: label.show,
-        formatter: label.text,
-        position: label.position,
-        color: colors.text,
-        fontSize: node.kind === "die" && view.level !== "server" ? 10 : 12,
-        lineHeight: 16,
-        overflow: "truncate",
-        width: Math.max(0, node.width * fit * zoom - 8),
-        rich: { b: { fontWeight: "bold", color: colors.text, fontSize: node.kind === "superpod" ? 13 : 12 } },
-      },
+      // Hidden labels carry nothing: text layout (rich text, truncation) is the costly part of drawing a view.
+      label: label.show
+        ? {
+            show: true,
+            formatter: label.text,
+            position: label.position,
+            color: colors.text,
+            fontSize: node.kind === "die" && view.level !== "server" ? 10 : 12,
+            lineHeight: 16,
+            overflow: "truncate",
+            width: Math.max(0, node.width * fit * zoom - 8),
+            rich: label.text.includes("{b|") ? richBold[node.kind === "superpod" ? 13 : 12] : undefined,
+          }
+        : hiddenLabel,
       cursor: node.kind === "npu" ? "default" : "pointer",
       z: isSelected ? 10 : undefined,
     });
