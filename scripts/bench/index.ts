@@ -5,6 +5,7 @@
 import { editorBench } from "./editor";
 import { faultsBench } from "./faults";
 import { rankTableBench } from "./rank-table";
+import { topologyBench } from "./topology";
 
 export interface BenchSection {
   name: string;
@@ -12,7 +13,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, editorBench, faultsBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -1,0 +1,240 @@
+/**
+ * Topology speed, on a throwaway embedded PostgreSQL holding the demo (1,536 dies) and a generated 16,384-die
+ * cluster (32 super pods × 32 servers × 16 dies):
+ * - API: GET /api/v1/clusters/{id}/topology per level, cold (first request for an inventory revision: read the
+ *   inventory, index it, lay the view out) and warm (cached per revision), and a 304 revalidation;
+ * - Chromium (Debian's, at CHROMIUM_PATH): navigation → first complete drawing (`performance.mark("topology:drawn")`
+ *   set on ECharts' `finished`) of the cluster view and of a super pod view, the longest main-thread task
+ *   (PerformanceObserver "longtask") while loading and while zooming through the levels of detail.
+ * It builds the app into .next-e2e under the e2e runner's lock (runs share that folder), serves it with
+ * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { connectDatabase } from "@/db/client";
+import { freePort, startEmbeddedPostgres } from "@/db/embedded";
+import { migrate } from "@/db/migrate";
+import { systemActor } from "@/db/queries/audit";
+import { insertCluster } from "@/db/queries/inventory";
+import { createUser } from "@/db/queries/users";
+import { seedDemo } from "@/db/seed";
+import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import type { BenchSection } from "./index";
+
+const RUNS = 5;
+const user = { username: "bench_viewer", password: "bench-viewer-password" };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The e2e runner's lock (scripts/e2e.ts): one user of .next-e2e at a time per checkout. */
+async function lockCheckout(): Promise<() => void> {
+  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
+  for (let announced = false; ; ) {
+    try {
+      await mkdir(lockDir);
+      await writeFile(path.join(lockDir, "pid"), String(process.pid));
+      const release = () => rmSync(lockDir, { recursive: true, force: true });
+      process.on("exit", release);
+      return release;
+    } catch {
+      const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
+      if (holder > 0 && !isAlive(holder)) {
+        await rm(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) console.log(`waiting for ${lockDir} (an e2e run is using .next-e2e)`);
+      announced = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error("the server exited before answering");
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not answer within 2 minutes`);
+}
+
+async function signIn(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify(user),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .join("; ");
+}
+
+async function apiFigures(base: string, cookie: string, bump: (slug: string) => Promise<void>) {
+  const cases = [
+    { label: "demo, 1,536 dies: cluster view", slug: "atlas-a3-demo", query: "level=cluster" },
+    { label: "demo, 1,536 dies: super pod view", slug: "atlas-a3-demo", query: "level=superpod&id=0" },
+    { label: "demo, 1,536 dies: server view", slug: "atlas-a3-demo", query: "level=server&id=sp0-node00" },
+    { label: "16,384 dies: cluster view", slug: "atlas-a3-large", query: "level=cluster" },
+    { label: "16,384 dies: super pod view", slug: "atlas-a3-large", query: "level=superpod&id=pod-0" },
+    { label: "16,384 dies: server view", slug: "atlas-a3-large", query: "level=server&id=p0-s000" },
+  ];
+  const rows: string[][] = [];
+  for (const c of cases) {
+    const url = `${base}/api/v1/clusters/${c.slug}/topology?${c.query}`;
+    const cold: number[] = [];
+    const warm: number[] = [];
+    const revalidate: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < RUNS; i++) {
+      await bump(c.slug); // a new inventory revision: nothing cached
+      let start = performance.now();
+      const first = await fetch(url, { headers: { cookie } });
+      const body = await first.arrayBuffer();
+      cold.push(performance.now() - start);
+      bytes = body.byteLength;
+      start = performance.now();
+      await (await fetch(url, { headers: { cookie } })).arrayBuffer();
+      warm.push(performance.now() - start);
+      start = performance.now();
+      const notModified = await fetch(url, { headers: { cookie, "if-none-match": first.headers.get("etag") ?? "" } });
+      if (notModified.status !== 304) throw new Error(`expected 304, got ${notModified.status}`);
+      revalidate.push(performance.now() - start);
+    }
+    rows.push([c.label, ms(median(cold)), ms(median(warm)), ms(median(revalidate)), `${(bytes / 1024).toFixed(0)} KiB`]);
+  }
+  console.log("| API request | cold (new revision) | warm | 304 | body |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+}
+
+async function browserFigures(base: string) {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: user, headers: { origin: base } });
+  if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
+  await context.addInitScript(() => {
+    const w = window as typeof window & { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+  const cases = [
+    { label: "demo (1,536 dies): cluster view", path: "/topology?cluster=atlas-a3-demo" },
+    { label: "demo (1,536 dies): super pod view", path: "/topology?cluster=atlas-a3-demo&level=superpod&id=0" },
+    { label: "16,384 dies: cluster view", path: "/topology?cluster=atlas-a3-large" },
+    { label: "16,384 dies: super pod view", path: "/topology?cluster=atlas-a3-large&level=superpod&id=pod-0" },
+  ];
+  const rows: string[][] = [];
+  for (const c of cases) {
+    const drawnAt: number[] = [];
+    const loadTask: number[] = [];
+    const zoomTask: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const page = await context.newPage();
+      await page.goto(base + c.path);
+      await page.waitForSelector('[data-drawn="true"]', { timeout: 60_000 });
+      await page.waitForTimeout(300);
+      const loaded = await page.evaluate(() => {
+        const w = window as typeof window & { __longTasks: number[] };
+        const mark = performance.getEntriesByName("topology:drawn")[0];
+        const tasks = [...w.__longTasks];
+        w.__longTasks = [];
+        return { drawn: mark?.startTime ?? NaN, longest: Math.max(0, ...tasks) };
+      });
+      drawnAt.push(loaded.drawn);
+      loadTask.push(loaded.longest);
+      // Zoom in through the levels of detail and back out, as an operator would with the wheel.
+      const canvas = (await page.locator("canvas").first().boundingBox())!;
+      await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+      for (const delta of [-400, -400, -400, -400, 400, 400, 400, 400]) {
+        await page.mouse.wheel(0, delta);
+        await page.waitForTimeout(120);
+      }
+      await page.waitForTimeout(300);
+      zoomTask.push(await page.evaluate(() => Math.max(0, ...(window as typeof window & { __longTasks: number[] }).__longTasks)));
+      await page.close();
+    }
+    rows.push([c.label, ms(median(drawnAt)), ms(Math.max(...loadTask)), ms(Math.max(...zoomTask))]);
+  }
+  await browser.close();
+  console.log("\n| Chromium | navigation → drawn (median) | longest main-thread task while loading (max) | longest task while zooming (max) |");
+  console.log("| --- | --- | --- | --- |");
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+}
+
+async function runTopologyBench(): Promise<void> {
+  const release = await lockCheckout();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-bench-pg-"));
+  const postgres = await startEmbeddedPostgres({ dataDir, persistent: false });
+  const handle = connectDatabase(postgres.url(), { max: 2 });
+  let server: ChildProcess | undefined;
+  try {
+    await migrate(handle.pool);
+    await seedDemo(handle.db);
+    await insertCluster(handle.db, largeA3Cluster(32, 32));
+    await createUser(handle.db, { ...user, role: "viewer" }, systemActor);
+    const bump = async (slug: string) => {
+      await handle.pool.query("update clusters set inventory_revision = inventory_revision + 1 where slug = $1", [slug]);
+    };
+
+    console.log("building the app into .next-e2e …");
+    const env = { NEXT_DIST_DIR: ".next-e2e", NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" };
+    if ((await run(process.platform === "win32" ? "npx.cmd" : "npx", ["next", "build"], env)) !== 0) throw new Error("next build failed");
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: postgres.url() },
+    });
+    await waitFor(`${base}/api/health`, server);
+
+    await apiFigures(base, await signIn(base), bump);
+    await browserFigures(base);
+  } finally {
+    server?.kill("SIGTERM");
+    await handle.pool.end();
+    await postgres.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    release();
+  }
+}
+
+export const topologyBench: BenchSection = {
+  name: "topology",
+  description: "topology API per level (1,536 and 16,384 dies) and Chromium first drawing and longest task",
+  run: runTopologyBench,
+};
