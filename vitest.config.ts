@@ -19,6 +19,8 @@ export default defineConfig({
           environment: "node",
           include: ["**/*.test.ts", "**/*.test.tsx"],
           exclude: [...ignored, "**/*.int.test.ts"],
+          // Generous: property tests run hundreds of cases and CI shares 2 cores; speed lives in `npm run bench`.
+          testTimeout: 60_000,
         },
       },
       {
@@ -30,7 +32,7 @@ export default defineConfig({
           exclude: ignored,
           globalSetup: ["test/global-setup.ts"],
           setupFiles: ["test/database-per-file.ts"],
-          testTimeout: 30_000,
+          testTimeout: 120_000,
           hookTimeout: 60_000,
         },
       },
