@@ -12,7 +12,7 @@ const config = [
       ],
     },
   },
-  { ignores: [".next/**", ".next-e2e/**", "next-env.d.ts", ".data/**", "node_modules/**", "db/migrations/**", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", ".next-*/**", "next-env.d.ts", ".data/**", "node_modules/**", "db/migrations/**", "test-results/**", "playwright-report/**"] },
 ];
 
 export default config;
