@@ -48,3 +48,20 @@ test.describe("Fault timeline", () => {
     await expect(page.getByTestId("fault-statistics")).toContainText("Availability per super pod");
   });
 });
+
+test.describe("Live health on the topology", () => {
+  test.use({ storageState: "e2e/.auth/editor.json" });
+
+  test("a fault posted through the API turns the die red on an open topology page, without reloading", async ({ page, baseURL }) => {
+    await page.goto("/topology?cluster=atlas-a3-demo&level=server&id=sp0-node02&sel=die%3Asp0-node02%2Fd5");
+    const details = page.getByRole("region", { name: "Details" });
+    await expect(details.getByRole("row", { name: /Health\s*Healthy/ })).toBeVisible();
+    const response = await page.request.post("/api/v1/fault-events", {
+      headers: { origin: baseURL! },
+      data: [{ id: `e2e-${Date.now()}`, cluster: "atlas-a3-demo", kind: "npu-chip-fault", code: "80E18402", level: "SeparateNPU", target: { server: "sp0-node02", die: 5 }, beganAt: new Date().toISOString() }],
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    // Server-sent events (LISTEN/NOTIFY) refresh the view and the details: no reload, no polling.
+    await expect(details.getByRole("row", { name: /Health\s*Faulty/ })).toBeVisible({ timeout: 3_000 });
+  });
+});

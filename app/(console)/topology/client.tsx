@@ -1,7 +1,7 @@
 "use client";
 
 import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Table, Tag, Typography, Upload } from "antd";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
@@ -9,6 +9,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
 import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
+import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
@@ -41,6 +42,10 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const [resetToken, setResetToken] = useState(0);
   const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
   const [importing, setImporting] = useState(false);
+  // Live health: a fault event written anywhere refreshes this cluster's views (server-sent events, no polling).
+  const queryClient = useQueryClient();
+  const refreshHealth = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["topology", cluster ?? ""] }), [queryClient, cluster]);
+  useLiveFaults(cluster, refreshHealth);
 
   // Saved rank tables (the Rank tables page) of this cluster, or of no cluster, can number the dies.
   const savedTables = useQuery({

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { appDatabase } from "@/db/client";
+import { faultHealthSnapshot } from "@/db/queries/faults-timeline";
 import { findClusterHeader, firstClusterHeader, topologyIndex } from "@/db/queries/topology";
+import { withFaultHealth } from "@/lib/faults/health";
 import type { TopologyView } from "@/lib/topology/model";
 import { buildTopologyView, TopologyNotFoundError } from "@/lib/topology/view";
 import { requirePage } from "@/server/auth/page";
@@ -26,6 +28,8 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   if (cluster) {
     try {
       initialView = buildTopologyView(await topologyIndex(db, cluster), state.level, state.level === "cluster" ? null : (state.id ?? null));
+      const health = await faultHealthSnapshot(appDatabase().pool, cluster.id);
+      if (health.collected) initialView = withFaultHealth(initialView, health.faults);
     } catch (error) {
       if (!(error instanceof TopologyNotFoundError)) throw error;
     }
