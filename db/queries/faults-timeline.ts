@@ -23,9 +23,9 @@ function filters(clusterId: number, query: TimelineQuery, from: number, to: numb
   const params: unknown[] = [clusterId, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
   const parts = [
     "f.cluster_id = $1",
-    "f.began_at < $3::timestamptz",
+    // Both arms are indexable: a began_at range (BRIN), and older open events (the partial index on open events).
+    "((f.began_at >= $4::timestamptz and f.began_at < $3::timestamptz) or (f.ended_at is null and f.began_at < $4::timestamptz))",
     "(f.ended_at is null or f.ended_at > $2::timestamptz)",
-    "(f.began_at >= $4::timestamptz or f.ended_at is null)",
   ];
   const add = (sql: (n: number) => string, value: unknown) => {
     params.push(value);
@@ -158,8 +158,8 @@ const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) =>
 export async function faultStatistics(pool: pg.Pool, cluster: ClusterRef, from: number, to: number, now = Date.now()): Promise<FaultStatistics> {
   const end = Math.min(to, now);
   const base = [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
-  const window = `f.cluster_id = $1 and f.began_at < $3::timestamptz and (f.ended_at is null or f.ended_at > $2::timestamptz)
-    and (f.began_at >= $4::timestamptz or f.ended_at is null)`;
+  const window = `f.cluster_id = $1 and (f.ended_at is null or f.ended_at > $2::timestamptz)
+    and ((f.began_at >= $4::timestamptz and f.began_at < $3::timestamptz) or (f.ended_at is null and f.began_at < $4::timestamptz))`;
   // Time a fault covers inside the window, in ms; open faults run until now.
   const covered = `extract(epoch from (least(coalesce(f.ended_at, $5::timestamptz), $3::timestamptz) - greatest(f.began_at, $2::timestamptz))) * 1000`;
   const params = [...base, new Date(end).toISOString()];

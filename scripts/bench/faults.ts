@@ -7,7 +7,8 @@
  *   not included (they cost the same per request whatever the batch holds).
  * - timeline: GET /api/v1/fault-events's query (rows + density) and the statistics over a 30-day window with
  *   10 million events in the table (a year of them, generated with generate_series), cold and warm.
- * Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M.
+ * Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M; `FAULT_BENCH_SKIP_INGEST=1` runs the
+ * query part only.
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -192,10 +193,12 @@ export const faultsBench: BenchSection = {
       await seedDemo(handle.db);
       const cluster = (await findCluster(handle.pool, "atlas-a3-demo"))!;
       console.log(`machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; PostgreSQL embedded, default settings`);
-      const api = await ingestBench(handle);
-      const copy = await copyBench(handle, cluster.id);
-      console.log(`ingestion path / raw COPY: ${((api / copy) * 100).toFixed(0)} %`);
-      await handle.pool.query("delete from fault_events");
+      if (process.env.FAULT_BENCH_SKIP_INGEST !== "1") {
+        const api = await ingestBench(handle);
+        const copy = await copyBench(handle, cluster.id);
+        console.log(`ingestion path / raw COPY: ${((api / copy) * 100).toFixed(0)} %`);
+        await handle.pool.query("delete from fault_events");
+      }
       const total = Number(process.env.FAULT_BENCH_EVENTS ?? 10_000_000);
       const end = Date.now();
       await generateEvents(handle, cluster.id, total, end);
