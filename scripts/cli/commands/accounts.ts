@@ -2,12 +2,9 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { AuditActor } from "../../../db/queries/audit";
-import { createApiToken, listApiTokens, revokeApiToken } from "../../../db/queries/tokens";
-import { createUser, findUserByUsername, listUsers, updateUser, UserConflictError } from "../../../db/queries/users";
-import { migrate } from "../../../db/migrate";
+import type { DatabaseHandle } from "../../../db/client";
 import { passwordSchema, usernameSchema } from "../../../db/schema/user/validation";
 import { roles, type Role } from "../../../lib/auth/roles";
-import { withDatabase } from "../../database";
 import { choice, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, UsageError, type Command } from "../command";
 import type { CliIo } from "../io";
 
@@ -22,10 +19,13 @@ function cliActor(): AuditActor {
   return { type: "system", name: `cli:${user}`, ip: os.hostname(), userAgent: "rankscope-cli" };
 }
 
-async function database<T>(work: Parameters<typeof withDatabase<T>>[0]): Promise<T> {
-  return withDatabase(async (handle) => {
-    await migrate(handle.pool);
-    return work(handle);
+type AccountStore = typeof import("./accounts-store");
+
+async function database<T>(work: (handle: DatabaseHandle & { store: AccountStore }) => Promise<T>): Promise<T> {
+  const store = await import("./accounts-store");
+  return store.withDatabase(async (handle) => {
+    await store.migrate(handle.pool);
+    return work({ ...handle, store });
   });
 }
 
@@ -91,11 +91,11 @@ export const userCommand: Command = {
         if (values.role === undefined) throw new UsageError("--role is required (viewer, editor or admin)");
         const role = choice<Role>("role", values.role, roles, "viewer");
         const { password, generated } = await passwordFrom(io, values["password-stdin"]);
-        return database(async ({ db }) => {
+        return database(async ({ db, store }) => {
           try {
-            await createUser(db, { username: name, role, password, name: values.name }, actor);
+            await store.createUser(db, { username: name, role, password, name: values.name }, actor);
           } catch (error) {
-            if (!(error instanceof UserConflictError)) throw error;
+            if (!(error instanceof store.UserConflictError)) throw error;
             io.stderr(`rankscope user: ${error.message}\n`);
             return 1;
           }
@@ -109,17 +109,17 @@ export const userCommand: Command = {
       case "enable": {
         const name = username(target);
         const secret = action === "passwd" ? await passwordFrom(io, values["password-stdin"]) : undefined;
-        return database(async ({ db }) => {
-          const user = await findUserByUsername(db, name);
+        return database(async ({ db, store }) => {
+          const user = await store.findUserByUsername(db, name);
           if (!user) {
             io.stderr(`rankscope user: no user named ${name}\n`);
             return 1;
           }
           const change = secret ? { password: secret.password } : { disabled: action === "disable" };
           try {
-            await updateUser(db, user.id, change, actor);
+            await store.updateUser(db, user.id, change, actor);
           } catch (error) {
-            if (!(error instanceof UserConflictError)) throw error;
+            if (!(error instanceof store.UserConflictError)) throw error;
             io.stderr(`rankscope user: ${error.message}\n`);
             return 1;
           }
@@ -132,8 +132,8 @@ export const userCommand: Command = {
       }
       case "list":
         if (target !== undefined) throw new UsageError("user list takes no arguments");
-        return database(async ({ db }) => {
-          for (const user of await listUsers(db)) {
+        return database(async ({ db, store }) => {
+          for (const user of await store.listUsers(db)) {
             io.stdout(`${user.username}\t${user.role}\t${user.disabled ? "disabled" : "enabled"}\t${user.lastSignInAt ?? "-"}\n`);
           }
           return EXIT_OK;
@@ -199,16 +199,16 @@ export const tokenCommand: Command = {
         const name = values.name?.trim();
         if (!name || name.length > 100) throw new UsageError("--name is required (at most 100 characters)");
         const expiresAt = values.expires === undefined ? null : parseExpiry(values.expires);
-        return database(async ({ db }) => {
-          const created = await createApiToken(db, { name, role, expiresAt }, actor);
+        return database(async ({ db, store }) => {
+          const created = await store.createApiToken(db, { name, role, expiresAt }, actor);
           io.stdout(`created token ${created.id} "${name}" with the ${role} role, ${expiresAt ? `expires ${expiresAt.toISOString()}` : "no expiry"}\n`);
           io.stdout(`the token is shown only this once:\n${created.token}\n`);
           return EXIT_OK;
         });
       }
       case "list":
-        return database(async ({ db }) => {
-          for (const token of await listApiTokens(db)) {
+        return database(async ({ db, store }) => {
+          for (const token of await store.listApiTokens(db)) {
             const state = token.revokedAt ? "revoked" : token.expiresAt && Date.parse(token.expiresAt) <= Date.now() ? "expired" : "active";
             io.stdout(`${token.id}\t${token.name}\t${token.role}\t${state}\t${token.hint}\tlast used ${token.lastUsedAt ?? "never"}\n`);
           }
@@ -216,8 +216,8 @@ export const tokenCommand: Command = {
         });
       case "revoke": {
         if (!target || !/^\d+$/.test(target)) throw new UsageError("token revoke needs the token's id (see rankscope token list)");
-        return database(async ({ db }) => {
-          const token = await revokeApiToken(db, Number(target), actor);
+        return database(async ({ db, store }) => {
+          const token = await store.revokeApiToken(db, Number(target), actor);
           if (!token) {
             io.stderr(`rankscope token: no token with id ${target}\n`);
             return 1;
