@@ -5,13 +5,14 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "@/db/embedded";
 import { withDatabase } from "@/test/urls";
+import { lockCheckout } from "./e2e-lock";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromium)) {
@@ -39,39 +40,9 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** One e2e run at a time per checkout: runs share the .next-e2e build folder. */
-async function lockCheckout(): Promise<void> {
-  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
-  for (let announced = false; ; ) {
-    try {
-      await mkdir(lockDir);
-      await writeFile(path.join(lockDir, "pid"), String(process.pid));
-      process.on("exit", () => rmSync(lockDir, { recursive: true, force: true }));
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
-      return;
-    } catch {
-      const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
-      if (holder > 0 && !isAlive(holder)) {
-        await rm(lockDir, { recursive: true, force: true });
-        continue;
-      }
-      if (!announced) console.error(`another e2e run holds ${lockDir}; waiting for it to finish`);
-      announced = true;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  }
-}
-
 await lockCheckout();
+// Ctrl-C still runs the exit handlers, which release the lock.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 const distDir = ".next-e2e";
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 const buildCode = await run(npx, ["next", "build"], {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
-import type { FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
+import type { DeviceInfoResult, FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
 
 export type { FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 
@@ -40,16 +40,8 @@ export function fetchStatistics(cluster: string, from: number, to: number, signa
   return fetchJson(`/api/v1/fault-events/stats?${params}`, statisticsSchema, { signal });
 }
 
-export interface DeviceInfoAnswer {
-  server: string;
-  checkCode: "valid" | "mismatch" | "absent";
-  warnings: string[];
-  stale: boolean;
-  changed: boolean;
-  opened: { id: string; npuName: string; code: string | null; level: string }[];
-  closed: string[];
-  unchanged: number;
-}
+/** The device-info endpoint's answer (the shape the server writes). */
+export type DeviceInfoAnswer = DeviceInfoResult;
 
 export function postDeviceInfo(cluster: string, node: string | undefined, text: string): Promise<DeviceInfoAnswer> {
   const params = new URLSearchParams({ cluster });

@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/node-postgres";
+import type { DeviceInfoResult } from "@/lib/faults/api-types";
 import { knownIndex, parseDeviceInfo, type DeviceInfoSnapshot } from "@/lib/faults/device-info";
 import { seriesKey } from "@/lib/faults/escalation";
 import { stableEventId } from "@/lib/faults/ids";
@@ -17,21 +18,6 @@ export class DeviceInfoTargetError extends Error {
     super(message);
     this.name = "DeviceInfoTargetError";
   }
-}
-
-export interface DeviceInfoResult {
-  cluster: string;
-  server: string;
-  nodeName: string | null;
-  updateTime: number;
-  checkCode: DeviceInfoSnapshot["checkCodeStatus"];
-  warnings: string[];
-  /** An older snapshot than the one already taken in: nothing was changed. */
-  stale: boolean;
-  changed: boolean;
-  opened: { id: string; npuName: string; code: string | null; level: string }[];
-  closed: string[];
-  unchanged: number;
 }
 
 /** The server a snapshot belongs to: by node name (= server id or host IP), else by SuperPodID + ServerIndex (A3). */

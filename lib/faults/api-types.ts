@@ -1,3 +1,4 @@
+import type { DeviceInfoSnapshot } from "./device-info";
 import type { FaultLevel } from "./levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "./model";
 
@@ -56,4 +57,20 @@ export interface FaultStatistics {
   topDies: { serverId: string; deviceId: number; count: number; faultMs: number }[];
   /** Per super pod: the share of die-time in the period without a fault of a "faulty" level. */
   availability: { superPodId: string | null; dies: number; faultyDieMs: number; availability: number }[];
+}
+
+/** What POST /api/v1/fault-events/device-info answers. */
+export interface DeviceInfoResult {
+  cluster: string;
+  server: string;
+  nodeName: string | null;
+  updateTime: number;
+  checkCode: DeviceInfoSnapshot["checkCodeStatus"];
+  warnings: string[];
+  /** An older snapshot than the one already taken in: nothing was changed. */
+  stale: boolean;
+  changed: boolean;
+  opened: { id: string; npuName: string; code: string | null; level: string }[];
+  closed: string[];
+  unchanged: number;
 }

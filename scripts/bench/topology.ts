@@ -10,8 +10,7 @@
  * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { connectDatabase } from "@/db/client";
@@ -22,6 +21,7 @@ import { insertCluster } from "@/db/queries/inventory";
 import { createUser } from "@/db/queries/users";
 import { seedDemo } from "@/db/seed";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import { lockCheckout } from "../e2e-lock";
 import type { BenchSection } from "./index";
 
 const RUNS = 5;
@@ -32,38 +32,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The e2e runner's lock (scripts/e2e.ts): one user of .next-e2e at a time per checkout. */
-async function lockCheckout(): Promise<() => void> {
-  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
-  for (let announced = false; ; ) {
-    try {
-      await mkdir(lockDir);
-      await writeFile(path.join(lockDir, "pid"), String(process.pid));
-      const release = () => rmSync(lockDir, { recursive: true, force: true });
-      process.on("exit", release);
-      return release;
-    } catch {
-      const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
-      if (holder > 0 && !isAlive(holder)) {
-        await rm(lockDir, { recursive: true, force: true });
-        continue;
-      }
-      if (!announced) console.log(`waiting for ${lockDir} (an e2e run is using .next-e2e)`);
-      announced = true;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  }
-}
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {

@@ -1,0 +1,39 @@
+import { rmSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One user of the .next-e2e build at a time per checkout (the e2e runner, the browser benches). A lock whose holder
+ * died is taken over. The returned function releases it; process exit releases it too.
+ */
+export async function lockCheckout(): Promise<() => void> {
+  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
+  for (let announced = false; ; ) {
+    try {
+      await mkdir(lockDir);
+      await writeFile(path.join(lockDir, "pid"), String(process.pid));
+      const release = () => rmSync(lockDir, { recursive: true, force: true });
+      process.on("exit", release);
+      return release;
+    } catch {
+      const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
+      if (holder > 0 && !isAlive(holder)) {
+        await rm(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) console.error(`waiting for ${lockDir}: another e2e run or browser bench is using .next-e2e`);
+      announced = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
