@@ -44,7 +44,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process exists (EPERM: it does, but belongs to another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,15 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isRunning } from "@/db/embedded";
 
 /**
  * One user of the .next-e2e build at a time per checkout (the e2e runner, the browser benches). A lock whose holder
@@ -27,7 +19,7 @@ export async function lockCheckout(): Promise<() => void> {
       return release;
     } catch {
       const holder = Number(await readFile(path.join(lockDir, "pid"), "utf8").catch(() => "0"));
-      if (holder > 0 && !isAlive(holder)) {
+      if (holder > 0 && !isRunning(holder)) {
         await rm(lockDir, { recursive: true, force: true });
         continue;
       }

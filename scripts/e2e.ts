@@ -9,9 +9,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { freePort } from "@/db/embedded";
-import { withDatabase } from "@/test/urls";
+import { adminQuery, withDatabase } from "@/test/urls";
 import { lockCheckout } from "./e2e-lock";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -28,16 +27,6 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
     const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 await lockCheckout();

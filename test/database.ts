@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { connectDatabase, type DatabaseHandle } from "@/db/client";
-import { withDatabase } from "./urls";
+import { adminQuery, withDatabase } from "./urls";
 
 let current: (DatabaseHandle & { url: string; name: string }) | undefined;
 
@@ -12,27 +11,21 @@ export function testDatabase(): DatabaseHandle & { url: string; name: string } {
   return current;
 }
 
-async function adminQuery(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: inject("databaseServerUrl") });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
+function onTestServer(statement: string): Promise<void> {
+  return adminQuery(inject("databaseServerUrl"), statement);
 }
 
 export function registerDatabasePerFile(): void {
   beforeAll(async () => {
     const name = `rankscope_test_${randomBytes(6).toString("hex")}`;
-    await adminQuery(`create database ${name} template ${inject("templateDatabase")}`);
+    await onTestServer(`create database ${name} template ${inject("templateDatabase")}`);
     const url = withDatabase(inject("databaseServerUrl"), name);
     current = { ...connectDatabase(url, { max: 4 }), url, name };
   });
   afterAll(async () => {
     if (!current) return;
     await current.pool.end();
-    await adminQuery(`drop database if exists ${current.name} with (force)`);
+    await onTestServer(`drop database if exists ${current.name} with (force)`);
     current = undefined;
   });
 }
@@ -40,9 +33,9 @@ export function registerDatabasePerFile(): void {
 /** An empty database (not migrated) for tests of start-up itself; dropped by the returned function. */
 export async function createEmptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `rankscope_empty_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`create database ${name}`);
+  await onTestServer(`create database ${name}`);
   return {
     url: withDatabase(inject("databaseServerUrl"), name),
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+    drop: () => onTestServer(`drop database if exists ${name} with (force)`),
   };
 }
