@@ -3,7 +3,7 @@
  * a new one (with its structural diff), and the link to a cluster of the inventory.
  */
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { demoClusters } from "../lib/inventory/demo";
 import { generateFromHccn, type HccnServer } from "../lib/rank-table/generate";
 import { parseRankTable } from "../lib/rank-table/parse";
@@ -21,8 +21,10 @@ const linkedCluster = (page: Page) => page.getByRole("combobox", { name: "Linked
 /** The antd Select around a combobox, which shows the chosen option. */
 const selectOf = (page: Page, name: string) => page.locator(".ant-select", { has: page.getByRole("combobox", { name, exact: true }) });
 
-async function choose(page: Page, name: string, option: string) {
-  await page.getByRole("combobox", { name, exact: true }).click();
+/** Picks an option of the antd Select named `name` inside `scope` (the console's header has its own "Cluster"). */
+async function choose(scope: Page | Locator, name: string, option: string) {
+  await scope.getByRole("combobox", { name, exact: true }).click();
+  const page = "page" in scope ? scope.page() : scope;
   await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: option }).click();
 }
 
@@ -94,7 +96,7 @@ test.describe("Rank table sources (editor)", () => {
     await page.goto("/rank-tables/new");
     await page.getByRole("tab", { name: "Build from inventory" }).click();
     const panel = page.getByRole("tabpanel", { name: "Build from inventory" });
-    await choose(page, "Cluster", a3Name);
+    await choose(panel, "Cluster", a3Name);
     const parts = panel.getByRole("combobox", { name: "Super pods or servers" });
     await expect(parts).toBeEnabled();
     for (const server of ["sp0-node00", "sp0-node01", "sp1-node00"]) {

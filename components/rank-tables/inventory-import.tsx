@@ -90,6 +90,8 @@ export function InventoryImport({ actions, onImport }: { actions: InventoryActio
           placeholder={t("allOfIt")}
           style={{ width: 360 }}
           treeCheckable
+          // A super pod holds dozens of servers: typing part of a server id or super pod finds it.
+          showSearch={{ treeNodeFilterProp: "title" }}
           showCheckedStrategy={TreeSelect.SHOW_PARENT}
           disabled={!outline.data}
           value={chosen}
