@@ -55,12 +55,16 @@ export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: numbe
             width: 110,
             render: (_, row) =>
               canWrite && row.revision !== current ? (
-                <Popconfirm title={t("restoreConfirm", { revision: row.revision, next: current + 1 })} okText={t("restore")} onConfirm={() =>
+                <Popconfirm
+                  title={t("restoreConfirm", { revision: row.revision, next: current + 1 })}
+                  okText={t("restore")}
+                  onConfirm={() =>
                     getRevisionText(id, row.revision).then(
                       (text) => onRestore(row.revision, text),
                       (error: Error) => void message.error(t("readFailed", { revision: row.revision, reason: error.message })),
                     )
-                  }>
+                  }
+                >
                   <Button size="small">{t("restore")}</Button>
                 </Popconfirm>
               ) : null,
