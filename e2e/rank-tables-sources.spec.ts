@@ -71,7 +71,7 @@ test.describe("Rank table sources (editor)", () => {
     await panel.getByRole("button", { name: "Build the table" }).click();
 
     await expect(report(page)).toContainText("Valid: HCCL accepts this table");
-    await expect(report(page)).toContainText("1 super pods, 2 servers, 32 ranks");
+    await expect(report(page)).toContainText("1 super pod, 2 servers, 32 ranks");
     // hccn.conf has no host IP: HCCL's retry between servers is off, which the panel says for each server.
     await expect(page.getByRole("row", { name: /RT024/ })).toHaveCount(2);
     // The first server's first NPU: its two dies are each other's backup NIC. (The replaced node-2 is checked in the saved file.)
@@ -151,7 +151,7 @@ test.describe("Rank table sources (editor)", () => {
     // #2 → #3: what the restore changed, structurally.
     await expect(selectOf(page, "From revision")).toContainText("#2");
     await expect(selectOf(page, "To revision")).toContainText("#3");
-    await expect(page.getByText("1 servers added, 0 removed, 0 moved; 0 dies added, 0 removed; 2 fields changed")).toBeVisible();
+    await expect(page.getByText("1 server added, 0 removed, 0 moved; 0 dies added, 0 removed; 2 fields changed")).toBeVisible();
     await expect(page.getByRole("row", { name: /server added/ })).toContainText("node_3");
     await expect(page.getByRole("row", { name: /server added/ })).toContainText("4 dies");
     const ip = page.getByRole("row", { name: /field changed node_1 \/ 0/ });
