@@ -43,6 +43,8 @@ export function ClusterLink({ tableId, value, onChange, readOnly }: Props) {
     </Typography.Text>
   );
   if (readOnly) {
+    // A viewer checking a file that is not saved: there is nothing to be linked.
+    if (tableId === undefined) return null;
     return (
       <Space size={4}>
         {label}
