@@ -111,6 +111,7 @@ const matrix: Record<string, Entry> = {
       return { params: { id: String(rankTableId) }, headers: { "if-match": `"${current!.revision}"` }, body: { text: rankTableText, comment: unique("edit ") } };
     },
   },
+  "PATCH /api/v1/rank-tables/[id]": { permission: "write", ok: 200, call: () => ({ params: { id: String(rankTableId) }, body: { name: unique("matrix renamed ") } }) },
   "DELETE /api/v1/rank-tables/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newRankTable()) } }) },
   "GET /api/v1/rank-tables/[id]/export": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) }, query: "format=json" }) },
   "GET /api/v1/rank-tables/[id]/revisions": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },

@@ -70,6 +70,11 @@ export function saveRankTable(id: number, revision: number, body: { name?: strin
   });
 }
 
+/** Links the table to a cluster (null unlinks); no new revision, so no If-Match. */
+export function linkRankTable(id: number, clusterId: number | null): Promise<RankTableDetail> {
+  return call(`/api/v1/rank-tables/${id}`, detailSchema, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ clusterId }) });
+}
+
 export function deleteRankTable(id: number): Promise<unknown> {
   return call(`/api/v1/rank-tables/${id}`, z.unknown(), { method: "DELETE" });
 }

@@ -5,11 +5,14 @@ import { Alert, App, Button, InputNumber, Segmented, Select, Space, TreeSelect, 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import type { ClusterLinkValue } from "./cluster-link";
 import type { InventoryOutline } from "@/lib/rank-table-workspace/from-inventory";
 
 export interface InventoryActions {
   outline: (clusterId: number) => Promise<{ ok: true; value: InventoryOutline } | { ok: false; error: string }>;
   build: (input: { clusterId: number; superPods?: string[]; servers?: string[]; version: "1.0" | "1.2"; basePort?: number }) => Promise<{ ok: true; value: string } | { ok: false; error: string }>;
+  /** Told which cluster a table was built from, so that saving it links it to that cluster. */
+  onBuilt?: (link: ClusterLinkValue) => void;
 }
 
 /** Build a table from the inventory: a cluster, optionally some of its super pods or servers, the version, ports. */
@@ -50,8 +53,12 @@ export function InventoryImport({ actions, onImport }: { actions: InventoryActio
         version,
         basePort: basePort ?? undefined,
       });
-      if (result.ok) onImport(result.value, cluster?.slug ?? "cluster");
-      else message.error(result.error);
+      if (!result.ok) {
+        message.error(result.error);
+        return;
+      }
+      actions.onBuilt?.({ clusterId, clusterName: cluster?.name ?? null });
+      onImport(result.value, cluster?.slug ?? "cluster");
     } catch (error) {
       message.error((error as Error).message);
     } finally {
@@ -83,6 +90,8 @@ export function InventoryImport({ actions, onImport }: { actions: InventoryActio
           placeholder={t("allOfIt")}
           style={{ width: 360 }}
           treeCheckable
+          // A super pod holds dozens of servers: typing part of a server id or super pod finds it.
+          showSearch={{ treeNodeFilterProp: "title" }}
           showCheckedStrategy={TreeSelect.SHOW_PARENT}
           disabled={!outline.data}
           value={chosen}

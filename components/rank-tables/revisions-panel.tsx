@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Popconfirm, Select, Skeleton, Space, Table, Typography } from "antd";
+import { Alert, App, Button, Popconfirm, Select, Skeleton, Space, Table, Typography } from "antd";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import type { RevisionInfo } from "@/db/schema/rank-table/validation";
@@ -14,6 +14,7 @@ import { DiffList } from "./diff-list";
 export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: number; current: number; canWrite: boolean; onRestore: (revision: number, text: string) => void }) {
   const t = useTranslations("rankTables.revisions");
   const format = useFormatter();
+  const { message } = App.useApp();
   const revisions = useQuery({ queryKey: [...revisionsKey(id), current], queryFn: () => listRevisions(id) });
   const [from, setFrom] = useState<number | undefined>();
   const [to, setTo] = useState<number | undefined>();
@@ -54,7 +55,16 @@ export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: numbe
             width: 110,
             render: (_, row) =>
               canWrite && row.revision !== current ? (
-                <Popconfirm title={t("restoreConfirm", { revision: row.revision, next: current + 1 })} okText={t("restore")} onConfirm={async () => onRestore(row.revision, await getRevisionText(id, row.revision))}>
+                <Popconfirm
+                  title={t("restoreConfirm", { revision: row.revision, next: current + 1 })}
+                  okText={t("restore")}
+                  onConfirm={() =>
+                    getRevisionText(id, row.revision).then(
+                      (text) => onRestore(row.revision, text),
+                      (error: Error) => void message.error(t("readFailed", { revision: row.revision, reason: error.message })),
+                    )
+                  }
+                >
                   <Button size="small">{t("restore")}</Button>
                 </Popconfirm>
               ) : null,

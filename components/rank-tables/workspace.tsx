@@ -12,6 +12,7 @@ import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumbe
 import { applyEdit, podOfServer, pushHistory, redo, startHistory, undo, type DeviceField, type Edit, type History } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, issueTarget, tableStructure, type DeviceRow } from "@/lib/rank-table-workspace/structure";
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
+import { ClusterLink, type ClusterLinkValue } from "./cluster-link";
 import { ConflictDialog } from "./conflict-dialog";
 import { DeviceGrid, type DeviceGridHandle } from "./device-grid";
 import { clearDraft, draftKey, loadDraft, saveDraft, type Draft } from "./drafts";
@@ -68,6 +69,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const savedTable = useMemo(() => (saved ? parseRankTable(saved.text).value : undefined), [saved]);
   const [name, setName] = useState(initial?.name ?? "");
   const [comment, setComment] = useState("");
+  const [link, setLink] = useState<ClusterLinkValue>({ clusterId: initial?.clusterId ?? null, clusterName: initial?.clusterName ?? null });
   const [state, setState] = useState<Loaded | undefined>(() => (savedTable === undefined ? undefined : { history: startHistory(savedTable), lastEdit: undefined }));
   /** The table as it was last saved or loaded, to know whether there is unsaved work. */
   const [cleanTable, setCleanTable] = useState<JsonValue | undefined>(savedTable);
@@ -169,7 +171,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       const body = { name: name.trim(), text, comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
       setSaving(true);
       try {
-        const result = saved ? await saveRankTable(saved.id, options.overwrite?.revision ?? saved.revision, body) : await createRankTable(body);
+        const result = saved ? await saveRankTable(saved.id, options.overwrite?.revision ?? saved.revision, body) : await createRankTable({ ...body, clusterId: link.clusterId });
         await clearDraft(key);
         setSaved(result);
         const value = parseRankTable(result.text).value;
@@ -190,7 +192,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         setSaving(false);
       }
     },
-    [table, name, comment, saved, key, message, t, queryClient, router],
+    [table, name, comment, link.clusterId, saved, key, message, t, queryClient, router],
   );
 
   // Ctrl+S saves; Ctrl+Z / Ctrl+Shift+Z undo and redo outside text fields.
@@ -312,7 +314,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     return (
       <Space orientation="vertical" style={{ width: "100%" }} size="middle">
         {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { load(draftOffer.text, undefined); setName(draftOffer.name); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
-        <ImportPanel onImport={load} inventoryActions={inventoryActions} />
+        <ImportPanel onImport={load} inventoryActions={inventoryActions && { ...inventoryActions, onBuilt: setLink }} />
       </Space>
     );
   }
@@ -355,6 +357,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         <Input aria-label={t("name")} placeholder={t("name")} value={name} onChange={(event) => setName(event.target.value)} style={{ width: 260 }} readOnly={!canWrite} />
         {saved && <Tag>{t("revisionTag", { revision: saved.revision })}</Tag>}
         {dirty && <Tag color="gold">{t("unsaved")}</Tag>}
+        <ClusterLink tableId={saved?.id} value={link} onChange={setLink} readOnly={!canWrite} />
         <Tooltip title="Ctrl+Z">
           <Button aria-label={t("undo")} icon={<UndoOutlined />} disabled={!state.history.past.length} onClick={onUndo}>
             {t("undo")}
@@ -512,7 +515,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         <Descriptions size="small" column={3}>
           <Descriptions.Item label={t("lastSaved")}>{format.dateTime(new Date(saved.updatedAt), { dateStyle: "medium", timeStyle: "short" })}</Descriptions.Item>
           <Descriptions.Item label={t("by")}>{saved.updatedBy ?? "—"}</Descriptions.Item>
-          <Descriptions.Item label={t("cluster")}>{saved.clusterName ?? "—"}</Descriptions.Item>
+          <Descriptions.Item label={t("cluster")}>{link.clusterName ?? "—"}</Descriptions.Item>
         </Descriptions>
       )}
       {conflict && table !== undefined && (

@@ -3,7 +3,7 @@ import { parseRankTable, validateRankTable, writeRankTable } from "@/lib/rank-ta
 import { summarizeReport } from "@/lib/rank-table-workspace/summary";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
-import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
+import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
 import { recordAudit, type AuditActor } from "./audit";
 
 /** Why a save was refused; route handlers turn these into HTTP errors. */
@@ -191,6 +191,26 @@ export async function updateRankTable(db: Database, id: number, expectedRevision
     throw error;
   });
   return (await getRankTable(db, id))!;
+}
+
+/**
+ * Renames the table or links it to a cluster (null unlinks) without a new revision: the saved text is untouched,
+ * so the revision number, and with it every open editor's If-Match, stays valid; `updatedAt` and the list's "last
+ * saved" keep meaning the last content save. The change is in the audit log.
+ */
+export async function updateRankTableMetadata(db: Database, id: number, input: RankTableMetadata, actor: AuditActor): Promise<RankTableDetail> {
+  await db.transaction(async (tx) => {
+    await checkCluster(tx, input.clusterId);
+    const [before] = await tx.select({ name: rankTables.name, clusterId: rankTables.clusterId }).from(rankTables).where(eq(rankTables.id, id)).for("update");
+    if (!before) throw new RankTableError("not_found", `there is no rank table ${id}`);
+    const after = { name: input.name ?? before.name, clusterId: input.clusterId === undefined ? before.clusterId : input.clusterId };
+    if (after.name === before.name && after.clusterId === before.clusterId) return;
+    await tx.update(rankTables).set(after).where(eq(rankTables.id, id));
+    await recordAudit(tx, { actor, action: "rank_table.update_metadata", target: { type: "rank_table", id }, before, after });
+  });
+  const detail = await getRankTable(db, id);
+  if (!detail) throw new RankTableError("not_found", `there is no rank table ${id}`);
+  return detail;
 }
 
 export async function deleteRankTable(db: Database, id: number, actor: AuditActor): Promise<boolean> {

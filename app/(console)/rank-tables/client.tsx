@@ -2,14 +2,17 @@
 
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Empty, Input, Space, Table, Tag } from "antd";
+import { Alert, App, Button, Empty, Input, Select, Space, Table, Tag } from "antd";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
+
+/** The cluster filter: every table, the tables linked to one cluster (its id), or those linked to none. */
+type ClusterFilter = "all" | "none" | number;
 
 export function RankTableListClient({ initial }: { initial: RankTableListItem[] }) {
   const t = useTranslations("rankTables.list");
@@ -19,6 +22,7 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
   const canWrite = useCan("write");
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState("");
+  const [clusterFilter, setClusterFilter] = useState<ClusterFilter>("all");
   const tables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, initialData: initial });
   const remove = useMutation({
     mutationFn: (id: number) => deleteRankTable(id),
@@ -34,7 +38,15 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: rankTablesKey }),
   });
-  const shown = tables.data.filter((item) => item.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  // The clusters the saved tables are linked to, by name.
+  const linkedClusters = useMemo(() => {
+    const byId = new Map<number, string>();
+    for (const item of tables.data) if (item.clusterId !== null) byId.set(item.clusterId, item.clusterName ?? `#${item.clusterId}`);
+    return [...byId].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [tables.data]);
+  const shown = tables.data.filter(
+    (item) => item.name.toLowerCase().includes(filter.trim().toLowerCase()) && (clusterFilter === "all" || (clusterFilter === "none" ? item.clusterId === null : item.clusterId === clusterFilter)),
+  );
 
   return (
     <Space orientation="vertical" size="large" style={{ width: "100%" }}>
@@ -52,6 +64,13 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
       {tables.isError && <Alert type="error" showIcon title={t("loadFailed")} description={tables.error.message} action={<Button onClick={() => tables.refetch()}>{t("retry")}</Button>} />}
       <Space>
         <Input.Search aria-label={t("filter")} placeholder={t("filter")} allowClear value={filter} onChange={(event) => setFilter(event.target.value)} style={{ width: 280 }} />
+        <Select<ClusterFilter>
+          aria-label={t("clusterFilter")}
+          value={clusterFilter}
+          onChange={setClusterFilter}
+          style={{ width: 240 }}
+          options={[{ value: "all", label: t("allClusters") }, ...linkedClusters, { value: "none", label: t("noCluster") }]}
+        />
         <span>{t("count", { shown: shown.length, total: tables.data.length })}</span>
       </Space>
       <Table<RankTableListItem>
@@ -78,7 +97,13 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
               ),
           },
           { title: t("size"), key: "size", width: 200, render: (_, row) => t("sizeValue", row.summary.stats) },
-          { title: t("cluster"), dataIndex: "clusterName", width: 180, render: (value: string | null) => value ?? "—" },
+          {
+            title: t("cluster"),
+            dataIndex: "clusterName",
+            width: 200,
+            sorter: (a, b) => (a.clusterName ?? "").localeCompare(b.clusterName ?? ""),
+            render: (value: string | null) => value ?? <span title={t("noCluster")}>—</span>,
+          },
           { title: t("revision"), dataIndex: "revision", width: 90, render: (value: number) => `#${value}` },
           {
             title: t("updated"),

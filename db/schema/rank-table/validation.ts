@@ -34,6 +34,18 @@ export const rankTableUpdateSchema = z.object({
 });
 export type RankTableUpdate = z.infer<typeof rankTableUpdateSchema>;
 
+/**
+ * PATCH /api/v1/rank-tables/{id}: the table's name and linked cluster (null unlinks). They describe the table, not
+ * its content, so changing them adds no revision and needs no If-Match.
+ */
+export const rankTableMetadataSchema = z
+  .strictObject({
+    name: name.optional(),
+    clusterId: z.number().int().positive().nullable().optional(),
+  })
+  .refine((value) => value.name !== undefined || value.clusterId !== undefined, "nothing to change: send name or clusterId");
+export type RankTableMetadata = z.infer<typeof rankTableMetadataSchema>;
+
 export const exportQuerySchema = z.object({
   format: z.enum(exportFormats).default("json"),
   revision: z.coerce.number().int().positive().optional(),

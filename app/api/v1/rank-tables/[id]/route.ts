@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { deleteRankTable, getRankTable, updateRankTable } from "@/db/queries/rank-tables";
+import { deleteRankTable, getRankTable, updateRankTable, updateRankTableMetadata } from "@/db/queries/rank-tables";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
-import { rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
+import { rankTableMetadataSchema, rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { detailResponse, ifMatchRevision, notFound, tableId, toApiError, type IdContext } from "../shared";
@@ -27,6 +27,21 @@ export const PUT = route<IdContext>("write", async ({ request, context, actor })
   const input = await readJson(request, rankTableUpdateSchema, rankTableBodyLimit);
   try {
     return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor));
+  } catch (error) {
+    throw toApiError(error);
+  }
+});
+
+/**
+ * Renames the table or links it to an inventory cluster, from `{ name?, clusterId? }` (clusterId null unlinks).
+ * The content is unchanged, so no revision is added and no If-Match is needed; the answer's ETag is the
+ * (unchanged) current revision. An unknown cluster: 422 unknown_cluster.
+ */
+export const PATCH = route<IdContext>("write", async ({ request, context, actor }) => {
+  const id = await tableId(context);
+  const input = await readJson(request, rankTableMetadataSchema);
+  try {
+    return detailResponse(await updateRankTableMetadata(appDatabase().db, id, input, actor));
   } catch (error) {
     throw toApiError(error);
   }
