@@ -1,4 +1,5 @@
 import type { DeviceInfoSnapshot } from "./device-info";
+import type { FaultProblem } from "./errors";
 import type { FaultLevel } from "./levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "./model";
 
@@ -66,11 +67,19 @@ export interface DeviceInfoResult {
   nodeName: string | null;
   updateTime: number;
   checkCode: DeviceInfoSnapshot["checkCodeStatus"];
-  warnings: string[];
+  /** Each with its English message and the reason + params the console shows in the reader's language. */
+  warnings: FaultProblem[];
   /** An older snapshot than the one already taken in: nothing was changed. */
   stale: boolean;
   changed: boolean;
-  opened: { id: string; npuName: string; code: string | null; level: string }[];
+  /** A chip fault names its chip (npuName); a 灵衢 switch fault (SwitchInfoCfg) its switch chip and port. */
+  opened: {
+    id: string;
+    npuName: string | null;
+    switchPort: { chipId: number; portId: number; assembledCode: string } | null;
+    code: string | null;
+    level: string;
+  }[];
   closed: string[];
   unchanged: number;
 }

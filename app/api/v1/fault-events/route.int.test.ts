@@ -216,20 +216,81 @@ describe("POST /api/v1/fault-events/device-info", () => {
   });
 
   it.each([
-    ["not JSON", "{oops", /not valid JSON/],
-    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/],
-    ["a Fault list that is not an array", { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } }, /JSON array/],
-  ])("rejects %s with 422 and changes nothing", async (_, body, message) => {
+    ["not JSON", "{oops", /not valid JSON/, { reason: "not_json", path: "body" }],
+    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/, { reason: "missing_key", params: { key: "DeviceInfoCfg" } }],
+    [
+      "a Fault list that is not an array",
+      { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } },
+      /JSON array/,
+      { reason: "not_encoded_array", path: 'body.DeviceInfo.DeviceList["huawei.com/Ascend910-Fault"]' },
+    ],
+    [
+      "a switch fault that is not a JSON string",
+      { kind: "ConfigMap", metadata: { name: "x" }, data: { DeviceInfoCfg: JSON.stringify({ DeviceInfo: { DeviceList: {}, UpdateTime: 1 } }), SwitchInfoCfg: JSON.stringify({ FaultCode: [{}] }) } },
+      /must be a string/,
+      { reason: "not_string", path: "data.SwitchInfoCfg.FaultCode[0]" },
+    ],
+  ])("rejects %s with 422, a reason and params, and changes nothing", async (_, body, message, details) => {
     const result = await postDeviceInfo(body);
     expect(result.status).toBe(422);
     expect(result.body.error.code).toBe("invalid_device_info");
     expect(result.body.error.message).toMatch(message);
+    expect(result.body.error.details).toMatchObject(details);
   });
 
   it("says which node is unknown", async () => {
     const result = await postDeviceInfo(sample, "cluster=atlas-a3-demo&node=nope");
-    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node" } } });
-    expect((await postDeviceInfo(sample, "cluster=nope&node=sp0-node01")).status).toBe(404);
+    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node", details: { reason: "unknown_node", params: { node: "nope" } } } } });
+    const cluster = await postDeviceInfo(sample, "cluster=nope&node=sp0-node01");
+    expect(cluster).toMatchObject({ status: 404, body: { error: { code: "unknown_cluster", details: { reason: "unknown_cluster", params: { cluster: "nope" } } } } });
+  });
+
+  describe("SwitchInfoCfg (灵衢 switch faults)", () => {
+    type SwitchConfigMap = { metadata: { name: string }; data: Record<string, string> };
+    let configMap: SwitchConfigMap;
+    beforeAll(async () => {
+      configMap = JSON.parse(await readFile("lib/faults/fixtures/device-info-a3-switch-configmap.json", "utf8")) as SwitchConfigMap;
+      configMap.metadata.name = "mindx-dl-deviceinfo-sp1-node03";
+    });
+    const withFaults = (cm: SwitchConfigMap, keep: (faults: string[]) => string[]) => {
+      const switchInfo = JSON.parse(cm.data.SwitchInfoCfg!) as { FaultCode: string[] };
+      return { ...cm, data: { ...cm.data, SwitchInfoCfg: JSON.stringify({ ...switchInfo, FaultCode: keep(switchInfo.FaultCode) }) } };
+    };
+    const switchEvents = async () =>
+      (await timeline(`from=${1_744_180_000_000}&to=${1_744_190_000_000}&kind=bus-device-fault&target=sp1-node03`)).events.filter((e) => e.serverId === "sp1-node03");
+
+    it("opens one server event per switch chip and port, with the hex code and the level as given", async () => {
+      const result = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body.server).toBe("sp1-node03");
+      const switchOpened = result.body.opened.filter((o: { switchPort: unknown }) => o.switchPort !== null);
+      expect(switchOpened.map((o: { code: string; level: string; switchPort: { chipId: number; portId: number } }) => [o.code, o.level, o.switchPort.chipId, o.switchPort.portId])).toEqual([
+        ["00F1FF09", "SeparateNPU", 0, 5],
+        ["08520003", "NotHandleFault", 1, 12],
+      ]);
+      const events = await switchEvents();
+      expect(events.map((e) => [e.targetKind, e.kind, e.code, e.reportedLevel, e.beganAt, e.endedAt])).toEqual([
+        ["server", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
+        ["server", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
+      ]);
+      const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
+      expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
+    });
+
+    it("keeps switch events open when a snapshot lacks SwitchInfoCfg, and closes the one that cleared", async () => {
+      const deviceOnly = { ...configMap, data: { DeviceInfoCfg: configMap.data.DeviceInfoCfg! } };
+      expect((await postDeviceInfo(deviceOnly, "cluster=atlas-a3-demo")).body.closed).toEqual([]);
+      const [first] = await switchEvents();
+      const cleared = await postDeviceInfo(withFaults(configMap, (faults) => faults.slice(1)), "cluster=atlas-a3-demo");
+      expect(cleared.body.closed).toEqual([first.id]);
+      const events = await switchEvents();
+      expect(events.map((e) => [e.code, e.endedAt])).toEqual([
+        ["00F1FF09", 1_744_182_144_000],
+        ["08520003", null],
+      ]);
+      const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [first.id])).rows[0]!.raw;
+      expect(raw).toMatchObject({ AssembledFaultCode: "[0x00f1ff09,155913,cpu,na]", EventSerialNum: 311, fault_level: "Separate", switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5" });
+    });
   });
 });
 
