@@ -144,11 +144,36 @@ describe("POST /api/v1/fault-events", () => {
       [2, "invalid_event"],
       [3, "invalid_event"],
     ]);
+    // Each item error also names a reason and params, which the console renders in the reader's language.
+    expect(all.body.error.details.items.map((i: { error: { reason: string; params: object; path: string; message: string } }) => [i.error.reason, i.error.params, i.error.path])).toEqual([
+      ["unknown_server", { server: "nowhere" }, "target.server"],
+      ["invalid_value", { path: "kind", options: expect.stringContaining("roce-link-down") }, "kind"],
+      ["invalid_union", { path: "beganAt" }, "beganAt"],
+    ]);
+    expect(all.body.error.details.items[0].error.message).toBe("server nowhere is not in this cluster");
     expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(0);
     const item = await send(batch, "item");
     expect(item.status).toBe(200);
     expect(item.body.counts).toEqual({ created: 1, closed: 0, unchanged: 0, invalid: 3 });
     expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(1);
+  });
+
+  it("names the reason of refusals found after validation: unknown die, future time, an end without its begin", async () => {
+    const result = await send(
+      [
+        linkDown("sp1-node01", 42, 21_000, 21_005),
+        { ...linkDown("sp1-node01", 1, 0, null), beganAt: new Date(Date.now() + 3 * 86_400_000).toISOString() },
+        { cluster: "atlas-a3-demo", kind: "roce-link-up", code: "81078603", target: { server: "sp1-node01", die: 2 }, endedAt: at(21_500) },
+        { ...linkDown("sp1-node01", 1, 21_000, null), endedAt: at(20_000) },
+      ],
+      "item",
+    );
+    expect(result.body.items.map((i: { error?: { code: string; reason: string; params: object } }) => i.error && [i.error.code, i.error.reason, i.error.params])).toEqual([
+      ["unknown_target", "unknown_die", { server: "sp1-node01", die: 42 }],
+      ["future_time", "future_time", {}],
+      ["no_open_event", "no_open_event", {}],
+      ["invalid_event", "ended_before_began", { path: "endedAt" }],
+    ]);
   });
 
   it("takes HCCL errors with their phase, and job reschedules", async () => {
