@@ -9,7 +9,8 @@ import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapsho
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
-import { findCluster, getFaultSettings, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
+import { getFaultSettings } from "./settings";
+import { findCluster, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
 
 /** The snapshot's cluster or node is not in the inventory; `problem` says which (lib/faults/errors.ts). */
 export class DeviceInfoTargetError extends Error {

@@ -15,9 +15,10 @@ import type { FaultLevel } from "@/lib/faults/levels";
 import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
-import { defaultRetentionDays, faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
-import { escalationSettingsSchema, faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
+import { faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
+import { faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
+import { getFaultSettings, type FaultSettings } from "./settings";
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Inventory lookup: cluster slug → ids, server id → refs, (server, device id) → die. Cached per inventory revision. */
@@ -109,53 +110,6 @@ export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: Cl
   }
   indexCache.set(cluster.id, index);
   return index;
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* Settings */
-
-export interface FaultSettings {
-  escalation: EscalationSettings;
-  retentionDays: number;
-  /** False while the cluster uses MindCluster's defaults. */
-  customised: boolean;
-}
-
-export async function getFaultSettings(pool: pg.Pool | pg.PoolClient, clusterId: number): Promise<FaultSettings> {
-  const { rows } = await pool.query<{ escalation: unknown; retention_days: number }>(
-    "select escalation, retention_days from fault_settings where cluster_id = $1",
-    [clusterId],
-  );
-  const row = rows[0];
-  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetentionDays, customised: false };
-  const parsed = escalationSettingsSchema.safeParse(row.escalation);
-  return { escalation: parsed.success ? parsed.data : defaultEscalationSettings, retentionDays: row.retention_days, customised: true };
-}
-
-export async function putFaultSettings(
-  handle: DatabaseHandle,
-  cluster: ClusterRef,
-  settings: { escalation: EscalationSettings; retentionDays: number },
-  actor: AuditActor,
-): Promise<FaultSettings> {
-  const before = await getFaultSettings(handle.pool, cluster.id);
-  await handle.db.transaction(async (tx) => {
-    await tx
-      .insert(schema.faultSettings)
-      .values({ clusterId: cluster.id, escalation: settings.escalation, retentionDays: settings.retentionDays })
-      .onConflictDoUpdate({
-        target: schema.faultSettings.clusterId,
-        set: { escalation: settings.escalation, retentionDays: settings.retentionDays, updatedAt: new Date() },
-      });
-    await recordAudit(tx, {
-      actor,
-      action: "fault_settings.update",
-      target: { type: "cluster", id: cluster.slug },
-      before: { escalation: before.escalation, retentionDays: before.retentionDays },
-      after: settings as unknown as Record<string, unknown>,
-    });
-  });
-  return { ...settings, customised: true };
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
