@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
-import { defaultEscalationSettings, type EscalationSettings } from "@/lib/faults/escalation";
+import type { FaultSettings } from "@/lib/faults/api-types";
+import { defaultEscalationSettings } from "@/lib/faults/escalation";
 import type { Database, DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { appSettings } from "../schema";
@@ -31,19 +32,7 @@ export async function ensureAuthSecret(db: Database): Promise<string> {
 
 /* Per-cluster fault settings: the escalation rules (MindCluster's defaults until changed) and retention. */
 
-export interface FaultSettings {
-  escalation: EscalationSettings;
-  retentionDays: number;
-  /** False while the cluster uses MindCluster's defaults. */
-  customised: boolean;
-  /**
-   * What a change must start from (the ETag of GET, If-Match of PUT): "0" for the defaults, else the microsecond
-   * time of the last change, so two edits from the same start cannot both win.
-   */
-  version: string;
-  /** When the settings were last changed (ms), null for the defaults. */
-  updatedAt: number | null;
-}
+export type { FaultSettings } from "@/lib/faults/api-types";
 
 /** A change that did not start from the current settings: someone saved in between. `current` is what they saved. */
 export class FaultSettingsConflictError extends Error {

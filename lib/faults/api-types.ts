@@ -1,5 +1,6 @@
 import type { DeviceInfoSnapshot } from "./device-info";
 import type { FaultProblem } from "./errors";
+import type { EscalationSettings } from "./escalation";
 import type { FaultLevel } from "./levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "./model";
 
@@ -82,4 +83,19 @@ export interface DeviceInfoResult {
   }[];
   closed: string[];
   unchanged: number;
+}
+
+/** What GET/PUT /api/v1/fault-events/settings answer: a cluster's escalation rules and retention. */
+export interface FaultSettings {
+  escalation: EscalationSettings;
+  retentionDays: number;
+  /** False while the cluster uses MindCluster's defaults. */
+  customised: boolean;
+  /**
+   * What a change must start from (the ETag of GET, If-Match of PUT): "0" for the defaults, else the microsecond
+   * time of the last change, so two edits from the same start cannot both win.
+   */
+  version: string;
+  /** When the settings were last changed (ms), null for the defaults. */
+  updatedAt: number | null;
 }
