@@ -111,11 +111,6 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
       <Select mode="multiple" options={kindOptions} aria-label={labels.kinds} />
     </Form.Item>
   );
-  const seconds = (name: number, field: keyof typeof settingRanges, label: string) => (
-    <Form.Item name={[name, field]} label={label}>
-      <InputNumber<number> suffix="s" style={{ width: 150 }} aria-label={label} />
-    </Form.Item>
-  );
 
   return (
     <Form<FormValues> form={form} initialValues={toForm(loaded)} layout="vertical" disabled={!canEdit || save.isPending} onFinish={submit} aria-label={t("formLabel")}>
@@ -167,8 +162,8 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
                     <Space wrap align="start">
                       {codesField(name)}
                       {kindsField(name)}
-                      {seconds(name, "faultTimeoutSeconds", labels.faultTimeoutSeconds!)}
-                      {seconds(name, "recoverTimeoutSeconds", labels.recoverTimeoutSeconds!)}
+                      <SecondsField list="duration" name={name} field="faultTimeoutSeconds" label={labels.faultTimeoutSeconds!} />
+                      <SecondsField list="duration" name={name} field="recoverTimeoutSeconds" label={labels.recoverTimeoutSeconds!} />
                       <Form.Item name={[name, "handling"]} label={labels.handling}>
                         <Select style={{ width: 190 }} options={durationHandlings.map((level) => ({ value: level, label: level }))} aria-label={labels.handling} />
                       </Form.Item>
@@ -199,11 +194,11 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
                       <Form.Item name={[name, "times"]} label={labels.times}>
                         <InputNumber<number> style={{ width: 110 }} aria-label={labels.times} />
                       </Form.Item>
-                      {seconds(name, "windowSeconds", labels.windowSeconds!)}
+                      <SecondsField list="frequency" name={name} field="windowSeconds" label={labels.windowSeconds!} />
                       <Form.Item name={[name, "handling"]} label={labels.handling}>
                         <Select style={{ width: 190 }} options={faultLevels.map((level) => ({ value: level, label: level }))} aria-label={labels.handling} />
                       </Form.Item>
-                      {seconds(name, "releaseSeconds", labels.releaseSeconds!)}
+                      <SecondsField list="frequency" name={name} field="releaseSeconds" label={labels.releaseSeconds!} />
                       {canEdit ? <Button type="text" icon={<MinusCircleOutlined />} aria-label={t("removeRule")} onClick={() => remove(name)} style={{ marginTop: 30 }} /> : null}
                     </Space>
                   </div>
@@ -236,5 +231,19 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
         ) : null}
       </Space>
     </Form>
+  );
+}
+
+const roundTo2 = (value: number) => Math.round(value * 100) / 100;
+
+/** A rule's duration in seconds, with its length in minutes or hours under it (86,400 s reads as 24 h). */
+function SecondsField({ list, name, field, label }: { list: "duration" | "frequency"; name: number; field: keyof typeof settingRanges; label: string }) {
+  const tUnit = useTranslations("faults.units");
+  const value: unknown = Form.useWatch([list, name, field]);
+  const length = typeof value === "number" && value >= 60 ? (value >= 3600 ? tUnit("h", { value: roundTo2(value / 3600) }) : tUnit("min", { value: roundTo2(value / 60) })) : null;
+  return (
+    <Form.Item name={[name, field]} label={label} extra={length}>
+      <InputNumber<number> suffix="s" style={{ width: 150 }} aria-label={label} />
+    </Form.Item>
   );
 }

@@ -98,7 +98,7 @@ export async function ingestDeviceInfo(
       [cluster.id, server.ref],
     );
     if (Number(previous[0]!.update_time) > snapshot.updateTime) {
-      warnings.push(faultProblem("stale_snapshot", { updateTime: Number(previous[0]!.update_time) }));
+      warnings.push(faultProblem("stale_snapshot", { updateTime: previous[0]!.update_time }));
       return { ...base, stale: true };
     }
     const { rows: open } = await client.query<{ id: string; npu_name: string | null; switch_fault_key: string | null; code: string | null; series_key: string }>(
