@@ -6,7 +6,7 @@
  * CronJob). --dry-run counts instead.
  */
 import { parseArgs } from "node:util";
-import { getFaultSettings } from "@/db/queries/faults";
+import { getFaultSettings } from "@/db/queries/settings";
 import { pruneFaultEvents } from "@/db/queries/faults-timeline";
 import { withDatabase } from "./database";
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
-import type { DeviceInfoResult, FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
+import type { DeviceInfoResult, FaultSettings, FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
+import type { FaultSettingsInput } from "@/db/schema/fault-event/validation";
 
-export type { FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
+export type { FaultSettings, FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 
 // The API's answers are the server's own types: trusted here, checked by the integration tests.
 const timelineSchema = z.custom<TimelineResult>((v) => typeof v === "object" && v !== null && "events" in v);
@@ -24,6 +25,7 @@ export const faultKeys = {
   timeline: (f: TimelineFilters) => ["faults", "timeline", f] as const,
   statistics: (cluster: string, from: number, to: number) => ["faults", "statistics", cluster, from, to] as const,
   health: (cluster: string) => ["faults", "health", cluster] as const,
+  settings: (cluster: string) => ["faults", "settings", cluster] as const,
 };
 
 export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise<TimelineResult> {
@@ -50,5 +52,21 @@ export function postDeviceInfo(cluster: string, node: string | undefined, text: 
     method: "POST",
     headers: { "content-type": "application/json" },
     body: text,
+  });
+}
+
+const settingsSchema = z.custom<FaultSettings>((v) => typeof v === "object" && v !== null && "escalation" in v && "version" in v);
+const settingsUrl = (cluster: string) => `/api/v1/fault-events/settings?${new URLSearchParams({ cluster })}`;
+
+export function fetchFaultSettings(cluster: string, signal?: AbortSignal): Promise<FaultSettings> {
+  return fetchJson(settingsUrl(cluster), settingsSchema, { signal });
+}
+
+/** Saves from `version` (If-Match): someone else's save in between answers 409 settings_conflict with details.current. */
+export function saveFaultSettings(cluster: string, version: string, input: FaultSettingsInput): Promise<FaultSettings> {
+  return fetchJson(settingsUrl(cluster), settingsSchema, {
+    method: "PUT",
+    headers: { "content-type": "application/json", "if-match": `"${version}"` },
+    body: JSON.stringify(input),
   });
 }

@@ -8,17 +8,19 @@ import { useRef, useState } from "react";
 import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { parseFaultCsv, type CsvParse } from "@/lib/faults/csv";
 import { faultKeys } from "./api";
+import { problemOfError, useProblemText, type StatedProblem } from "./problem-text";
 
 interface RowStatus {
   line: number;
   status: "created" | "closed" | "unchanged" | "invalid";
-  error?: string | undefined;
+  /** Found in the browser (unreadable numbers) or refused by the server, shown in the reader's language. */
+  problems: StatedProblem[];
   summary: string;
 }
 
 const chunkSize = 5_000;
 
-async function postChunk(items: unknown[], dryRun: boolean, signal: AbortSignal): Promise<{ index: number; status: RowStatus["status"]; error?: { message: string; path?: string } }[]> {
+async function postChunk(items: unknown[], dryRun: boolean, signal: AbortSignal): Promise<{ index: number; status: RowStatus["status"]; error?: StatedProblem }[]> {
   const response = await fetch(`/api/v1/fault-events?atomic=item${dryRun ? "&dryRun=1" : ""}`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
@@ -41,7 +43,8 @@ export function CsvImport({ cluster, canWrite }: { cluster: string; canWrite: bo
   const [file, setFile] = useState<{ name: string; parse: CsvParse } | null>(null);
   const [statuses, setStatuses] = useState<RowStatus[] | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number; phase: "preview" | "import" } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const problemText = useProblemText();
+  const [error, setError] = useState<StatedProblem | null>(null);
   const [imported, setImported] = useState<Record<string, number> | null>(null);
   const abort = useRef<AbortController | null>(null);
 
@@ -50,7 +53,7 @@ export function CsvImport({ cluster, canWrite }: { cluster: string; canWrite: bo
     const controller = new AbortController();
     abort.current = controller;
     const rows = parse.rows.filter((r) => r.errors.length === 0);
-    const result: RowStatus[] = parse.rows.filter((r) => r.errors.length > 0).map((r) => ({ line: r.line, status: "invalid", error: r.errors.join("; "), summary: summary(r.item) }));
+    const result: RowStatus[] = parse.rows.filter((r) => r.errors.length > 0).map((r) => ({ line: r.line, status: "invalid", problems: r.errors, summary: summary(r.item) }));
     try {
       for (let start = 0; start < rows.length; start += chunkSize) {
         if (controller.signal.aborted) break;
@@ -59,11 +62,11 @@ export function CsvImport({ cluster, canWrite }: { cluster: string; canWrite: bo
         const items = await postChunk(chunk.map((r) => r.item), dryRun, controller.signal);
         for (const item of items) {
           const row = chunk[item.index]!;
-          result.push({ line: row.line, status: item.status, error: item.error ? `${item.error.path ? `${item.error.path}: ` : ""}${item.error.message}` : undefined, summary: summary(row.item) });
+          result.push({ line: row.line, status: item.status, problems: item.error ? [item.error] : [], summary: summary(row.item) });
         }
       }
     } catch (e) {
-      if (!controller.signal.aborted) setError((e as Error).message);
+      if (!controller.signal.aborted) setError(problemOfError(e as Error));
     } finally {
       setProgress(null);
       abort.current = null;
@@ -102,9 +105,9 @@ export function CsvImport({ cluster, canWrite }: { cluster: string; canWrite: bo
         </p>
         <p className="ant-upload-text">{canWrite ? t("drop") : t("needsEditor")}</p>
       </Upload.Dragger>
-      {file?.parse.errors.map((e) => <Alert key={e} type="error" showIcon title={e} />)}
+      {file?.parse.errors.map((e, i) => <Alert key={i} type="error" showIcon title={problemText(e)} />)}
       {file?.parse.unknownColumns.length ? <Alert type="warning" showIcon title={t("unknownColumns", { columns: file.parse.unknownColumns.join(", ") })} /> : null}
-      {error ? <Alert type="error" showIcon title={t("failed")} description={error} /> : null}
+      {error ? <Alert type="error" showIcon title={t("failed")} description={problemText(error)} /> : null}
       {progress ? (
         <Space>
           <Progress style={{ width: 320 }} percent={Math.round((progress.done / Math.max(1, progress.total)) * 100)} />
@@ -140,7 +143,7 @@ export function CsvImport({ cluster, canWrite }: { cluster: string; canWrite: bo
                 render: (s: RowStatus["status"]) => <Tag color={s === "invalid" ? "error" : s === "created" ? "success" : "default"}>{t(`status_${s}`)}</Tag>,
               },
               { title: t("event"), dataIndex: "summary" },
-              { title: t("problem"), dataIndex: "error", render: (e?: string) => e ?? "" },
+              { title: t("problem"), dataIndex: "problems", render: (problems: StatedProblem[]) => problems.map(problemText).join("; ") },
             ]}
           />
         </>

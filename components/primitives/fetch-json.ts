@@ -6,6 +6,8 @@ export class ApiRequestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error's `details`, e.g. the reason and params a feature renders in the reader's language. */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -16,8 +18,8 @@ export async function fetchJson<T>(url: string, schema: z.ZodType<T>, init?: Req
   const response = await fetch(url, { ...init, headers: { accept: "application/json", ...init?.headers } });
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ApiRequestError(response.status, error?.code ?? "http_error", error?.message ?? `${url} answered ${response.status}`);
+    const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+    throw new ApiRequestError(response.status, error?.code ?? "http_error", error?.message ?? `${url} answered ${response.status}`, error?.details);
   }
   return schema.parse(body);
 }

@@ -28,13 +28,8 @@ const revisionSchema = z.object({
 
 /** A failed call with the details of the standard error shape (a 409 carries the current table). */
 export class RankTableApiError extends ApiRequestError {
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    readonly details: unknown,
-  ) {
-    super(status, code, message);
+  constructor(status: number, code: string, message: string, details: unknown) {
+    super(status, code, message, details);
   }
 }
 

@@ -1,23 +1,31 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import type { DeviceInfoResult } from "@/lib/faults/api-types";
 import { knownIndex, parseDeviceInfo, type DeviceInfoSnapshot } from "@/lib/faults/device-info";
+import { faultProblem, type FaultProblem } from "@/lib/faults/errors";
 import { seriesKey } from "@/lib/faults/escalation";
 import { stableEventId } from "@/lib/faults/ids";
 import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
-import { diffSnapshot } from "@/lib/faults/snapshot";
+import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapshot";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
-import { findCluster, getFaultSettings, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
+import { getFaultSettings } from "./settings";
+import { findCluster, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
 
+/** The snapshot's cluster or node is not in the inventory; `problem` says which (lib/faults/errors.ts). */
 export class DeviceInfoTargetError extends Error {
-  constructor(
-    readonly code: "unknown_cluster" | "unknown_node",
-    message: string,
-  ) {
-    super(message);
+  constructor(readonly problem: FaultProblem & { code: "unknown_cluster" | "unknown_node" }) {
+    super(problem.message);
     this.name = "DeviceInfoTargetError";
   }
+
+  get code(): "unknown_cluster" | "unknown_node" {
+    return this.problem.code;
+  }
+}
+
+function targetError(code: "unknown_cluster" | "unknown_node", problem: FaultProblem): DeviceInfoTargetError {
+  return new DeviceInfoTargetError({ ...problem, code });
 }
 
 /** The server a snapshot belongs to: by node name (= server id or host IP), else by SuperPodID + ServerIndex (A3). */
@@ -32,12 +40,18 @@ function resolveServer(index: TargetIndex, snapshot: DeviceInfoSnapshot, node: s
   if (pod !== null && slot !== null) {
     for (const server of index.servers.values()) if (server.superPodId === String(pod) && server.podIndex === slot) return server;
   }
-  throw new DeviceInfoTargetError(
+  if (!name) throw targetError("unknown_node", faultProblem("node_unnamed"));
+  throw targetError(
     "unknown_node",
-    name
-      ? `node ${name} is not a server of this cluster (by server id or host IP)${pod !== null && slot !== null ? `, nor is super pod ${pod} server ${slot}` : ""}`
-      : "the snapshot names no node: post the whole ConfigMap (metadata.name), or add ?node=<server>",
+    pod !== null && slot !== null ? faultProblem("unknown_node_slot", { node: name, superPod: pod, slot }) : faultProblem("unknown_node", { node: name }),
   );
+}
+
+/** What an opened event is about, as the snapshot names it: the chip (`Ascend910-4`) or the switch chip and port. */
+function openedTarget(event: PreparedEvent): Pick<DeviceInfoResult["opened"][number], "npuName" | "switchPort"> {
+  const raw = event.raw as { npu_name?: string; SwitchChipId?: number; SwitchPortId?: number; AssembledFaultCode?: string };
+  if (raw.npu_name !== undefined) return { npuName: raw.npu_name, switchPort: null };
+  return { npuName: null, switchPort: { chipId: raw.SwitchChipId ?? 0, portId: raw.SwitchPortId ?? 0, assembledCode: raw.AssembledFaultCode ?? "" } };
 }
 
 /**
@@ -53,7 +67,7 @@ export async function ingestDeviceInfo(
 ): Promise<DeviceInfoResult> {
   const snapshot = parseDeviceInfo(input.body);
   const cluster: ClusterRef | null = await findCluster(handle.pool, input.cluster);
-  if (!cluster) throw new DeviceInfoTargetError("unknown_cluster", `no cluster ${input.cluster}`);
+  if (!cluster) throw targetError("unknown_cluster", faultProblem("unknown_cluster", { cluster: input.cluster }));
   const index = await loadTargetIndex(handle.pool, cluster);
   const server = resolveServer(index, snapshot, input.node ?? null);
   const settings = await getFaultSettings(handle.pool, cluster.id);
@@ -84,21 +98,22 @@ export async function ingestDeviceInfo(
       [cluster.id, server.ref],
     );
     if (Number(previous[0]!.update_time) > snapshot.updateTime) {
-      warnings.push(`an newer snapshot (UpdateTime ${previous[0]!.update_time}) was already taken in; this one changes nothing`);
+      warnings.push(faultProblem("stale_snapshot", { updateTime: previous[0]!.update_time }));
       return { ...base, stale: true };
     }
-    const { rows: open } = await client.query<{ id: string; npu_name: string | null; code: string | null; device_ref: number | null; series_key: string }>(
-      `select id, raw->>'npu_name' as npu_name, code, device_ref, series_key from fault_events
+    const { rows: open } = await client.query<{ id: string; npu_name: string | null; switch_fault_key: string | null; code: string | null; series_key: string }>(
+      `select id, raw->>'npu_name' as npu_name, raw->>'switch_fault_key' as switch_fault_key, code, series_key from fault_events
        where cluster_id = $1 and server_ref = $2 and source = 'device-info-cm' and ended_at is null`,
       [cluster.id, server.ref],
     );
     const diff = diffSnapshot(
-      open.map((o) => ({ id: o.id, npuName: o.npu_name ?? "", deviceId: null, code: o.code })),
+      open.map((o) => ({ id: o.id, key: o.switch_fault_key === null ? chipFaultKey(o.npu_name ?? "", o.code) : switchFaultKey(o.switch_fault_key) })),
       snapshot,
     );
-    const events: PreparedEvent[] = diff.open.map((fault, i) => {
+    const snapshotMs = snapshot.updateTime * 1000;
+    const chipEvents: PreparedEvent[] = diff.open.map((fault, i) => {
       const die = fault.deviceId === null ? undefined : index.dies.get(`${server.ref}/${fault.deviceId}`);
-      if (!die) warnings.push(`${fault.npuName} is not a die of ${server.serverId}: its fault is recorded against the server`);
+      if (!die) warnings.push(faultProblem("not_a_die", { npu: fault.npuName, server: server.serverId }));
       const target = die
         ? { kind: "die" as const, serverId: server.serverId, deviceId: fault.deviceId }
         : { kind: "server" as const, serverId: server.serverId };
@@ -121,7 +136,7 @@ export async function ingestDeviceInfo(
         code,
         phase: null,
         reportedLevel: fault.level ?? defaultLevelByKind[fault.kind],
-        beganAt: Math.min(fault.faultTime, snapshot.updateTime * 1000 || fault.faultTime),
+        beganAt: Math.min(fault.faultTime, snapshotMs || fault.faultTime),
         endedAt: null,
         job: null,
         rankTable: null,
@@ -130,6 +145,39 @@ export async function ingestDeviceInfo(
         raw: { ...fault.raw, npu_name: fault.npuName },
       };
     });
+    // 灵衢 switch faults belong to the server (the switch chip is not a die); their FaultTimeAndLevelMap key tells
+    // chips and ports apart, in the id and in raw.switch_fault_key, which later snapshots are matched by.
+    const serverKey = targetKey({ kind: "server", serverId: server.serverId });
+    const switchEvents: PreparedEvent[] = diff.openSwitch.map((fault, i) => {
+      const kind = "bus-device-fault" as const;
+      const beganAt = Math.min(fault.faultTime, snapshotMs || fault.faultTime);
+      return {
+        index: chipEvents.length + i,
+        id: stableEventId({ source: "device-info-cm", cluster: cluster.slug, targetKey: `${serverKey}|${fault.key}`, kind, code: fault.code, beganAt }),
+        clusterId: cluster.id,
+        targetKind: "server",
+        targetKey: serverKey,
+        seriesKey: seriesKey(serverKey, { kind, code: fault.code }),
+        superPodRef: server.superPodRef,
+        serverRef: server.ref,
+        npuIndex: null,
+        deviceRef: null,
+        peerDeviceRef: null,
+        kind,
+        source: "device-info-cm",
+        code: fault.code,
+        phase: null,
+        reportedLevel: fault.level ?? defaultLevelByKind[kind],
+        beganAt,
+        endedAt: null,
+        job: null,
+        rankTable: null,
+        rank: null,
+        message: `switch chip ${fault.chipId} port ${fault.portId} ${fault.assembledCode} (${fault.levelText ?? "no level"})`,
+        raw: { ...fault.raw, switch_fault_key: fault.key, fault_level: fault.levelText, node_status: snapshot.switchInfo?.nodeStatus ?? null },
+      };
+    });
+    const events = [...chipEvents, ...switchEvents];
     await lockSeries(client, cluster.id, [...events.map((e) => e.seriesKey), ...open.map((o) => o.series_key)]);
     const outcome = await insertEvents(client, events);
     if (diff.close.length) {
@@ -144,7 +192,7 @@ export async function ingestDeviceInfo(
       const { rows } = await client.query<{ series_key: string }>("select distinct series_key from fault_events where id = any($1::text[])", [diff.close.map((c) => c.id)]);
       for (const row of rows) keys.add(row.series_key);
     }
-    const since = Math.min(snapshot.updateTime * 1000, ...events.map((e) => e.beganAt));
+    const since = Math.min(snapshotMs, ...events.map((e) => e.beganAt));
     await reevaluateSeries(client, cluster.id, settings.escalation, [...keys], since, now);
     await client.query(
       `update device_info_snapshots set node_name = $3, update_time = $4, check_code = $5, raw = $6::jsonb, received_at = now()
@@ -165,7 +213,7 @@ export async function ingestDeviceInfo(
     return {
       ...base,
       changed,
-      opened: opened.map((e) => ({ id: e.id, npuName: String((e.raw as { npu_name: string }).npu_name), code: e.code, level: e.reportedLevel })),
+      opened: opened.map((e) => ({ id: e.id, ...openedTarget(e), code: e.code, level: e.reportedLevel })),
       closed: diff.close.map((c) => c.id),
       unchanged: diff.unchanged.length + (events.length - opened.length),
     };

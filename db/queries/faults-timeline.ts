@@ -6,7 +6,8 @@ import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
 export type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult };
 import type { TimelineQuery } from "../schema/fault-event/validation";
-import { getFaultSettings, loadTargetIndex, reevaluateSeries, type ClusterRef } from "./faults";
+import { loadTargetIndex, reevaluateSeries, type ClusterRef } from "./faults";
+import { getFaultSettings } from "./settings";
 
 /** Events longer than this that began before the window are found through the open-events index or not at all. */
 const longestClosedEventMs = 7 * 86_400_000;

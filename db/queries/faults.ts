@@ -9,14 +9,16 @@ import {
   type EscalationInput,
   type EscalationSettings,
 } from "@/lib/faults/escalation";
+import { faultProblem, zodIssueProblem, type FaultProblem } from "@/lib/faults/errors";
 import { stableEventId } from "@/lib/faults/ids";
 import type { FaultLevel } from "@/lib/faults/levels";
 import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
-import { defaultRetentionDays, faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
-import { escalationSettingsSchema, faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
+import { faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
+import { faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
+import { getFaultSettings, type FaultSettings } from "./settings";
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Inventory lookup: cluster slug → ids, server id → refs, (server, device id) → die. Cached per inventory revision. */
@@ -111,53 +113,6 @@ export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: Cl
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Settings */
-
-export interface FaultSettings {
-  escalation: EscalationSettings;
-  retentionDays: number;
-  /** False while the cluster uses MindCluster's defaults. */
-  customised: boolean;
-}
-
-export async function getFaultSettings(pool: pg.Pool | pg.PoolClient, clusterId: number): Promise<FaultSettings> {
-  const { rows } = await pool.query<{ escalation: unknown; retention_days: number }>(
-    "select escalation, retention_days from fault_settings where cluster_id = $1",
-    [clusterId],
-  );
-  const row = rows[0];
-  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetentionDays, customised: false };
-  const parsed = escalationSettingsSchema.safeParse(row.escalation);
-  return { escalation: parsed.success ? parsed.data : defaultEscalationSettings, retentionDays: row.retention_days, customised: true };
-}
-
-export async function putFaultSettings(
-  handle: DatabaseHandle,
-  cluster: ClusterRef,
-  settings: { escalation: EscalationSettings; retentionDays: number },
-  actor: AuditActor,
-): Promise<FaultSettings> {
-  const before = await getFaultSettings(handle.pool, cluster.id);
-  await handle.db.transaction(async (tx) => {
-    await tx
-      .insert(schema.faultSettings)
-      .values({ clusterId: cluster.id, escalation: settings.escalation, retentionDays: settings.retentionDays })
-      .onConflictDoUpdate({
-        target: schema.faultSettings.clusterId,
-        set: { escalation: settings.escalation, retentionDays: settings.retentionDays, updatedAt: new Date() },
-      });
-    await recordAudit(tx, {
-      actor,
-      action: "fault_settings.update",
-      target: { type: "cluster", id: cluster.slug },
-      before: { escalation: before.escalation, retentionDays: before.retentionDays },
-      after: settings as unknown as Record<string, unknown>,
-    });
-  });
-  return { ...settings, customised: true };
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
 /* Ingestion */
 
 export type ItemStatus = "created" | "closed" | "unchanged" | "invalid";
@@ -166,7 +121,8 @@ export interface ItemResult {
   index: number;
   status: ItemStatus;
   id?: string;
-  error?: { code: string; message: string; path?: string };
+  /** code (API category), English message, path, and the reason + params the console shows (lib/faults/errors.ts). */
+  error?: FaultProblem;
 }
 
 export interface IngestResult {
@@ -211,24 +167,23 @@ interface PreparedEnd {
 }
 
 class ItemError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly path?: string,
-  ) {
-    super(message);
+  constructor(readonly problem: FaultProblem) {
+    super(problem.message);
   }
 }
 
+const unknownTarget = (reason: Parameters<typeof faultProblem>[0], params: Record<string, string | number>, path: string) =>
+  new ItemError(faultProblem(reason, params, { code: "unknown_target", path }));
+
 function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Omit<PreparedEvent, "index" | "id" | "clusterId" | "seriesKey" | "kind" | "source" | "code" | "phase" | "reportedLevel" | "beganAt" | "endedAt" | "job" | "rankTable" | "rank" | "message" | "raw"> {
   const server = input.server === undefined ? undefined : index.servers.get(input.server);
-  if (input.server !== undefined && !server) throw new ItemError("unknown_target", `server ${input.server} is not in this cluster`, "target.server");
+  if (input.server !== undefined && !server) throw unknownTarget("unknown_server", { server: input.server }, "target.server");
   let superPodRef: number | null = server?.superPodRef ?? null;
   let superPodId = server?.superPodId ?? null;
   if (input.superPod !== undefined) {
     const ref = index.superPods.get(input.superPod);
-    if (ref === undefined) throw new ItemError("unknown_target", `super pod ${input.superPod} is not in this cluster`, "target.superPod");
-    if (server && server.superPodRef !== ref) throw new ItemError("unknown_target", `server ${input.server} is not in super pod ${input.superPod}`, "target.superPod");
+    if (ref === undefined) throw unknownTarget("unknown_super_pod", { superPod: input.superPod }, "target.superPod");
+    if (server && server.superPodRef !== ref) throw unknownTarget("server_not_in_super_pod", { server: server.serverId, superPod: input.superPod }, "target.superPod");
     superPodRef = ref;
     superPodId = input.superPod;
   }
@@ -239,20 +194,20 @@ function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Om
   const target: FaultTarget = { kind, superPodId, serverId: server?.serverId ?? null };
   if (server && input.die !== undefined) {
     const die = index.dies.get(`${server.ref}/${input.die}`);
-    if (!die) throw new ItemError("unknown_target", `server ${server.serverId} has no die with device id ${input.die}`, "target.die");
+    if (!die) throw unknownTarget("unknown_die", { server: server.serverId, die: input.die }, "target.die");
     deviceRef = die.ref;
     npuIndex = die.npuIndex;
     kind = "die";
     target.deviceId = input.die;
   } else if (server && input.npu !== undefined) {
-    if (!index.npus.has(`${server.ref}/${input.npu}`)) throw new ItemError("unknown_target", `server ${server.serverId} has no NPU ${input.npu}`, "target.npu");
+    if (!index.npus.has(`${server.ref}/${input.npu}`)) throw unknownTarget("unknown_npu", { server: server.serverId, npu: input.npu }, "target.npu");
     kind = "npu";
     target.npuIndex = input.npu;
   }
   if (input.peer) {
     const peerServer = index.servers.get(input.peer.server);
     const peer = peerServer ? index.dies.get(`${peerServer.ref}/${input.peer.die}`) : undefined;
-    if (!peer) throw new ItemError("unknown_target", `the link's other die ${input.peer.server}/${input.peer.die} is not in this cluster`, "target.peer");
+    if (!peer) throw unknownTarget("unknown_peer", { server: input.peer.server, die: input.peer.die }, "target.peer");
     peerDeviceRef = peer.ref;
     kind = "link";
     target.peer = { serverId: input.peer.server, deviceId: input.peer.die };
@@ -286,8 +241,7 @@ export async function prepareBatch(
   const parsed: (FaultEventInput | null)[] = items.map((item, index) => {
     const result = faultEventInputSchema.safeParse(item);
     if (result.success) return result.data;
-    const issue = result.error.issues[0]!;
-    results.push({ index, status: "invalid", error: { code: "invalid_event", message: issue.message, path: issue.path.join(".") } });
+    results.push({ index, status: "invalid", error: zodIssueProblem(result.error.issues[0]!) });
     return null;
   });
   const contexts = await clusterContexts(pool, new Set(parsed.flatMap((p) => (p ? [p.cluster] : []))));
@@ -297,14 +251,14 @@ export async function prepareBatch(
     if (!input) return;
     try {
       const context = contexts.get(input.cluster);
-      if (!context) throw new ItemError("unknown_cluster", `no cluster ${input.cluster}`, "cluster");
+      if (!context) throw new ItemError(faultProblem("unknown_cluster", { cluster: input.cluster }, { path: "cluster" }));
       const target = resolveTarget(input.target, context.index);
       const ending = input.action === "end" || input.kind === "roce-link-up";
       const kind: FaultKind = input.kind === "roce-link-up" ? "roce-link-down" : input.kind;
       const code = normaliseCode(input.code) ?? (input.kind === "roce-link-up" || input.kind === "roce-link-down" ? "81078603" : null);
       const series = seriesKey(target.targetKey, { kind, code });
       const latest = Math.max(input.beganAt ?? 0, input.endedAt ?? 0);
-      if (latest > now + maxFutureSkewMs) throw new ItemError("future_time", "the event is dated more than a day ahead", "beganAt");
+      if (latest > now + maxFutureSkewMs) throw new ItemError(faultProblem("future_time", {}, { path: "beganAt" }));
       if (ending) {
         ends.push({ index, clusterId: context.cluster.id, seriesKey: series, endedAt: (input.endedAt ?? input.beganAt)! });
         return;
@@ -331,7 +285,7 @@ export async function prepareBatch(
       });
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push({ index, status: "invalid", error: { code: error.code, message: error.message, path: error.path } });
+      results.push({ index, status: "invalid", error: error.problem });
     }
   });
   // Two items of one batch with the same id: the second is a re-send of the first.
@@ -434,7 +388,7 @@ async function applyEnds(client: pg.PoolClient, ends: PreparedEnd[]): Promise<Ma
           end.index,
           already
             ? { index: end.index, status: "unchanged", id: already.id }
-            : { index: end.index, status: "invalid", error: { code: "no_open_event", message: "no open event of this target, kind and code began before this end" } },
+            : { index: end.index, status: "invalid", error: faultProblem("no_open_event") },
         );
       }
     }

@@ -1,7 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Database } from "../client";
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import type { FaultSettings } from "@/lib/faults/api-types";
+import { defaultEscalationSettings } from "@/lib/faults/escalation";
+import type { Database, DatabaseHandle } from "../client";
+import * as schema from "../schema";
 import { appSettings } from "../schema";
+import { defaultRetentionDays } from "../schema/fault-event/constants";
+import { escalationSettingsSchema, type FaultSettingsInput } from "../schema/fault-event/validation";
+import { recordAudit, type AuditActor } from "./audit";
+import { inTransaction } from "./faults";
 
 export const authSecretKey = "auth_secret";
 
@@ -19,4 +28,78 @@ export async function ensureAuthSecret(db: Database): Promise<string> {
   const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, authSecretKey));
   if (!row) throw new Error("the session secret could not be stored");
   return row.value;
+}
+
+/* Per-cluster fault settings: the escalation rules (MindCluster's defaults until changed) and retention. */
+
+export type { FaultSettings } from "@/lib/faults/api-types";
+
+/** A change that did not start from the current settings: someone saved in between. `current` is what they saved. */
+export class FaultSettingsConflictError extends Error {
+  constructor(readonly current: FaultSettings) {
+    super(`the settings were changed since the version this change started from (now version ${current.version}): load them again and redo the change`);
+    this.name = "FaultSettingsConflictError";
+  }
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+async function readFaultSettings(executor: Queryable, clusterId: number, lock: boolean): Promise<FaultSettings> {
+  const { rows } = await executor.query<{ escalation: unknown; retention_days: number; version: string; updated_ms: string }>(
+    `select escalation, retention_days, (extract(epoch from updated_at) * 1000000)::bigint::text as version,
+            (extract(epoch from updated_at) * 1000)::bigint::text as updated_ms
+     from fault_settings where cluster_id = $1${lock ? " for update" : ""}`,
+    [clusterId],
+  );
+  const row = rows[0];
+  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetentionDays, customised: false, version: "0", updatedAt: null };
+  const parsed = escalationSettingsSchema.safeParse(row.escalation);
+  return {
+    escalation: parsed.success ? parsed.data : defaultEscalationSettings,
+    retentionDays: row.retention_days,
+    customised: true,
+    version: row.version,
+    updatedAt: Number(row.updated_ms),
+  };
+}
+
+export function getFaultSettings(pool: Queryable, clusterId: number): Promise<FaultSettings> {
+  return readFaultSettings(pool, clusterId, false);
+}
+
+/**
+ * Saves a cluster's settings with their audit record. `expectedVersion` (If-Match) is the version the change
+ * started from; when given and the settings moved on meanwhile, nothing is written and FaultSettingsConflictError
+ * carries the current settings. Without it the change applies to whatever is there (scripts that own the settings).
+ */
+export async function putFaultSettings(
+  handle: DatabaseHandle,
+  cluster: { id: number; slug: string },
+  settings: FaultSettingsInput,
+  expectedVersion: string | null,
+  actor: AuditActor,
+): Promise<FaultSettings> {
+  return inTransaction(handle.pool, async (client) => {
+    // The row lock (or, for a first save, the primary key) serialises concurrent saves of one cluster.
+    const before = await readFaultSettings(client, cluster.id, true);
+    if (expectedVersion !== null && expectedVersion !== before.version) throw new FaultSettingsConflictError(before);
+    const onConflict =
+      before.customised || expectedVersion === null
+        ? "do update set escalation = excluded.escalation, retention_days = excluded.retention_days, updated_at = excluded.updated_at"
+        : "do nothing";
+    const written = await client.query(
+      `insert into fault_settings (cluster_id, escalation, retention_days, updated_at) values ($1, $2::jsonb, $3, clock_timestamp())
+       on conflict (cluster_id) ${onConflict}`,
+      [cluster.id, JSON.stringify(settings.escalation), settings.retentionDays],
+    );
+    if (written.rowCount !== 1) throw new FaultSettingsConflictError(await readFaultSettings(client, cluster.id, false));
+    await recordAudit(drizzle(client, { schema }), {
+      actor,
+      action: "fault_settings.update",
+      target: { type: "cluster", id: cluster.slug },
+      before: { escalation: before.escalation, retentionDays: before.retentionDays },
+      after: { escalation: settings.escalation, retentionDays: settings.retentionDays },
+    });
+    return readFaultSettings(client, cluster.id, false);
+  });
 }

@@ -1,4 +1,6 @@
 import type { DeviceInfoSnapshot } from "./device-info";
+import type { FaultProblem } from "./errors";
+import type { EscalationSettings } from "./escalation";
 import type { FaultLevel } from "./levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "./model";
 
@@ -66,11 +68,34 @@ export interface DeviceInfoResult {
   nodeName: string | null;
   updateTime: number;
   checkCode: DeviceInfoSnapshot["checkCodeStatus"];
-  warnings: string[];
+  /** Each with its English message and the reason + params the console shows in the reader's language. */
+  warnings: FaultProblem[];
   /** An older snapshot than the one already taken in: nothing was changed. */
   stale: boolean;
   changed: boolean;
-  opened: { id: string; npuName: string; code: string | null; level: string }[];
+  /** A chip fault names its chip (npuName); a 灵衢 switch fault (SwitchInfoCfg) its switch chip and port. */
+  opened: {
+    id: string;
+    npuName: string | null;
+    switchPort: { chipId: number; portId: number; assembledCode: string } | null;
+    code: string | null;
+    level: string;
+  }[];
   closed: string[];
   unchanged: number;
+}
+
+/** What GET/PUT /api/v1/fault-events/settings answer: a cluster's escalation rules and retention. */
+export interface FaultSettings {
+  escalation: EscalationSettings;
+  retentionDays: number;
+  /** False while the cluster uses MindCluster's defaults. */
+  customised: boolean;
+  /**
+   * What a change must start from (the ETag of GET, If-Match of PUT): "0" for the defaults, else the microsecond
+   * time of the last change, so two edits from the same start cannot both win.
+   */
+  version: string;
+  /** When the settings were last changed (ms), null for the defaults. */
+  updatedAt: number | null;
 }

@@ -22,8 +22,8 @@ describe("fault CSV import", () => {
 
   it("reports unreadable numbers per row, a missing header, and unknown columns", () => {
     const result = parseFaultCsv("began_at,kind,server,die,colour\n2026-11-20T08:00:00Z,roce-link-down,sp0-node01,two,red\n", "c");
-    expect(result.rows[0]!.errors).toEqual(['die "two" is not a whole number']);
+    expect(result.rows[0]!.errors.map((e) => [e.reason, e.params, e.message])).toEqual([["csv_not_integer", { column: "die", value: "two" }, 'die "two" is not a whole number']]);
     expect(result.unknownColumns).toEqual(["colour"]);
-    expect(parseFaultCsv("a,b\n1,2\n", "c").errors[0]).toMatch(/began_at and kind/);
+    expect(parseFaultCsv("a,b\n1,2\n", "c").errors[0]).toMatchObject({ reason: "csv_header", message: expect.stringMatching(/began_at and kind/) });
   });
 });

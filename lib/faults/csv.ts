@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { faultProblem, type FaultProblem } from "./errors";
 
 /**
  * CSV import of historical fault events. The columns are the export's (components/faults/timeline-view.tsx
@@ -12,7 +13,7 @@ export interface CsvRow {
   line: number;
   item: Record<string, unknown>;
   /** Problems found before sending (unreadable numbers); the server checks the rest. */
-  errors: string[];
+  errors: FaultProblem[];
 }
 
 export interface CsvParse {
@@ -20,16 +21,16 @@ export interface CsvParse {
   columns: string[];
   /** Column names the import does not know (kept out of the items, reported). */
   unknownColumns: string[];
-  errors: string[];
+  errors: FaultProblem[];
 }
 
 const known = ["id", "began_at", "ended_at", "duration_s", "super_pod", "server", "die", "npu", "target", "kind", "code", "level", "reported_level", "rule", "phase", "source", "job", "rank", "message", "cluster", "peer_server", "peer_die"];
 
-function integer(value: string | undefined, column: string, errors: string[]): number | undefined {
+function integer(value: string | undefined, column: string, errors: FaultProblem[]): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const n = Number(value);
   if (!Number.isInteger(n)) {
-    errors.push(`${column} "${value}" is not a whole number`);
+    errors.push(faultProblem("csv_not_integer", { column, value }, { path: column }));
     return undefined;
   }
   return n;
@@ -38,10 +39,10 @@ function integer(value: string | undefined, column: string, errors: string[]): n
 export function parseFaultCsv(text: string, cluster: string): CsvParse {
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\ufeff/, ""), { header: true, skipEmptyLines: "greedy", transformHeader: (h) => h.trim().toLowerCase() });
   const columns = parsed.meta.fields ?? [];
-  const errors = parsed.errors.filter((e) => e.type !== "FieldMismatch").map((e) => `line ${(e.row ?? 0) + 2}: ${e.message}`);
-  if (!columns.includes("began_at") || !columns.includes("kind")) errors.push("the header must name at least began_at and kind (the export's columns work)");
+  const errors = parsed.errors.filter((e) => e.type !== "FieldMismatch").map((e) => faultProblem("csv_syntax", { line: (e.row ?? 0) + 2, detail: e.message }));
+  if (!columns.includes("began_at") || !columns.includes("kind")) errors.push(faultProblem("csv_header"));
   const rows = parsed.data.map((record, index): CsvRow => {
-    const rowErrors: string[] = [];
+    const rowErrors: FaultProblem[] = [];
     const get = (column: string) => {
       const value = record[column];
       return value === undefined || value.trim() === "" ? undefined : value.trim();

@@ -1,6 +1,8 @@
 "use client";
 
-import { Empty, Space, Tabs } from "antd";
+import { SettingOutlined } from "@ant-design/icons";
+import { Button, Empty, Space, Tabs } from "antd";
+import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -77,7 +79,17 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-      <PageHeading title={t("title")} subtitle={t("timelineSubtitle")} />
+      <PageHeading
+        title={t("title")}
+        subtitle={t("timelineSubtitle")}
+        extra={
+          cluster ? (
+            <Link href={`/faults/settings?cluster=${cluster}`}>
+              <Button icon={<SettingOutlined />}>{t("settings.open")}</Button>
+            </Link>
+          ) : null
+        }
+      />
       {!cluster ? (
         <Empty description={t("noClusters")} />
       ) : (
@@ -95,7 +107,7 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
               label: t("tabs.reference"),
               children: (
                 <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-                  <EscalationRules />
+                  <EscalationRules cluster={cluster} />
                   <FaultLevelsTable />
                   <HcclPhasesTable />
                 </Space>

@@ -24,8 +24,9 @@ export const faultTargetInputSchema = z
   .strict()
   .refine((t) => (t.npu === undefined && t.die === undefined && t.peer === undefined) || t.server !== undefined, {
     message: "an NPU, die or link target needs its server",
+    params: { reason: "target_needs_server" },
   })
-  .refine((t) => t.peer === undefined || t.die !== undefined, { message: "a link target needs die and peer" });
+  .refine((t) => t.peer === undefined || t.die !== undefined, { message: "a link target needs die and peer", params: { reason: "link_needs_die" } });
 export type FaultTargetInput = z.infer<typeof faultTargetInputSchema>;
 
 /**
@@ -56,10 +57,10 @@ export const faultEventInputSchema = z
   .strict()
   .superRefine((e, ctx) => {
     const ending = e.action === "end" || e.kind === "roce-link-up";
-    if (!ending && e.beganAt === undefined) ctx.addIssue({ code: "custom", path: ["beganAt"], message: "a begin event needs beganAt" });
-    if (ending && (e.endedAt ?? e.beganAt) === undefined) ctx.addIssue({ code: "custom", path: ["endedAt"], message: "an end event needs endedAt" });
+    if (!ending && e.beganAt === undefined) ctx.addIssue({ code: "custom", path: ["beganAt"], message: "a begin event needs beganAt", params: { reason: "began_at_required" } });
+    if (ending && (e.endedAt ?? e.beganAt) === undefined) ctx.addIssue({ code: "custom", path: ["endedAt"], message: "an end event needs endedAt", params: { reason: "ended_at_required" } });
     if (e.beganAt !== undefined && e.endedAt !== undefined && e.endedAt !== null && e.endedAt < e.beganAt && !ending) {
-      ctx.addIssue({ code: "custom", path: ["endedAt"], message: "endedAt is before beganAt" });
+      ctx.addIssue({ code: "custom", path: ["endedAt"], message: "endedAt is before beganAt", params: { reason: "ended_before_began" } });
     }
   });
 export type FaultEventInput = z.infer<typeof faultEventInputSchema>;
@@ -80,7 +81,10 @@ export const escalationSettingsSchema = z.object({
       kinds: z.array(z.enum(faultKinds)),
       faultTimeoutSeconds: z.number().int().min(0).max(600),
       recoverTimeoutSeconds: z.number().int().min(0).max(86_400),
-      handling: z.enum(faultLevels).refine((l) => l !== "ManuallySeparateNPU", "ManuallySeparateNPU is not allowed as FaultDuration handling"),
+      handling: z.enum(faultLevels).refine((l) => l !== "ManuallySeparateNPU", {
+        message: "ManuallySeparateNPU is not allowed as FaultDuration handling",
+        params: { reason: "manual_separation_not_duration" },
+      }),
     }),
   ),
   frequency: z.array(

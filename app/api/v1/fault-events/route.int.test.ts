@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
-import { demoA3Cluster } from "@/lib/inventory/demo";
+import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
@@ -144,11 +144,36 @@ describe("POST /api/v1/fault-events", () => {
       [2, "invalid_event"],
       [3, "invalid_event"],
     ]);
+    // Each item error also names a reason and params, which the console renders in the reader's language.
+    expect(all.body.error.details.items.map((i: { error: { reason: string; params: object; path: string; message: string } }) => [i.error.reason, i.error.params, i.error.path])).toEqual([
+      ["unknown_server", { server: "nowhere" }, "target.server"],
+      ["invalid_value", { path: "kind", options: expect.stringContaining("roce-link-down") }, "kind"],
+      ["invalid_union", { path: "beganAt" }, "beganAt"],
+    ]);
+    expect(all.body.error.details.items[0].error.message).toBe("server nowhere is not in this cluster");
     expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(0);
     const item = await send(batch, "item");
     expect(item.status).toBe(200);
     expect(item.body.counts).toEqual({ created: 1, closed: 0, unchanged: 0, invalid: 3 });
     expect((await timeline(`from=${at(19_000)}&to=${at(21_000)}&target=sp1-node01/`)).events).toHaveLength(1);
+  });
+
+  it("names the reason of refusals found after validation: unknown die, future time, an end without its begin", async () => {
+    const result = await send(
+      [
+        linkDown("sp1-node01", 42, 21_000, 21_005),
+        { ...linkDown("sp1-node01", 1, 0, null), beganAt: new Date(Date.now() + 3 * 86_400_000).toISOString() },
+        { cluster: "atlas-a3-demo", kind: "roce-link-up", code: "81078603", target: { server: "sp1-node01", die: 2 }, endedAt: at(21_500) },
+        { ...linkDown("sp1-node01", 1, 21_000, null), endedAt: at(20_000) },
+      ],
+      "item",
+    );
+    expect(result.body.items.map((i: { error?: { code: string; reason: string; params: object } }) => i.error && [i.error.code, i.error.reason, i.error.params])).toEqual([
+      ["unknown_target", "unknown_die", { server: "sp1-node01", die: 42 }],
+      ["future_time", "future_time", {}],
+      ["no_open_event", "no_open_event", {}],
+      ["invalid_event", "ended_before_began", { path: "endedAt" }],
+    ]);
   });
 
   it("takes HCCL errors with their phase, and job reschedules", async () => {
@@ -216,20 +241,81 @@ describe("POST /api/v1/fault-events/device-info", () => {
   });
 
   it.each([
-    ["not JSON", "{oops", /not valid JSON/],
-    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/],
-    ["a Fault list that is not an array", { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } }, /JSON array/],
-  ])("rejects %s with 422 and changes nothing", async (_, body, message) => {
+    ["not JSON", "{oops", /not valid JSON/, { reason: "not_json", path: "body" }],
+    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/, { reason: "missing_key", params: { key: "DeviceInfoCfg" } }],
+    [
+      "a Fault list that is not an array",
+      { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } },
+      /JSON array/,
+      { reason: "not_encoded_array", path: 'body.DeviceInfo.DeviceList["huawei.com/Ascend910-Fault"]' },
+    ],
+    [
+      "a switch fault that is not a JSON string",
+      { kind: "ConfigMap", metadata: { name: "x" }, data: { DeviceInfoCfg: JSON.stringify({ DeviceInfo: { DeviceList: {}, UpdateTime: 1 } }), SwitchInfoCfg: JSON.stringify({ FaultCode: [{}] }) } },
+      /must be a string/,
+      { reason: "not_string", path: "data.SwitchInfoCfg.FaultCode[0]" },
+    ],
+  ])("rejects %s with 422, a reason and params, and changes nothing", async (_, body, message, details) => {
     const result = await postDeviceInfo(body);
     expect(result.status).toBe(422);
     expect(result.body.error.code).toBe("invalid_device_info");
     expect(result.body.error.message).toMatch(message);
+    expect(result.body.error.details).toMatchObject(details);
   });
 
   it("says which node is unknown", async () => {
     const result = await postDeviceInfo(sample, "cluster=atlas-a3-demo&node=nope");
-    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node" } } });
-    expect((await postDeviceInfo(sample, "cluster=nope&node=sp0-node01")).status).toBe(404);
+    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node", details: { reason: "unknown_node", params: { node: "nope" } } } } });
+    const cluster = await postDeviceInfo(sample, "cluster=nope&node=sp0-node01");
+    expect(cluster).toMatchObject({ status: 404, body: { error: { code: "unknown_cluster", details: { reason: "unknown_cluster", params: { cluster: "nope" } } } } });
+  });
+
+  describe("SwitchInfoCfg (灵衢 switch faults)", () => {
+    type SwitchConfigMap = { metadata: { name: string }; data: Record<string, string> };
+    let configMap: SwitchConfigMap;
+    beforeAll(async () => {
+      configMap = JSON.parse(await readFile("lib/faults/fixtures/device-info-a3-switch-configmap.json", "utf8")) as SwitchConfigMap;
+      configMap.metadata.name = "mindx-dl-deviceinfo-sp1-node03";
+    });
+    const withFaults = (cm: SwitchConfigMap, keep: (faults: string[]) => string[]) => {
+      const switchInfo = JSON.parse(cm.data.SwitchInfoCfg!) as { FaultCode: string[] };
+      return { ...cm, data: { ...cm.data, SwitchInfoCfg: JSON.stringify({ ...switchInfo, FaultCode: keep(switchInfo.FaultCode) }) } };
+    };
+    const switchEvents = async () =>
+      (await timeline(`from=${1_744_180_000_000}&to=${1_744_190_000_000}&kind=bus-device-fault&target=sp1-node03`)).events.filter((e) => e.serverId === "sp1-node03");
+
+    it("opens one server event per switch chip and port, with the hex code and the level as given", async () => {
+      const result = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body.server).toBe("sp1-node03");
+      const switchOpened = result.body.opened.filter((o: { switchPort: unknown }) => o.switchPort !== null);
+      expect(switchOpened.map((o: { code: string; level: string; switchPort: { chipId: number; portId: number } }) => [o.code, o.level, o.switchPort.chipId, o.switchPort.portId])).toEqual([
+        ["00F1FF09", "SeparateNPU", 0, 5],
+        ["08520003", "NotHandleFault", 1, 12],
+      ]);
+      const events = await switchEvents();
+      expect(events.map((e) => [e.targetKind, e.kind, e.code, e.reportedLevel, e.beganAt, e.endedAt])).toEqual([
+        ["server", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
+        ["server", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
+      ]);
+      const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
+      expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
+    });
+
+    it("keeps switch events open when a snapshot lacks SwitchInfoCfg, and closes the one that cleared", async () => {
+      const deviceOnly = { ...configMap, data: { DeviceInfoCfg: configMap.data.DeviceInfoCfg! } };
+      expect((await postDeviceInfo(deviceOnly, "cluster=atlas-a3-demo")).body.closed).toEqual([]);
+      const [first] = await switchEvents();
+      const cleared = await postDeviceInfo(withFaults(configMap, (faults) => faults.slice(1)), "cluster=atlas-a3-demo");
+      expect(cleared.body.closed).toEqual([first.id]);
+      const events = await switchEvents();
+      expect(events.map((e) => [e.code, e.endedAt])).toEqual([
+        ["00F1FF09", 1_744_182_144_000],
+        ["08520003", null],
+      ]);
+      const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [first.id])).rows[0]!.raw;
+      expect(raw).toMatchObject({ AssembledFaultCode: "[0x00f1ff09,155913,cpu,na]", EventSerialNum: 311, fault_level: "Separate", switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5" });
+    });
   });
 });
 
@@ -261,6 +347,52 @@ describe("statistics, health and settings", () => {
     await send([linkDown("sp1-node02", 0, 50_000, 50_006)]);
     const { events } = await timeline(`from=${at(49_000)}&to=${at(51_000)}&target=sp1-node02/0`);
     expect(events[0]).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration" });
+  });
+});
+
+describe("fault settings: no lost update", () => {
+  beforeAll(async () => {
+    await seedDemo(testDatabase().db, [demoA2Cluster(1)]);
+  });
+  const url = (cluster: string) => `/api/v1/fault-events/settings?cluster=${cluster}`;
+  const read = async (cluster: string) => {
+    const response = await settingsGet(new Request(`${origin}${url(cluster)}`, { headers: auth("viewer") }), none);
+    return { etag: response.headers.get("etag"), body: (await response.json()) as Record<string, Loose> };
+  };
+  const put = async (cluster: string, body: unknown, version?: string) => {
+    const response = await settingsPut(jsonRequest(url(cluster), "PUT", body, { ...auth(), ...(version === undefined ? {} : { "if-match": `"${version}"` }) }), none);
+    return { status: response.status, etag: response.headers.get("etag"), body: (await response.json()) as Record<string, Loose> };
+  };
+  const withTimeout = (settings: Record<string, Loose>, seconds: number) => ({
+    escalation: { ...settings.escalation, duration: [{ ...settings.escalation.duration[0], faultTimeoutSeconds: seconds }] },
+    retentionDays: settings.retentionDays,
+  });
+  const audits = async (cluster: string) =>
+    (await testDatabase().pool.query<{ after: Loose }>("select after from audit_log where action = 'fault_settings.update' and target_id = $1 order by id", [cluster])).rows;
+
+  it("refuses a save that did not start from the current version, and keeps the other one", async () => {
+    const start = await read("atlas-a2-demo");
+    expect(start.body).toMatchObject({ customised: false, version: "0", updatedAt: null });
+    expect(start.etag).toBe('"0"');
+    const mine = await put("atlas-a2-demo", withTimeout(start.body, 25), "0");
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body).toMatchObject({ customised: true, escalation: { duration: [{ faultTimeoutSeconds: 25 }] } });
+    expect(mine.etag).toBe(`"${mine.body.version}"`);
+    // A second editor who also loaded version 0 (a first save racing another) is refused and told what is there.
+    const theirs = await put("atlas-a2-demo", withTimeout(start.body, 30), "0");
+    expect(theirs).toMatchObject({ status: 409, body: { error: { code: "settings_conflict", details: { current: { version: mine.body.version } } } } });
+    // The same for a later save, through the row lock.
+    const next = await put("atlas-a2-demo", withTimeout(mine.body, 40), mine.body.version);
+    expect(next.status).toBe(200);
+    expect(next.body.version).not.toBe(mine.body.version);
+    expect((await put("atlas-a2-demo", withTimeout(mine.body, 50), mine.body.version)).status).toBe(409);
+    expect((await read("atlas-a2-demo")).body.escalation.duration[0].faultTimeoutSeconds).toBe(40);
+    expect((await audits("atlas-a2-demo")).map((row) => row.after?.escalation?.duration?.[0]?.faultTimeoutSeconds)).toEqual([25, 40]);
+  });
+
+  it("says what a malformed If-Match is", async () => {
+    const { body } = await read("atlas-a2-demo");
+    expect(await put("atlas-a2-demo", withTimeout(body, 20), "yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_if_match" } } });
   });
 });
 

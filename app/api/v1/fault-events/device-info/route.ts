@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
 /**
  * `POST /api/v1/fault-events/device-info?cluster=<slug>[&node=<server id or host IP>]`: one device-info ConfigMap
  * snapshot (`kubectl get cm mindx-dl-deviceinfo-<node> -n kube-system -o json`, its `data`, or the DeviceInfoCfg
- * JSON). Faults that appeared open events, faults that cleared close them. Malformed input: 422
- * `invalid_device_info` naming the path; nothing changes.
+ * JSON; on A3 its `SwitchInfoCfg` too). Faults that appeared open events, faults that cleared close them. Malformed
+ * input: 422 `invalid_device_info`, details `{path, reason, params}` (lib/faults/errors.ts); nothing changes.
  */
 export const POST = route("write", async ({ request, actor }) => {
   const params = new URL(request.url).searchParams;
@@ -25,8 +25,14 @@ export const POST = route("write", async ({ request, actor }) => {
     const result = await ingestDeviceInfo(appDatabase(), { cluster, node: params.get("node"), body: text }, actor);
     return NextResponse.json(result);
   } catch (error) {
-    if (error instanceof DeviceInfoError) throw new ApiError(422, "invalid_device_info", error.message, { path: error.path });
-    if (error instanceof DeviceInfoTargetError) throw new ApiError(error.code === "unknown_cluster" ? 404 : 422, error.code, error.message);
+    if (error instanceof DeviceInfoError) {
+      const { path, reason, params } = error.problem;
+      throw new ApiError(422, "invalid_device_info", error.message, { path, reason, params });
+    }
+    if (error instanceof DeviceInfoTargetError) {
+      const { reason, params } = error.problem;
+      throw new ApiError(error.code === "unknown_cluster" ? 404 : 422, error.code, error.message, { reason, params });
+    }
     throw error;
   }
 });
