@@ -27,7 +27,7 @@ test.describe("Topology", () => {
     const box = (await graph(page).locator("canvas").first().boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.22, box.y + box.height * 0.5);
     await expect(page).toHaveURL(/sel=(superpod|server)%3A/);
-    await expect(details(page).getByText("Health")).toBeVisible();
+    await expect(details(page).getByText("Health", { exact: true })).toBeVisible();
 
     // Into super pod 0 from the breadcrumb-free path: search its server, then open the server from the details.
     await page.getByRole("combobox", { name: "Search the topology" }).fill("sp0-node05");
