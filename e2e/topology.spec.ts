@@ -109,6 +109,7 @@ test.describe("Topology", () => {
     await expect(switchDown).toContainText("81078603");
     await expect(switchDown).toContainText(/NotHandleFault|PreSeparateNPU|SeparateNPU/);
     await expect(switchDown).toContainText(/ → .+ · \d+ (min|s)/);
+    await faults.scrollIntoViewIfNeeded();
     await drawn(page, testInfo, "recent faults of a die");
 
     await faults.getByRole("link", { name: "Open in the fault timeline" }).click();
@@ -117,6 +118,7 @@ test.describe("Topology", () => {
     const table = page.getByTestId("fault-events-table");
     await expect(table).toContainText("RoCE link down");
     await expect(table).toContainText("sp1-node05 / 7");
+    await testInfo.attach("fault timeline opened from the details", { body: await page.screenshot(), contentType: "image/png" });
   });
 
   test("the API answers the view with an ETag, then 304", async ({ request }) => {
