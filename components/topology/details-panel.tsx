@@ -252,6 +252,8 @@ function useFaultTargetLabel(): (key: string) => string {
   };
 }
 
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+
 /** The node's newest fault events, coloured by level as on the faults pages, each opening in the fault timeline. */
 function RecentFaultList({ cluster, faults }: { cluster: string; faults: RecentFaults }) {
   const t = useTranslations("topology");
@@ -259,6 +261,8 @@ function RecentFaultList({ cluster, faults }: { cluster: string; faults: RecentF
   const tt = useTranslations("faults.timeline");
   const duration = useDuration();
   const time = useTimeFormat();
+  const format = useFormatter();
+  const clock = (ms: number) => format.dateTime(new Date(ms), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   const targetLabel = useFaultTargetLabel();
   const now = useNow();
   const days = Math.round((now - faults.since) / 86_400_000);
@@ -288,7 +292,7 @@ function RecentFaultList({ cluster, faults }: { cluster: string; faults: RecentF
             <div>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 <Link href={timelineHref(event.id)}>{time(event.beganAt)}</Link>
-                {event.endedAt !== null && ` → ${time(event.endedAt)} · ${duration(event.endedAt - event.beganAt)}`}
+                {event.endedAt !== null && ` → ${sameDay(event.beganAt, event.endedAt) ? clock(event.endedAt) : time(event.endedAt)} · ${duration(event.endedAt - event.beganAt)}`}
                 {` · ${targetLabel(event.targetKey)}`}
               </Typography.Text>
             </div>
