@@ -27,7 +27,7 @@ test.describe("Topology", () => {
     const box = (await graph(page).locator("canvas").first().boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.22, box.y + box.height * 0.5);
     await expect(page).toHaveURL(/sel=(superpod|server)%3A/);
-    await expect(details(page).getByText("Health")).toBeVisible();
+    await expect(details(page).getByText("Health", { exact: true })).toBeVisible();
 
     // Into super pod 0 from the breadcrumb-free path: search its server, then open the server from the details.
     await page.getByRole("combobox", { name: "Search the topology" }).fill("sp0-node05");
@@ -65,7 +65,8 @@ test.describe("Topology", () => {
     await expect(panel.getByText("Built from the inventory")).toBeVisible();
     await expect(panel.getByText("Backup rail (borrowed NIC)")).toBeVisible();
     await expect(panel.getByRole("link", { name: "sp1-node01 · die 2" })).toBeVisible();
-    await expect(panel.getByText("No fault data yet")).toBeVisible();
+    await expect(panel.getByRole("region", { name: "Recent faults" })).toBeVisible();
+    await expect(panel.getByText("No fault data yet")).toHaveCount(0);
     await drawn(page, testInfo, "die found by device IP");
 
     // The URL alone reopens the same view and selection.
@@ -93,6 +94,31 @@ test.describe("Topology", () => {
     await page.locator("body").press("Escape");
     await expect(page).not.toHaveURL(/sel=/);
     await expect(details(page)).toHaveCount(0);
+  });
+
+  test("a die the demo fault day hit lists its recent faults, and the link opens the same events on the fault timeline", async ({ page }, testInfo) => {
+    // The simulated day's leaf switch failure took rail 7 (device 7) of every server of super pod 1 down for 4 minutes.
+    await page.goto("/topology?cluster=atlas-a3-demo&level=server&id=sp1-node05");
+    await page.getByRole("region", { name: "Dies of this server" }).getByRole("row", { name: /^3\s+7\s+1\s/ }).click();
+    await expect(page).toHaveURL(/sel=die%3Asp1-node05%2Fd7/);
+    const faults = details(page).getByRole("region", { name: "Recent faults" });
+    const summaryText = faults.getByTestId("recent-fault-summary");
+    await expect(summaryText).toHaveText(/^[1-9]\d* events? in the last 7 days, /);
+    const total = Number((await summaryText.textContent())!.match(/^(\d+)/)![1]);
+    const switchDown = faults.getByRole("listitem").filter({ hasText: "RoCE link down" }).first();
+    await expect(switchDown).toContainText("81078603");
+    await expect(switchDown).toContainText(/NotHandleFault|PreSeparateNPU|SeparateNPU/);
+    await expect(switchDown).toContainText(/ → .+ · \d+ (min|s)/);
+    await faults.scrollIntoViewIfNeeded();
+    await drawn(page, testInfo, "recent faults of a die");
+
+    await faults.getByRole("link", { name: "Open in the fault timeline" }).click();
+    await expect(page).toHaveURL(/\/faults\?cluster=atlas-a3-demo&from=\d+&target=sp1-node05%2F7&open=pod%3A1%2Cserver%3Asp1-node05$/);
+    await expect(page.getByTestId("fault-total")).toHaveText(`${total} of ${total} events`);
+    const table = page.getByTestId("fault-events-table");
+    await expect(table).toContainText("RoCE link down");
+    await expect(table).toContainText("sp1-node05 / 7");
+    await testInfo.attach("fault timeline opened from the details", { body: await page.screenshot(), contentType: "image/png" });
   });
 
   test("the API answers the view with an ETag, then 304", async ({ request }) => {

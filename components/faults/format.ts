@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { durationParts } from "@/lib/faults/timeline";
 
 /** "3 min 20 s" / "3 分 20 秒" in the UI language. */
@@ -15,4 +15,14 @@ export function useDuration(): (ms: number) => string {
 export function useTimeFormat(): (ms: number) => string {
   const format = useFormatter();
   return useCallback((ms: number) => format.dateTime(new Date(ms), { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }), [format]);
+}
+
+/** A clock for open events: they run until now, so durations move on by themselves. */
+export function useNow(intervalMs = 15_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
 }

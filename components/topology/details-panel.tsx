@@ -1,11 +1,16 @@
 "use client";
 
-import { CloseOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
+import { CloseOutlined, FieldTimeOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from "antd";
+import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import type { NodeDetails, NodeKind } from "@/lib/topology/model";
+import { faultsQuery } from "@/app/(console)/faults/search-params";
+import { useDuration, useNow, useTimeFormat } from "@/components/faults/format";
+import { levelColors, toneOf } from "@/components/faults/level-colors";
+import { HealthTag } from "@/components/primitives/health-tag";
+import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "@/lib/topology/model";
 import { HealthLabel, LinkSample } from "./legend";
 import { fetchNodeDetails, topologyKeys } from "./queries";
 
@@ -75,13 +80,23 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
           action={<Button onClick={() => query.refetch()}>{t("retry")}</Button>}
         />
       ) : (
-        <DetailsBody details={query.data} theme={theme} fileRanks={fileRanks} onOpen={onOpen} onSelect={onSelect} selectionHref={selectionHref} formatNumber={(n) => format.number(n)} />
+        <DetailsBody
+          cluster={cluster}
+          details={query.data}
+          theme={theme}
+          fileRanks={fileRanks}
+          onOpen={onOpen}
+          onSelect={onSelect}
+          selectionHref={selectionHref}
+          formatNumber={(n) => format.number(n)}
+        />
       )}
     </Card>
   );
 }
 
 function DetailsBody({
+  cluster,
   details,
   theme,
   fileRanks,
@@ -90,6 +105,7 @@ function DetailsBody({
   selectionHref,
   formatNumber,
 }: {
+  cluster: string;
   details: NodeDetails;
   theme: "light" | "dark";
   fileRanks: Props["fileRanks"];
@@ -131,10 +147,26 @@ function DetailsBody({
   }
 
   const drillLevel = node.kind === "superpod" || node.kind === "server" ? node.kind : null;
-  const inventoryRanks = details.rankTables.find((table) => table.name === "inventory")?.ranks ?? [];
-  const rankSummary = (ranks: number[]) =>
-    ranks.length === 0 ? "—" : ranks.length === 1 ? formatNumber(ranks[0]!) : `${formatNumber(Math.min(...ranks))}–${formatNumber(Math.max(...ranks))} (${formatNumber(ranks.length)})`;
   const fileRank = node.kind === "die" && fileRanks ? fileRanks.ranks.get(node.id) : undefined;
+  // A saved table chosen for the view is listed with the others; a file loaded in this browser only here.
+  const fileIsSaved = fileRanks !== null && details.rankTables.some((m) => m.table?.name === fileRanks.name);
+  const rankItems = [
+    ...details.rankTables.map((m) => ({
+      key: m.table ? `table:${m.table.id}` : "inventory",
+      label: m.table ? (
+        <Link href={`/rank-tables/${m.table.id}`} title={t("details.revision", { revision: m.table.revision })}>
+          {m.table.name}
+        </Link>
+      ) : (
+        t("ranks.inventory")
+      ),
+      children: <RankSummary membership={m} formatNumber={formatNumber} />,
+    })),
+    ...(fileRanks && !fileIsSaved && node.kind === "die"
+      ? [{ key: "file", label: fileRanks.name, children: fileRank === undefined ? t("details.notInFile") : formatNumber(fileRank) }]
+      : []),
+  ];
+  const savedCount = details.rankTables.filter((m) => m.table !== null).length;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
@@ -177,23 +209,99 @@ function DetailsBody({
         <Typography.Title level={3} style={{ fontSize: 14 }}>
           {t("details.rankTables")}
         </Typography.Title>
-        <Descriptions
-          size="small"
-          column={1}
-          items={[
-            { key: "inventory", label: t("ranks.inventory"), children: rankSummary(inventoryRanks) },
-            ...(fileRanks && node.kind === "die"
-              ? [{ key: "file", label: fileRanks.name, children: fileRank === undefined ? t("details.notInFile") : formatNumber(fileRank) }]
-              : []),
-          ]}
-        />
+        <Descriptions size="small" column={1} items={rankItems} />
+        {savedCount === 0 && <Typography.Text type="secondary">{t("details.noSavedTables")}</Typography.Text>}
       </section>
       <section aria-label={t("details.faults")}>
         <Typography.Title level={3} style={{ fontSize: 14 }}>
           {t("details.faults")}
         </Typography.Title>
-        <Typography.Text type="secondary">{t("details.noFaultData")}</Typography.Text>
+        {details.faults === null ? (
+          <Typography.Text type="secondary">{t("details.noFaultData")}</Typography.Text>
+        ) : (
+          <RecentFaultList cluster={cluster} faults={details.faults} />
+        )}
       </section>
+    </Space>
+  );
+}
+
+function RankSummary({ membership, formatNumber }: { membership: RankMembership; formatNumber: (n: number) => string }) {
+  const t = useTranslations("topology");
+  if (membership.ranks.length > 0) return <>{membership.ranks.map(formatNumber).join(", ")}</>;
+  return <>{t("details.rankRange", { min: formatNumber(membership.min), max: formatNumber(membership.max), count: membership.count })}</>;
+}
+
+/** `die:sp0-node01/3` → "sp0-node01 · die 3", `link:a~b` → "a ↔ b": where an event of the list happened. */
+function useFaultTargetLabel(): (key: string) => string {
+  const t = useTranslations("topology");
+  return (key) => {
+    const [prefix, rest = ""] = key.split(/:(.*)/s);
+    switch (prefix) {
+      case "pod":
+        return `${t("kinds.superpod")} ${rest}`;
+      case "npu":
+        return rest.replace(/\/(\d+)$/, " · NPU $1");
+      case "die":
+        return rest.replace(/\/(\d+)$/, " · die $1");
+      case "link":
+        return rest.replace("~", " ↔ ");
+      default:
+        return rest || key;
+    }
+  };
+}
+
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+
+/** The node's newest fault events, coloured by level as on the faults pages, each opening in the fault timeline. */
+function RecentFaultList({ cluster, faults }: { cluster: string; faults: RecentFaults }) {
+  const t = useTranslations("topology");
+  const tk = useTranslations("faults.kinds");
+  const tt = useTranslations("faults.timeline");
+  const duration = useDuration();
+  const time = useTimeFormat();
+  const format = useFormatter();
+  const clock = (ms: number) => format.dateTime(new Date(ms), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const targetLabel = useFaultTargetLabel();
+  const now = useNow();
+  const days = Math.round((now - faults.since) / 86_400_000);
+  const timelineHref = (sel?: string) =>
+    `/faults?${faultsQuery({ cluster, from: faults.since, target: faults.timeline.target ?? undefined, open: faults.timeline.open, sel })}`;
+  if (faults.total === 0) {
+    return <Typography.Text type="secondary">{t("details.noRecentFaults", { days })}</Typography.Text>;
+  }
+  return (
+    <Space orientation="vertical" size={6} style={{ width: "100%" }}>
+      <Typography.Text data-testid="recent-fault-summary">
+        {t("details.faultSummary", { total: faults.total, open: faults.open, days })}
+        {faults.events.length < faults.total && ` · ${t("details.faultsShown", { shown: faults.events.length })}`}
+      </Typography.Text>
+      <ul aria-label={t("details.faults")} style={{ listStyle: "none", margin: 0, padding: 0 }}>
+        {faults.events.map((event) => (
+          <li key={event.id} style={{ padding: "4px 0", borderTop: "1px solid rgba(128, 128, 128, 0.2)" }}>
+            <Space size={[6, 2]} wrap>
+              <HealthTag tone={toneOf(event.level)}>
+                <span aria-hidden style={{ width: 8, height: 8, borderRadius: 2, background: levelColors[event.level], display: "inline-block", marginRight: 4 }} />
+                {event.level}
+              </HealthTag>
+              <span>{tk(event.kind)}</span>
+              {event.code && <Typography.Text code>{event.code}</Typography.Text>}
+              {event.endedAt === null && <Tag color="error">{tt("openFor", { duration: duration(now - event.beganAt) })}</Tag>}
+            </Space>
+            <div>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <Link href={timelineHref(event.id)}>{time(event.beganAt)}</Link>
+                {event.endedAt !== null && ` → ${sameDay(event.beganAt, event.endedAt) ? clock(event.endedAt) : time(event.endedAt)} · ${duration(event.endedAt - event.beganAt)}`}
+                {` · ${targetLabel(event.targetKey)}`}
+              </Typography.Text>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Link href={timelineHref()}>
+        <FieldTimeOutlined /> {t("details.openTimeline")}
+      </Link>
     </Space>
   );
 }

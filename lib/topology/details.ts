@@ -1,9 +1,17 @@
+import { targetKey } from "@/lib/faults/model";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { IndexedDie, TopologyIndex } from "./inventory-index";
-import type { NodeDetails, NodeKind } from "./model";
+import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
+import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
 import { crumbsFor, dieNode, npuNode, podLabel, podNode, serverNode, TopologyNotFoundError } from "./view";
 
 const noBox = { x: 0, y: 0, width: 0, height: 0 };
+
+/** What the details panel calls recent: a week of fault events (older ones still open count too). */
+export const recentFaultWindowMs = 7 * 86_400_000;
+/** How many recent fault events the panel lists; the total says how many there are. */
+export const recentFaultLimit = 10;
+/** Up to this many ranks a membership lists one by one; above, the panel shows the range. */
+const listedRanks = 8;
 
 type Peer = { id: string; kind: NodeKind; label: string };
 
@@ -30,14 +38,36 @@ const asServer = (die: IndexedDie): Peer => ({ id: die.server.id, kind: "server"
 const asPod = (die: IndexedDie): Peer =>
   die.server.pod ? { id: die.server.pod.id, kind: "superpod", label: podLabel(die.server.pod) } : asServer(die);
 
-/** Everything the details panel shows for one node. Throws TopologyNotFoundError for an unknown node. */
-export function nodeDetails(index: TopologyIndex, kind: NodeKind, id: string): NodeDetails {
-  const inventoryTable = (dies: IndexedDie[]) => [{ name: "inventory", ranks: dies.map((die) => die.rank) }];
+/** A selected node resolved against the inventory: what it is, the dies it holds, and the fault targets above dies it covers. */
+interface Subject {
+  node: TopologyNode;
+  path: Crumb[];
+  dies: IndexedDie[];
+  peerOf: (die: IndexedDie) => Peer;
+  /** Fault target keys of the node itself and of its servers and NPUs (the dies' keys are added from `dies`). */
+  ownTargets: string[];
+  timeline: RecentFaults["timeline"];
+}
+
+const npuTargets = (server: IndexedServer) => server.npus.map((npu) => targetKey({ kind: "npu", serverId: server.id, npuIndex: npu.npuIndex }));
+const serverTargets = (server: IndexedServer) => [targetKey({ kind: "server", serverId: server.id }), ...npuTargets(server)];
+/** The timeline lanes down to a server: its super pod's, then its own (which opens into die lanes). */
+const serverLanes = (server: IndexedServer) => [...(server.pod ? [`pod:${server.pod.id}`] : []), `server:${server.id}`];
+
+/** Throws TopologyNotFoundError for an unknown node. */
+function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
   if (kind === "superpod") {
     const pod = index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("node", id);
-    const dies = pod.servers.flatMap((server) => server.dies);
-    return { node: podNode(pod, noBox), path: crumbsFor(index, null, pod), links: groupLinks(index, dies, asPod), rankTables: inventoryTable(dies), faults: null };
+    return {
+      node: podNode(pod, noBox),
+      path: crumbsFor(index, null, pod),
+      dies: pod.servers.flatMap((server) => server.dies),
+      peerOf: asPod,
+      ownTargets: [targetKey({ kind: "super-pod", superPodId: pod.id }), ...pod.servers.flatMap(serverTargets)],
+      // A die's target key does not name its super pod: the timeline can only open the pod's lane.
+      timeline: { target: null, open: [`pod:${pod.id}`] },
+    };
   }
   if (kind === "server") {
     const server = index.serverById.get(id);
@@ -45,9 +75,10 @@ export function nodeDetails(index: TopologyIndex, kind: NodeKind, id: string): N
     return {
       node: serverNode(server, noBox, server.pod?.id ?? null),
       path: crumbsFor(index, server, null),
-      links: groupLinks(index, server.dies, asServer),
-      rankTables: inventoryTable(server.dies),
-      faults: null,
+      dies: server.dies,
+      peerOf: asServer,
+      ownTargets: serverTargets(server),
+      timeline: { target: server.id, open: serverLanes(server) },
     };
   }
   if (kind === "npu") {
@@ -58,9 +89,10 @@ export function nodeDetails(index: TopologyIndex, kind: NodeKind, id: string): N
     return {
       node: npuNode(server, npu.npuIndex, npu.id, noBox, npu.dies.length),
       path: crumbsFor(index, server, null),
-      links: groupLinks(index, npu.dies, asDie),
-      rankTables: inventoryTable(npu.dies),
-      faults: null,
+      dies: npu.dies,
+      peerOf: asDie,
+      ownTargets: [targetKey({ kind: "npu", serverId: server.id, npuIndex: npu.npuIndex })],
+      timeline: { target: server.id, open: serverLanes(server) },
     };
   }
   const die = index.dieById.get(id);
@@ -68,8 +100,63 @@ export function nodeDetails(index: TopologyIndex, kind: NodeKind, id: string): N
   return {
     node: dieNode(die, noBox, `${die.server.id}/npu${die.npuIndex}`),
     path: crumbsFor(index, die.server, null),
-    links: groupLinks(index, [die], asDie),
-    rankTables: inventoryTable([die]),
-    faults: null,
+    dies: [die],
+    peerOf: asDie,
+    ownTargets: [],
+    // `<server>/<device>` is in the die's own key and in the keys of its links.
+    timeline: { target: dieEnd(die), open: serverLanes(die.server) },
   };
+}
+
+/** A die as one end of a link target key (`link:<server>/<device>~<server>/<device>`). */
+const dieEnd = (die: IndexedDie) => `${die.server.id}/${die.spec.deviceId}`;
+
+/** Which fault events belong to a node: those on these targets, and links with a die of `linkEnds` at either end. */
+export interface FaultScope {
+  targetKeys: string[];
+  linkEnds: string[];
+  timeline: RecentFaults["timeline"];
+}
+
+/** The fault events of a node are those on it and on anything in it, links between its dies included. */
+export function faultScopeOf(index: TopologyIndex, kind: NodeKind, id: string): FaultScope {
+  const subject = subjectOf(index, kind, id);
+  return {
+    targetKeys: [...subject.ownTargets, ...subject.dies.map((die) => targetKey({ kind: "die", serverId: die.server.id, deviceId: die.spec.deviceId }))],
+    linkEnds: subject.dies.map(dieEnd),
+    timeline: subject.timeline,
+  };
+}
+
+/** A saved rank table's latest revision, read as ranks per die id (lib/topology/ranks.ts). */
+export interface SavedRankTable {
+  table: NonNullable<RankMembership["table"]>;
+  ranks: ReadonlyMap<string, number>;
+}
+
+function membership(table: RankMembership["table"], ranks: number[]): RankMembership | null {
+  if (ranks.length === 0) return null;
+  const sorted = [...ranks].sort((a, b) => a - b);
+  return { table, count: sorted.length, min: sorted[0]!, max: sorted[sorted.length - 1]!, ranks: sorted.length <= listedRanks ? sorted : [] };
+}
+
+/** Everything the details panel shows for one node. Throws TopologyNotFoundError for an unknown node. */
+export function nodeDetails(
+  index: TopologyIndex,
+  kind: NodeKind,
+  id: string,
+  context: { savedTables?: readonly SavedRankTable[]; faults?: RecentFaults | null } = {},
+): NodeDetails {
+  const subject = subjectOf(index, kind, id);
+  const saved = (context.savedTables ?? []).map(({ table, ranks }) =>
+    membership(
+      table,
+      subject.dies.flatMap((die) => {
+        const rank = ranks.get(die.id);
+        return rank === undefined ? [] : [rank];
+      }),
+    ),
+  );
+  const rankTables = [membership(null, subject.dies.map((die) => die.rank)), ...saved].filter((m): m is RankMembership => m !== null);
+  return { node: subject.node, path: subject.path, links: groupLinks(index, subject.dies, subject.peerOf), rankTables, faults: context.faults ?? null };
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { faultLevels } from "@/lib/faults/levels";
+import { faultKinds, targetKinds } from "@/lib/faults/model";
 import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
 
 /**
@@ -96,14 +98,52 @@ export type SearchHit = z.infer<typeof searchHitSchema>;
 export const searchResultSchema = z.object({ hits: z.array(searchHitSchema), total: z.number().int() });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
+/** Where a node has ranks: the table built from the inventory (`table: null`) or a saved rank table's latest revision. */
+export const rankMembershipSchema = z.object({
+  table: z.object({ id: z.number().int(), name: z.string(), revision: z.number().int(), clusterId: z.number().int().nullable() }).nullable(),
+  /** How many of the node's dies the table gives a rank, and the lowest and highest of those ranks. */
+  count: z.number().int().positive(),
+  min: z.number().int(),
+  max: z.number().int(),
+  /** The ranks themselves, ascending, when there are few (a die's, an NPU's); empty for more. */
+  ranks: z.array(z.number().int()),
+});
+export type RankMembership = z.infer<typeof rankMembershipSchema>;
+
+export const recentFaultSchema = z.object({
+  id: z.string(),
+  targetKind: z.enum(targetKinds),
+  /** The event's stable target key (`die:<server>/<device>`, `link:<a>~<b>`, …). */
+  targetKey: z.string(),
+  kind: z.enum(faultKinds),
+  level: z.enum(faultLevels),
+  code: z.string().nullable(),
+  beganAt: z.number(),
+  /** Null while the fault is open. */
+  endedAt: z.number().nullable(),
+});
+export type RecentFault = z.infer<typeof recentFaultSchema>;
+
+export const recentFaultsSchema = z.object({
+  /** Events that began since then (ms) count as recent, and older ones that are still open. */
+  since: z.number(),
+  total: z.number().int(),
+  open: z.number().int(),
+  /** The newest of them first, at most a handful. */
+  events: z.array(recentFaultSchema),
+  /** The fault timeline's filter that shows these events: its `target` text and the swimlanes to open. */
+  timeline: z.object({ target: z.string().nullable(), open: z.array(z.string()) }),
+});
+export type RecentFaults = z.infer<typeof recentFaultsSchema>;
+
 export const nodeDetailsSchema = z.object({
   node: topologyNodeSchema,
   path: z.array(crumbSchema),
   /** Links of this node grouped by kind and peer (a die's peers are dies; a server's or super pod's are aggregated). */
   links: z.array(z.object({ kind: z.enum(linkKinds), peer: z.string(), peerKind: z.enum(nodeKinds), peerLabel: z.string(), count: z.number().int() })),
-  /** Rank tables this node takes part in; the inventory-built table is always there. */
-  rankTables: z.array(z.object({ name: z.string(), ranks: z.array(z.number().int()) })),
-  /** Recent fault events, once the fault issue records them; null means "not collected yet". */
-  faults: z.null(),
+  /** The table built from the inventory first, then every saved rank table of this cluster (or of none) that ranks the node. */
+  rankTables: z.array(rankMembershipSchema),
+  /** Fault events of the node and everything in it; null while no fault event was ever recorded for the cluster. */
+  faults: recentFaultsSchema.nullable(),
 });
 export type NodeDetails = z.infer<typeof nodeDetailsSchema>;

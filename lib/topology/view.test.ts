@@ -180,7 +180,7 @@ describe("details", () => {
       ["hccs", "sp0-node47/d0"],
       ["roce", "sp1-node00/d0"],
     ]);
-    expect(details.rankTables).toEqual([{ name: "inventory", ranks: [0] }]);
+    expect(details.rankTables).toEqual([{ table: null, count: 1, min: 0, max: 0, ranks: [0] }]);
     expect(details.faults).toBeNull();
   });
 

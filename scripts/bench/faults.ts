@@ -7,6 +7,7 @@
  *   not included (they cost the same per request whatever the batch holds).
  * - timeline: GET /api/v1/fault-events's query (rows + density) and the statistics over a 30-day window with
  *   10 million events in the table (a year of them, generated with generate_series), cold and warm.
+ * - the topology details panel's recent faults of a die, a server and a super pod (a week's window) at the same size.
  * Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M; `FAULT_BENCH_SKIP_INGEST=1` runs the
  * query part only.
  */
@@ -19,9 +20,12 @@ import { migrate } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { findCluster, ingestFaultEvents } from "@/db/queries/faults";
 import { faultStatistics, listTimeline } from "@/db/queries/faults-timeline";
+import { findClusterHeader, recentNodeFaults, topologyIndex } from "@/db/queries/topology";
 import { seedDemo } from "@/db/seed";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { serverName } from "@/lib/faults/simulate";
+import { faultScopeOf, recentFaultLimit, recentFaultWindowMs } from "@/lib/topology/details";
+import type { NodeKind } from "@/lib/topology/model";
 import type { BenchSection } from "./index";
 
 const BATCH = 1000;
@@ -179,6 +183,21 @@ async function queryBench(handle: ReturnType<typeof connectDatabase>, end: numbe
     times.push(performance.now() - began);
   }
   console.log(`statistics over 30 days: median ${ms(median(times))}`);
+
+  const header = (await findClusterHeader(handle.db, "atlas-a3-demo"))!;
+  const index = await topologyIndex(handle.db, header);
+  const nodes: [NodeKind, string][] = [["die", "sp0-node07/d3"], ["server", "sp0-node07"], ["superpod", "1"]];
+  for (const [kind, id] of nodes) {
+    const scope = faultScopeOf(index, kind, id);
+    const details: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 4; i++) {
+      const began = performance.now();
+      total = (await recentNodeFaults(handle.pool, cluster.id, scope, end - recentFaultWindowMs, recentFaultLimit)).total;
+      details.push(performance.now() - began);
+    }
+    console.log(`details panel, recent faults of ${kind} ${id} (7 days): first ${ms(details[0]!)}, median of the rest ${ms(median(details.slice(1)))} (${fmt(total)} events)`);
+  }
 }
 
 export const faultsBench: BenchSection = {

@@ -5,12 +5,13 @@ import { Button, Empty, Space, Tabs } from "antd";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo } from "react";
 import { CsvImport } from "@/components/faults/csv-import";
 import { DeviceInfoPanel } from "@/components/faults/device-info-panel";
 import { EscalationRules } from "@/components/faults/escalation-rules";
 import { FaultLevelsTable } from "@/components/faults/fault-levels-table";
 import { HcclPhasesTable } from "@/components/faults/hccl-phases-table";
+import { useNow } from "@/components/faults/format";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
@@ -19,16 +20,6 @@ import { useThemeControl } from "@/components/providers/app-providers";
 import { faultsQuery, faultsSearchParams, type FaultsSearchParams } from "./search-params";
 
 const day = 86_400_000;
-
-/** A clock for open events: they run until now, so the view moves on by itself. */
-function useNow(intervalMs = 15_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
 
 export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: string | null; canWrite: boolean }) {
   const t = useTranslations("faults");

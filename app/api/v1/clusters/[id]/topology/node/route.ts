@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
-import { faultHealthSnapshot } from "@/db/queries/faults-timeline";
-import { healthOf } from "@/lib/faults/health";
-import { nodeDetails } from "@/lib/topology/details";
+import { loadNodeDetails } from "@/db/queries/topology";
 import { nodeKinds } from "@/lib/topology/model";
+import { TopologyNotFoundError } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
-import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
+import { ApiError } from "@/server/http/errors";
+import { cachedJson, clusterOr404, etagFor, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +16,9 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await clusterOr404(clusterId);
-  const health = await faultHealthSnapshot(appDatabase().pool, cluster.id);
-  const etag = etagFor(cluster, "node", { ...q, faults: health.version });
-  return cachedJson(request, etag, async () => {
-    const details = nodeDetails(await indexOf(cluster), q.kind, q.id);
-    return health.collected ? { ...details, node: { ...details.node, health: healthOf(details.node, health.faults) } } : details;
+  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id).catch((error: unknown) => {
+    if (error instanceof TopologyNotFoundError) throw new ApiError(404, "not_found", error.message);
+    throw error;
   });
+  return cachedJson(request, etagFor(cluster, "node", { ...q, content: version }), () => details);
 });

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
+import { faultScopeOf, nodeDetails, type SavedRankTable } from "./details";
+import { indexOf } from "./test-support";
+import { TopologyNotFoundError } from "./view";
+
+const demo = indexOf(demoA3Cluster());
+const a2 = indexOf(demoA2Cluster());
+
+describe("faultScopeOf", () => {
+  it("scopes a die to its own key and to links with it at either end", () => {
+    expect(faultScopeOf(demo, "die", "sp1-node05/d7")).toEqual({
+      targetKeys: ["die:sp1-node05/7"],
+      linkEnds: ["sp1-node05/7"],
+      timeline: { target: "sp1-node05/7", open: ["pod:1", "server:sp1-node05"] },
+    });
+  });
+
+  it("scopes an NPU to itself and its two dies, a server to itself, its NPUs and its 16 dies", () => {
+    const npu = faultScopeOf(demo, "npu", "sp0-node05/npu3");
+    expect(npu.targetKeys).toEqual(["npu:sp0-node05/3", "die:sp0-node05/6", "die:sp0-node05/7"]);
+    expect(npu.linkEnds).toEqual(["sp0-node05/6", "sp0-node05/7"]);
+    const server = faultScopeOf(demo, "server", "sp0-node05");
+    expect(server.targetKeys).toHaveLength(1 + 8 + 16);
+    expect(server.targetKeys.slice(0, 2)).toEqual(["server:sp0-node05", "npu:sp0-node05/0"]);
+    expect(server.linkEnds).toHaveLength(16);
+    expect(server.timeline).toEqual({ target: "sp0-node05", open: ["pod:0", "server:sp0-node05"] });
+  });
+
+  it("scopes a super pod to itself and everything of its 48 servers; the timeline can only open its lane", () => {
+    const pod = faultScopeOf(demo, "superpod", "1");
+    expect(pod.targetKeys[0]).toBe("pod:1");
+    expect(pod.targetKeys).toHaveLength(1 + 48 * (1 + 8 + 16));
+    expect(pod.targetKeys).toContain("die:sp1-node47/15");
+    expect(pod.targetKeys).not.toContain("die:sp0-node00/0");
+    expect(pod.timeline).toEqual({ target: null, open: ["pod:1"] });
+  });
+
+  it("opens no super pod lane for a server without one, and refuses unknown nodes", () => {
+    const server = a2.servers[0]!;
+    expect(faultScopeOf(a2, "server", server.id).timeline.open).toEqual([`server:${server.id}`]);
+    expect(() => faultScopeOf(demo, "die", "sp0-node05/d99")).toThrow(TopologyNotFoundError);
+  });
+});
+
+describe("rank-table memberships", () => {
+  const table = (id: number, name: string, ranks: [string, number][]): SavedRankTable => ({
+    table: { id, name, revision: 3, clusterId: 1 },
+    ranks: new Map(ranks),
+  });
+  const saved = [
+    table(1, "job-a", [["sp0-node05/d6", 40], ["sp0-node05/d7", 41], ["sp0-node06/d0", 50]]),
+    table(2, "other", [["sp1-node00/d0", 0]]),
+    table(3, "whole-server", Array.from({ length: 16 }, (_, d) => [`sp0-node05/d${d}`, 100 + d] as [string, number])),
+  ];
+
+  it("lists the inventory's ranks, then each saved table that ranks the node, with the ranks or their range", () => {
+    const npu = nodeDetails(demo, "npu", "sp0-node05/npu3", { savedTables: saved });
+    expect(npu.rankTables).toEqual([
+      { table: null, count: 2, min: 86, max: 87, ranks: [86, 87] },
+      { table: saved[0]!.table, count: 2, min: 40, max: 41, ranks: [40, 41] },
+      { table: saved[2]!.table, count: 2, min: 106, max: 107, ranks: [106, 107] },
+    ]);
+    const server = nodeDetails(demo, "server", "sp0-node05", { savedTables: saved });
+    expect(server.rankTables.map((m) => [m.table?.name ?? "inventory", m.count, m.min, m.max, m.ranks.length])).toEqual([
+      ["inventory", 16, 80, 95, 0],
+      ["job-a", 2, 40, 41, 2],
+      ["whole-server", 16, 100, 115, 0],
+    ]);
+    const pod = nodeDetails(demo, "superpod", "0", { savedTables: saved });
+    expect(pod.rankTables.map((m) => m.table?.id ?? null)).toEqual([null, 1, 3]);
+    expect(pod.rankTables[1]).toMatchObject({ count: 3, min: 40, max: 50 });
+  });
+
+  it("leaves out tables that do not rank the node", () => {
+    expect(nodeDetails(demo, "die", "sp0-node05/d0", { savedTables: saved }).rankTables.map((m) => m.table?.id ?? null)).toEqual([null, 3]);
+    expect(nodeDetails(demo, "die", "sp1-node05/d0", { savedTables: saved }).rankTables.map((m) => m.table?.id ?? null)).toEqual([null]);
+  });
+});
