@@ -11,11 +11,12 @@ import {
 } from "@/lib/faults/escalation";
 import { stableEventId } from "@/lib/faults/ids";
 import type { FaultLevel } from "@/lib/faults/levels";
-import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
+import { defaultLevelByKind, normaliseCode, targetKey, type EscalationRule, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { defaultRetentionDays, faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
-import { escalationSettingsSchema, faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
+import { parseFaultEventInput } from "../schema/fault-event/fast-input";
+import { escalationSettingsSchema, type FaultEventInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -284,7 +285,7 @@ export async function prepareBatch(
 ): Promise<{ events: PreparedEvent[]; ends: PreparedEnd[]; results: ItemResult[]; contexts: Map<string, ClusterContext | null> }> {
   const results: ItemResult[] = [];
   const parsed: (FaultEventInput | null)[] = items.map((item, index) => {
-    const result = faultEventInputSchema.safeParse(item);
+    const result = parseFaultEventInput(item);
     if (result.success) return result.data;
     const issue = result.error.issues[0]!;
     results.push({ index, status: "invalid", error: { code: "invalid_event", message: issue.message, path: issue.path.join(".") } });
@@ -338,6 +339,10 @@ export async function prepareBatch(
   return { events, ends, results, contexts };
 }
 
+/**
+ * The columns of one INSERT, with the types `json_to_recordset` reads them as. Times travel as epoch ms (float8)
+ * and are turned into timestamps in SQL: exact to the millisecond the columns keep.
+ */
 const insertColumns = [
   ["id", "text"],
   ["cluster_id", "int"],
@@ -356,11 +361,11 @@ const insertColumns = [
   ["reported_level", "fault_level"],
   ["level", "fault_level"],
   ["rule", "fault_rule"],
-  ["rule_at", "timestamptz"],
-  ["release_at", "timestamptz"],
+  ["rule_at", "ms"],
+  ["release_at", "ms"],
   ["episode_id", "text"],
-  ["began_at", "timestamptz"],
-  ["ended_at", "timestamptz"],
+  ["began_at", "ms"],
+  ["ended_at", "ms"],
   ["job", "text"],
   ["rank_table", "text"],
   ["rank", "int"],
@@ -368,37 +373,60 @@ const insertColumns = [
   ["raw", "jsonb"],
 ] as const;
 
+// In the JSON, column i is the key `c<i>` (short keys halve the parameter), and an absent key is NULL.
+const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
+  select ${insertColumns.map(([, type], i) => (type === "ms" ? `to_timestamp(c${i} / 1000)` : `c${i}`)).join(", ")}
+  from json_to_recordset($1::json) as u(${insertColumns.map(([, type], i) => `c${i} ${type === "ms" ? "float8" : type}`).join(", ")})
+  on conflict (id) do nothing
+  returning id`;
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** One INSERT … SELECT FROM unnest(…) per batch: a single round trip, whatever the batch size. */
-export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation> = new Map()): Promise<Map<string, "created" | "closed">> {
-  const outcome = new Map<string, "created" | "closed">();
-  if (events.length === 0) return outcome;
-  const columns: unknown[][] = insertColumns.map(() => []);
-  for (const e of events) {
-    const j = judged.get(e.id);
-    const values = [
-      e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
-      e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", iso(j?.ruleAt ?? null),
-      iso(j?.releaseAt ?? null), j?.episodeId ?? e.id, iso(e.beganAt), iso(e.endedAt),
-      e.job, e.rankTable, e.rank, e.message, e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
-    ];
-    values.forEach((value, i) => columns[i]!.push(value));
-  }
-  // jsonb[] cannot be unnested from text directly without a cast per element; pass text[] and cast in the select.
-  const select = insertColumns.map(([, type], i) => (type === "jsonb" ? `u${i}::jsonb` : `u${i}`)).join(", ");
-  const unnest = insertColumns.map(([, type], i) => `$${i + 1}::${type === "jsonb" ? "text" : type}[]`).join(", ");
-  const aliases = insertColumns.map((_, i) => `u${i}`).join(", ");
-  const { rows } = await client.query<{ id: string; inserted: boolean }>(
-    `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
-     select ${select} from unnest(${unnest}) as u(${aliases})
-     on conflict (id) do update set ended_at = excluded.ended_at
-       where fault_events.ended_at is null and excluded.ended_at is not null
-     returning id, (xmax = 0) as inserted`,
-    columns,
+/** The JSON row of an event for `insertSql`: values in `insertColumns` order; nulls left out. */
+function insertRow(e: PreparedEvent, j: Escalation | undefined): string {
+  const values = [
+    e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
+    e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", j?.ruleAt ?? null,
+    j?.releaseAt ?? null, j?.episodeId ?? e.id, e.beganAt, e.endedAt, e.job, e.rankTable, e.rank, e.message, e.raw ?? null,
+  ];
+  const fields: string[] = [];
+  values.forEach((value, i) => {
+    if (value !== null && value !== undefined) fields.push(`"c${i}":${JSON.stringify(value)}`);
+  });
+  return `{${fields.join(",")}}`;
+}
+
+/**
+ * Inserts the events that are not stored yet, in one statement (the batch travels as one JSON parameter: cheaper to
+ * encode and to read than 27 arrays), and returns the ids it created. Stored ids are left alone and take no row
+ * lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each other
+ * in the same order and cannot deadlock.
+ */
+async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const rows = [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => insertRow(e, judged.get(e.id)));
+  const { rows: created } = await client.query<{ id: string }>(insertSql, [`[${rows.join(",")}]`]);
+  return new Set(created.map((row) => row.id));
+}
+
+/** A re-sent begin event that now carries its end closes the stored open event. Returns the ids it closed. */
+async function closeResentEvents(client: pg.PoolClient, events: PreparedEvent[]): Promise<Set<string>> {
+  const closing = events.filter((e) => e.endedAt !== null);
+  if (closing.length === 0) return new Set();
+  const { rows } = await client.query<{ id: string }>(
+    `update fault_events f set ended_at = u.ended_at from unnest($1::text[], $2::timestamptz[]) as u(id, ended_at)
+     where f.id = u.id and f.ended_at is null
+     returning f.id`,
+    [closing.map((e) => e.id), closing.map((e) => iso(e.endedAt))],
   );
-  for (const row of rows) outcome.set(row.id, row.inserted ? "created" : "closed");
-  return outcome;
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Inserts new events (judged, when given) and closes stored open ones a re-send ends: id → what happened. */
+export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation> = new Map()): Promise<Map<string, "created" | "closed">> {
+  const created = await insertNewEvents(client, events, judged);
+  const closed = await closeResentEvents(client, events.filter((e) => !created.has(e.id)));
+  return new Map([...[...created].map((id) => [id, "created"] as const), ...[...closed].map((id) => [id, "closed"] as const)]);
 }
 
 /** Closes, for each end, the latest open event of its series that began before it ended. */
@@ -471,9 +499,72 @@ function bucketOf(text: string): number {
   return (hash >>> 0) % seriesLockBuckets;
 }
 
+/** A stored event as the rules see it, with its stored judgement. Times in ms. */
+interface StoredEvent extends EscalationInput, Escalation {
+  seriesKey: string;
+}
+
+/**
+ * The stored events of some series from `from` on, by series. The rows come as one JSON array of arrays (times as
+ * epoch ms), which is far cheaper to read here than a row per event.
+ */
+async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<Map<string, StoredEvent[]>> {
+  const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+  const { rows } = await client.query<{ events: string | null }>(
+    `select json_agg(json_build_array(id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule,
+       ${ms("rule_at")}, ${ms("release_at")}, episode_id))::text as events
+     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
+    [clusterId, keys, iso(from)],
+  );
+  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string];
+  const bySeries = new Map<string, StoredEvent[]>();
+  for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId] of JSON.parse(rows[0]?.events ?? "[]") as Row[]) {
+    const event: StoredEvent = { id, seriesKey: key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId };
+    const series = bySeries.get(key);
+    if (series) series.push(event);
+    else bySeries.set(key, [event]);
+  }
+  return bySeries;
+}
+
+/** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
+function contextFrom(settings: EscalationSettings, since: number): number {
+  return since - lookbackMs(settings) - rewriteMarginMs;
+}
+
+/**
+ * Judges events about to be inserted together with the stored history of their series (as committed when this
+ * runs). Nothing is written: `reevaluateSeries` later, under the series locks, corrects what concurrent batches
+ * changed meanwhile.
+ */
+async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Map<string, Escalation>> {
+  const judged = new Map<string, Escalation>();
+  if (incoming.length === 0) return judged;
+  const since = Math.min(...incoming.map((e) => e.beganAt));
+  const history = await loadSeries(client, clusterId, [...new Set(incoming.map((e) => e.seriesKey))], contextFrom(settings, since));
+  const fresh = new Map<string, EscalationInput[]>();
+  for (const event of incoming) {
+    const stored = history.get(event.seriesKey)?.find((e) => e.id === event.id);
+    if (stored) {
+      // A re-send of a stored event: it is not inserted again, but may close it.
+      if (stored.endedAt === null) stored.endedAt = event.endedAt;
+      continue;
+    }
+    const input: EscalationInput = { id: event.id, kind: event.kind, code: event.code, reportedLevel: event.reportedLevel, beganAt: event.beganAt, endedAt: event.endedAt };
+    const list = fresh.get(event.seriesKey);
+    if (list) list.push(input);
+    else fresh.set(event.seriesKey, [input]);
+  }
+  for (const [key, events] of fresh) {
+    const result = evaluateSeries([...(history.get(key) ?? []), ...events], settings, now);
+    for (const event of events) judged.set(event.id, result.get(event.id)!);
+  }
+  return judged;
+}
+
 /**
  * Re-evaluates the escalation rules for the series a change touched (from the earliest changed begin minus the
- * rules' look-back) and stores the results that differ. Returns the number of rows whose level or rule changed.
+ * rules' look-back) and stores the results that differ. Returns the number of rows whose judgement changed.
  */
 export async function reevaluateSeries(
   client: pg.PoolClient | pg.Pool,
@@ -482,70 +573,19 @@ export async function reevaluateSeries(
   keys: string[],
   since: number,
   now = Date.now(),
-  /** Events about to be inserted: judged with the stored ones; their results are returned, not written. */
-  incoming: PreparedEvent[] = [],
-): Promise<{ updated: number; incoming: Map<string, Escalation> }> {
-  const judged = new Map<string, Escalation>();
-  if (keys.length === 0) return { updated: 0, incoming: judged };
-  const { rows } = await client.query<{
-    id: string;
-    series_key: string;
-    kind: FaultKind;
-    code: string | null;
-    reported_level: FaultLevel;
-    began_at: Date;
-    ended_at: Date | null;
-    level: FaultLevel;
-    rule: string;
-    rule_at: Date | null;
-    release_at: Date | null;
-    episode_id: string;
-  }>(
-    `select id, series_key, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id
-     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
-    [clusterId, keys, iso(since - lookbackMs(settings) - rewriteMarginMs)],
-  );
+): Promise<{ updated: number }> {
+  if (keys.length === 0) return { updated: 0 };
+  const bySeries = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
   // Rows loaded only as context (to count and merge what came before) are not rewritten: judged without their own
   // history they could come out differently. What a change can affect starts at most `rewriteMarginMs` before it.
   const writeFrom = since - rewriteMarginMs;
-  const bySeries = new Map<string, typeof rows>();
-  for (const row of rows) bySeries.set(row.series_key, [...(bySeries.get(row.series_key) ?? []), row]);
-  const stored = new Map(rows.map((r) => [r.id, r]));
-  const incomingBySeries = new Map<string, PreparedEvent[]>();
-  for (const event of incoming) {
-    const row = stored.get(event.id);
-    if (row) {
-      // A re-send of a stored event: it may close it.
-      if (row.ended_at === null && event.endedAt !== null) row.ended_at = new Date(event.endedAt);
-      continue;
-    }
-    incomingBySeries.set(event.seriesKey, [...(incomingBySeries.get(event.seriesKey) ?? []), event]);
-    if (!bySeries.has(event.seriesKey)) bySeries.set(event.seriesKey, []);
-  }
   const updates: { id: string; level: string; rule: string; ruleAt: string | null; releaseAt: string | null; episodeId: string }[] = [];
-  for (const [key, series] of bySeries) {
-    const inputs: EscalationInput[] = series.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      code: r.code,
-      reportedLevel: r.reported_level,
-      beganAt: r.began_at.getTime(),
-      endedAt: r.ended_at?.getTime() ?? null,
-    }));
-    const fresh = incomingBySeries.get(key) ?? [];
-    for (const e of fresh) inputs.push({ id: e.id, kind: e.kind, code: e.code, reportedLevel: e.reportedLevel, beganAt: e.beganAt, endedAt: e.endedAt });
-    const result = evaluateSeries(inputs, settings, now);
-    for (const e of fresh) judged.set(e.id, result.get(e.id)!);
+  for (const series of bySeries.values()) {
+    const result = evaluateSeries(series, settings, now);
     for (const row of series) {
-      if (row.began_at.getTime() < writeFrom) continue;
+      if (row.beganAt < writeFrom) continue;
       const r = result.get(row.id)!;
-      if (
-        r.level !== row.level ||
-        r.rule !== row.rule ||
-        r.episodeId !== row.episode_id ||
-        (r.ruleAt ?? null) !== (row.rule_at?.getTime() ?? null) ||
-        (r.releaseAt ?? null) !== (row.release_at?.getTime() ?? null)
-      ) {
+      if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
         updates.push({ id: row.id, level: r.level, rule: r.rule, ruleAt: iso(r.ruleAt), releaseAt: iso(r.releaseAt), episodeId: r.episodeId });
       }
     }
@@ -559,7 +599,7 @@ export async function reevaluateSeries(
       [updates.map((u) => u.id), updates.map((u) => u.level), updates.map((u) => u.rule), updates.map((u) => u.ruleAt), updates.map((u) => u.releaseAt), updates.map((u) => u.episodeId)],
     );
   }
-  return { updated: updates.length, incoming: judged };
+  return { updated: updates.length };
 }
 
 export interface FaultNotice {
@@ -585,6 +625,21 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
+/** PostgreSQL's deadlock_detected: the transaction was rolled back and may simply run again. */
+const deadlockDetected = "40P01";
+const deadlockAttempts = 3;
+
+/** `inTransaction`, run again (up to 3 times) when PostgreSQL rolled it back to break a deadlock. */
+async function inRetriedTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(pool, work);
+    } catch (error) {
+      if (attempt >= deadlockAttempts || (error as { code?: unknown }).code !== deadlockDetected) throw error;
+    }
+  }
+}
+
 export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Promise<void> {
   for (const notice of notices) await client.query("select pg_notify($1, $2)", [faultChannel, JSON.stringify(notice)]);
 }
@@ -593,6 +648,11 @@ export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Pro
  * Takes a batch of events. `atomic: "all"`: any invalid item and nothing is written (the result lists every
  * problem); `"item"`: the valid items are written and the invalid ones reported. Re-sending changes nothing and
  * every item says "unchanged".
+ *
+ * Concurrent batches: new events are judged against the committed history and inserted without any series lock
+ * (the bulk of the work, so batches of the same series insert in parallel); then, holding the series locks until
+ * commit, the batch applies its ends and re-judges its series, which now sees every batch that committed before it
+ * and corrects what they changed. Of two batches touching a series, the second to lock sees the first's events.
  */
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
@@ -624,50 +684,50 @@ export async function ingestFaultEvents(
     if (unique.has(event.id)) duplicates.push(event);
     else unique.set(event.id, event);
   }
-  const written = await inTransaction(handle.pool, async (client) => {
-    for (const clusterId of new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])) {
+  const contextOf = (clusterId: number) => [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
+  const clusterIds = [...new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])];
+  const written = await inRetriedTransaction(handle.pool, async (client) => {
+    const judged = new Map<string, Escalation>();
+    for (const clusterId of clusterIds) {
+      const incoming = [...unique.values()].filter((e) => e.clusterId === clusterId);
+      for (const [id, escalation] of await judgeIncoming(client, clusterId, contextOf(clusterId).settings.escalation, incoming, now)) judged.set(id, escalation);
+    }
+    const created = await insertNewEvents(client, [...unique.values()], judged);
+    for (const clusterId of clusterIds) {
       await lockSeries(client, clusterId, [...events, ...ends].filter((e) => e.clusterId === clusterId).map((e) => e.seriesKey));
     }
-    // Ends first (they close stored events), then the series are judged with the new events in memory, so a new
-    // event is written once with its level, and only stored events whose judgement changed are updated.
+    // Under the locks: ends close stored events (or ones this batch just inserted); a re-sent begin with its end
+    // closes the stored event.
     const endResults = await applyEnds(client, ends);
     if (options.atomic === "all" && [...endResults.values()].some((r) => r.status === "invalid")) {
       throw new BatchRejected([...results, ...endResults.values()].filter((r) => r.status === "invalid"));
     }
-    const touched = new Map<number, { keys: Set<string>; since: number; incoming: PreparedEvent[] }>();
-    const touch = (clusterId: number, key: string, at: number, event?: PreparedEvent) => {
-      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at, incoming: [] };
+    const closed = await closeResentEvents(client, [...unique.values()].filter((e) => !created.has(e.id)));
+    const touched = new Map<number, { keys: Set<string>; since: number }>();
+    const touch = (clusterId: number, key: string, at: number) => {
+      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at };
       entry.keys.add(key);
       entry.since = Math.min(entry.since, at);
-      if (event) entry.incoming.push(event);
       touched.set(clusterId, entry);
     };
-    for (const event of unique.values()) touch(event.clusterId, event.seriesKey, event.beganAt, event);
+    for (const event of unique.values()) if (created.has(event.id) || closed.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt);
     for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
-    const judged = new Map<string, Escalation>();
-    for (const [clusterId, { keys, since, incoming }] of touched) {
-      const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
-      const result = await reevaluateSeries(client, clusterId, context.settings.escalation, [...keys], since, now, incoming);
-      for (const [id, escalation] of result.incoming) judged.set(id, escalation);
+    for (const [clusterId, { keys, since }] of touched) {
+      await reevaluateSeries(client, clusterId, contextOf(clusterId).settings.escalation, [...keys], since, now);
     }
-    const outcome = await insertEvents(client, [...unique.values()], judged);
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
-    for (const event of unique.values()) itemResults.push({ index: event.index, status: outcome.get(event.id) ?? "unchanged", id: event.id });
+    for (const event of unique.values()) {
+      itemResults.push({ index: event.index, status: created.has(event.id) ? "created" : closed.has(event.id) ? "closed" : "unchanged", id: event.id });
+    }
     for (const event of duplicates) itemResults.push({ index: event.index, status: "unchanged", id: event.id });
     const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
-    const notices: FaultNotice[] = changed
-      ? [...touched.keys()].map((clusterId) => {
-          const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
-          return { clusterId, slug: context.cluster.slug, changed, at: now };
-        })
-      : [];
-    if (notices.length) {
-      const changedCount = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
+    if (changed) {
+      const notices: FaultNotice[] = [...touched.keys()].map((clusterId) => ({ clusterId, slug: contextOf(clusterId).cluster.slug, changed, at: now }));
       await recordAudit(drizzle(client, { schema }), {
         actor: options.actor,
         action: "fault_events.ingest",
         target: notices.length === 1 ? { type: "cluster", id: notices[0]!.slug } : undefined,
-        details: { items: items.length, changed: changedCount, clusters: notices.map((n) => n.slug) },
+        details: { items: items.length, changed, clusters: notices.map((n) => n.slug) },
       });
       await notify(client, notices);
     }
@@ -684,4 +744,3 @@ class BatchRejected extends Error {
     super("batch rejected");
   }
 }
-
