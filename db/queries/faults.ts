@@ -340,8 +340,8 @@ export async function prepareBatch(
 }
 
 /**
- * The columns of one INSERT, with the types `json_to_recordset` reads them as. Times travel as epoch ms (float8)
- * and are turned into timestamps in SQL: exact to the millisecond the columns keep.
+ * The columns of one INSERT (and the keys of its JSON rows), with the types `json_to_recordset` reads them as. Times
+ * travel as epoch ms (float8) and are turned into timestamps in SQL: exact to the millisecond the columns keep.
  */
 const insertColumns = [
   ["id", "text"],
@@ -373,27 +373,47 @@ const insertColumns = [
   ["raw", "jsonb"],
 ] as const;
 
-// In the JSON, column i is the key `c<i>` (short keys halve the parameter), and an absent key is NULL.
 const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
-  select ${insertColumns.map(([, type], i) => (type === "ms" ? `to_timestamp(c${i} / 1000)` : `c${i}`)).join(", ")}
-  from json_to_recordset($1::json) as u(${insertColumns.map(([, type], i) => `c${i} ${type === "ms" ? "float8" : type}`).join(", ")})
+  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")}
+  from json_to_recordset($1::json) as u(${insertColumns.map(([name, type]) => `${name} ${type === "ms" ? "float8" : type}`).join(", ")})
   on conflict (id) do nothing
   returning id`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** Absent keys read as NULL: leaving nulls out keeps the JSON short. */
+const orAbsent = <T>(value: T | null): T | undefined => value ?? undefined;
 
-/** The JSON row of an event for `insertSql`: values in `insertColumns` order; nulls left out. */
-function insertRow(e: PreparedEvent, j: Escalation | undefined): string {
-  const values = [
-    e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
-    e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", j?.ruleAt ?? null,
-    j?.releaseAt ?? null, j?.episodeId ?? e.id, e.beganAt, e.endedAt, e.job, e.rankTable, e.rank, e.message, e.raw ?? null,
-  ];
-  const fields: string[] = [];
-  values.forEach((value, i) => {
-    if (value !== null && value !== undefined) fields.push(`"c${i}":${JSON.stringify(value)}`);
-  });
-  return `{${fields.join(",")}}`;
+/** The JSON row of an event for `insertSql` (one object literal per row: JSON.stringify of the array is fast). */
+function insertRow(e: PreparedEvent, j: Escalation | undefined): Record<(typeof insertColumns)[number][0], unknown> {
+  return {
+    id: e.id,
+    cluster_id: e.clusterId,
+    target_kind: e.targetKind,
+    target_key: e.targetKey,
+    series_key: e.seriesKey,
+    super_pod_ref: orAbsent(e.superPodRef),
+    server_ref: orAbsent(e.serverRef),
+    npu_index: orAbsent(e.npuIndex),
+    device_ref: orAbsent(e.deviceRef),
+    peer_device_ref: orAbsent(e.peerDeviceRef),
+    kind: e.kind,
+    source: e.source,
+    code: orAbsent(e.code),
+    phase: orAbsent(e.phase),
+    reported_level: e.reportedLevel,
+    level: j?.level ?? e.reportedLevel,
+    rule: j?.rule ?? "reported",
+    rule_at: orAbsent(j?.ruleAt ?? null),
+    release_at: orAbsent(j?.releaseAt ?? null),
+    episode_id: j?.episodeId ?? e.id,
+    began_at: e.beganAt,
+    ended_at: orAbsent(e.endedAt),
+    job: orAbsent(e.job),
+    rank_table: orAbsent(e.rankTable),
+    rank: orAbsent(e.rank),
+    message: orAbsent(e.message),
+    raw: orAbsent(e.raw ?? null),
+  };
 }
 
 /**
@@ -405,7 +425,7 @@ function insertRow(e: PreparedEvent, j: Escalation | undefined): string {
 async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const rows = [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => insertRow(e, judged.get(e.id)));
-  const { rows: created } = await client.query<{ id: string }>(insertSql, [`[${rows.join(",")}]`]);
+  const { rows: created } = await client.query<{ id: string }>(insertSql, [JSON.stringify(rows)]);
   return new Set(created.map((row) => row.id));
 }
 
@@ -504,27 +524,67 @@ interface StoredEvent extends EscalationInput, Escalation {
   seriesKey: string;
 }
 
+/** Stored events of some series, and what a later look needs to tell whether any of them changed meanwhile. */
+interface History {
+  bySeries: Map<string, StoredEvent[]>;
+  /** How many rows were read, and the transactions that wrote them (`xmin`): a row written since has another. */
+  rows: number;
+  writers: Set<string>;
+}
+
 /**
- * The stored events of some series from `from` on, by series. The rows come as one JSON array of arrays (times as
- * epoch ms), which is far cheaper to read here than a row per event.
+ * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
+ * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured);
+ * they are whole milliseconds, rounded back from the float.
  */
-async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<Map<string, StoredEvent[]>> {
-  const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
-  const { rows } = await client.query<{ events: string | null }>(
-    `select json_agg(json_build_array(id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule,
-       ${ms("rule_at")}, ${ms("release_at")}, episode_id))::text as events
+async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
+  const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
+  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
+  const { rows } = await client.query<Row>({
+    text: `select id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
+       episode_id, xmin::text
      from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
-    [clusterId, keys, iso(from)],
-  );
-  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string];
-  const bySeries = new Map<string, StoredEvent[]>();
-  for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId] of JSON.parse(rows[0]?.events ?? "[]") as Row[]) {
-    const event: StoredEvent = { id, seriesKey: key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId };
-    const series = bySeries.get(key);
+    values: [clusterId, keys, iso(from)],
+    rowMode: "array",
+  });
+  const whole = (value: number | null) => (value === null ? null : Math.round(value));
+  const history: History = { bySeries: new Map(), rows: rows.length, writers: new Set() };
+  for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId, writer] of rows) {
+    const event: StoredEvent = {
+      id,
+      seriesKey: key,
+      kind,
+      code,
+      reportedLevel,
+      beganAt: Math.round(beganAt),
+      endedAt: whole(endedAt),
+      level,
+      rule,
+      ruleAt: whole(ruleAt),
+      releaseAt: whole(releaseAt),
+      episodeId,
+    };
+    history.writers.add(writer);
+    const series = history.bySeries.get(key);
     if (series) series.push(event);
-    else bySeries.set(key, [event]);
+    else history.bySeries.set(key, [event]);
   }
-  return bySeries;
+  return history;
+}
+
+/**
+ * True when no other transaction has added, changed or removed an event of these series since `history` was read
+ * (rows this transaction wrote aside): the same number of rows, all by writers seen then.
+ */
+async function historyUnchanged(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History): Promise<boolean> {
+  const { rows } = await client.query<{ rows: number; unseen: number }>(
+    `select count(*)::int as rows, count(*) filter (where not (xmin::text = any($4::text[])))::int as unseen
+     from fault_events
+     where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
+       and xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296`,
+    [clusterId, keys, iso(from), [...history.writers]],
+  );
+  return rows[0]!.rows === history.rows && rows[0]!.unseen === 0;
 }
 
 /** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
@@ -532,34 +592,82 @@ function contextFrom(settings: EscalationSettings, since: number): number {
   return since - lookbackMs(settings) - rewriteMarginMs;
 }
 
+type Rejudgement = Escalation & { id: string };
+
+/**
+ * Judges each series (stored events plus `fresh` ones about to be inserted): the fresh events' judgements, and the
+ * stored events from `writeFrom` on whose judgement changed. Rows before it are context only (to count and merge
+ * what came before): judged without their own history they could come out differently.
+ */
+function judgeSeries(
+  history: History,
+  fresh: Map<string, EscalationInput[]>,
+  settings: EscalationSettings,
+  now: number,
+  writeFrom: number,
+): { judged: Map<string, Escalation>; changed: Rejudgement[] } {
+  const judged = new Map<string, Escalation>();
+  const changed: Rejudgement[] = [];
+  for (const key of new Set([...history.bySeries.keys(), ...fresh.keys()])) {
+    const stored = history.bySeries.get(key) ?? [];
+    const incoming = fresh.get(key) ?? [];
+    const result = evaluateSeries(incoming.length ? [...stored, ...incoming] : stored, settings, now);
+    for (const event of incoming) judged.set(event.id, result.get(event.id)!);
+    for (const row of stored) {
+      if (row.beganAt < writeFrom) continue;
+      const r = result.get(row.id)!;
+      if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
+        changed.push({ id: row.id, ...r });
+      }
+    }
+  }
+  return { judged, changed };
+}
+
+async function storeJudgements(client: pg.PoolClient | pg.Pool, changed: Rejudgement[]): Promise<void> {
+  if (changed.length === 0) return;
+  await client.query(
+    `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
+     from unnest($1::text[], $2::fault_level[], $3::fault_rule[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+       as u(id, level, rule, rule_at, release_at, episode_id)
+     where f.id = u.id`,
+    [changed.map((u) => u.id), changed.map((u) => u.level), changed.map((u) => u.rule), changed.map((u) => iso(u.ruleAt)), changed.map((u) => iso(u.releaseAt)), changed.map((u) => u.episodeId)],
+  );
+}
+
+/** A judgement of new events against the stored history of their series, to be confirmed under the series locks. */
+interface Provisional {
+  clusterId: number;
+  keys: string[];
+  from: number;
+  history: History;
+  /** Judgements of the new events, stored with them. */
+  judged: Map<string, Escalation>;
+  /** Stored events whose judgement the new ones change. */
+  changed: Rejudgement[];
+}
+
 /**
  * Judges events about to be inserted together with the stored history of their series (as committed when this
- * runs). Nothing is written: `reevaluateSeries` later, under the series locks, corrects what concurrent batches
- * changed meanwhile.
+ * runs), and which stored events they change. Nothing is written.
  */
-async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Map<string, Escalation>> {
-  const judged = new Map<string, Escalation>();
-  if (incoming.length === 0) return judged;
-  const since = Math.min(...incoming.map((e) => e.beganAt));
-  const history = await loadSeries(client, clusterId, [...new Set(incoming.map((e) => e.seriesKey))], contextFrom(settings, since));
+async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Provisional> {
+  const since = incoming.length ? Math.min(...incoming.map((e) => e.beganAt)) : now;
+  const keys = [...new Set(incoming.map((e) => e.seriesKey))];
+  const from = contextFrom(settings, since);
+  const history: History = keys.length ? await loadSeries(client, clusterId, keys, from) : { bySeries: new Map(), rows: 0, writers: new Set() };
+  const storedIds = new Set<string>();
+  for (const series of history.bySeries.values()) for (const event of series) storedIds.add(event.id);
   const fresh = new Map<string, EscalationInput[]>();
   for (const event of incoming) {
-    const stored = history.get(event.seriesKey)?.find((e) => e.id === event.id);
-    if (stored) {
-      // A re-send of a stored event: it is not inserted again, but may close it.
-      if (stored.endedAt === null) stored.endedAt = event.endedAt;
-      continue;
-    }
+    // A re-send of a stored event is not inserted again (if it closes the event, the batch is judged again later).
+    if (storedIds.has(event.id)) continue;
     const input: EscalationInput = { id: event.id, kind: event.kind, code: event.code, reportedLevel: event.reportedLevel, beganAt: event.beganAt, endedAt: event.endedAt };
     const list = fresh.get(event.seriesKey);
     if (list) list.push(input);
     else fresh.set(event.seriesKey, [input]);
   }
-  for (const [key, events] of fresh) {
-    const result = evaluateSeries([...(history.get(key) ?? []), ...events], settings, now);
-    for (const event of events) judged.set(event.id, result.get(event.id)!);
-  }
-  return judged;
+  return { clusterId, keys, from, history, ...judgeSeries(history, fresh, settings, now, since - rewriteMarginMs) };
 }
 
 /**
@@ -575,31 +683,10 @@ export async function reevaluateSeries(
   now = Date.now(),
 ): Promise<{ updated: number }> {
   if (keys.length === 0) return { updated: 0 };
-  const bySeries = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
-  // Rows loaded only as context (to count and merge what came before) are not rewritten: judged without their own
-  // history they could come out differently. What a change can affect starts at most `rewriteMarginMs` before it.
-  const writeFrom = since - rewriteMarginMs;
-  const updates: { id: string; level: string; rule: string; ruleAt: string | null; releaseAt: string | null; episodeId: string }[] = [];
-  for (const series of bySeries.values()) {
-    const result = evaluateSeries(series, settings, now);
-    for (const row of series) {
-      if (row.beganAt < writeFrom) continue;
-      const r = result.get(row.id)!;
-      if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
-        updates.push({ id: row.id, level: r.level, rule: r.rule, ruleAt: iso(r.ruleAt), releaseAt: iso(r.releaseAt), episodeId: r.episodeId });
-      }
-    }
-  }
-  if (updates.length) {
-    await client.query(
-      `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
-       from unnest($1::text[], $2::fault_level[], $3::fault_rule[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-         as u(id, level, rule, rule_at, release_at, episode_id)
-       where f.id = u.id`,
-      [updates.map((u) => u.id), updates.map((u) => u.level), updates.map((u) => u.rule), updates.map((u) => u.ruleAt), updates.map((u) => u.releaseAt), updates.map((u) => u.episodeId)],
-    );
-  }
-  return { updated: updates.length };
+  const history = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
+  const { changed } = judgeSeries(history, new Map(), settings, now, since - rewriteMarginMs);
+  await storeJudgements(client, changed);
+  return { updated: changed.length };
 }
 
 export interface FaultNotice {
@@ -651,8 +738,9 @@ export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Pro
  *
  * Concurrent batches: new events are judged against the committed history and inserted without any series lock
  * (the bulk of the work, so batches of the same series insert in parallel); then, holding the series locks until
- * commit, the batch applies its ends and re-judges its series, which now sees every batch that committed before it
- * and corrects what they changed. Of two batches touching a series, the second to lock sees the first's events.
+ * commit, the batch applies its ends and confirms the judgement: if another batch committed events of its series
+ * meanwhile (or it closed events), the series are judged again from what is stored now. Of two batches touching a
+ * series, the second to lock sees the first's events.
  */
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
@@ -687,10 +775,13 @@ export async function ingestFaultEvents(
   const contextOf = (clusterId: number) => [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
   const clusterIds = [...new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])];
   const written = await inRetriedTransaction(handle.pool, async (client) => {
+    const provisional = new Map<number, Provisional>();
     const judged = new Map<string, Escalation>();
     for (const clusterId of clusterIds) {
       const incoming = [...unique.values()].filter((e) => e.clusterId === clusterId);
-      for (const [id, escalation] of await judgeIncoming(client, clusterId, contextOf(clusterId).settings.escalation, incoming, now)) judged.set(id, escalation);
+      const judgement = await judgeIncoming(client, clusterId, contextOf(clusterId).settings.escalation, incoming, now);
+      provisional.set(clusterId, judgement);
+      for (const [id, escalation] of judgement.judged) judged.set(id, escalation);
     }
     const created = await insertNewEvents(client, [...unique.values()], judged);
     for (const clusterId of clusterIds) {
@@ -703,17 +794,25 @@ export async function ingestFaultEvents(
       throw new BatchRejected([...results, ...endResults.values()].filter((r) => r.status === "invalid"));
     }
     const closed = await closeResentEvents(client, [...unique.values()].filter((e) => !created.has(e.id)));
-    const touched = new Map<number, { keys: Set<string>; since: number }>();
-    const touch = (clusterId: number, key: string, at: number) => {
-      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at };
+    const touched = new Map<number, { keys: Set<string>; since: number; closes: boolean }>();
+    const touch = (clusterId: number, key: string, at: number, closes: boolean) => {
+      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at, closes: false };
       entry.keys.add(key);
       entry.since = Math.min(entry.since, at);
+      entry.closes ||= closes;
       touched.set(clusterId, entry);
     };
-    for (const event of unique.values()) if (created.has(event.id) || closed.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt);
-    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
-    for (const [clusterId, { keys, since }] of touched) {
-      await reevaluateSeries(client, clusterId, contextOf(clusterId).settings.escalation, [...keys], since, now);
+    for (const event of unique.values()) if (created.has(event.id) || closed.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt, closed.has(event.id));
+    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings), true);
+    for (const [clusterId, { keys, since, closes }] of touched) {
+      // The judgement made before the locks stands when this batch only added events and nobody else has touched
+      // their series since; otherwise the series are judged again from what is stored now.
+      const judgement = provisional.get(clusterId)!;
+      if (!closes && (await historyUnchanged(client, clusterId, judgement.keys, judgement.from, judgement.history))) {
+        await storeJudgements(client, judgement.changed);
+      } else {
+        await reevaluateSeries(client, clusterId, contextOf(clusterId).settings.escalation, [...keys], since, now);
+      }
     }
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
     for (const event of unique.values()) {
