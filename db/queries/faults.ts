@@ -537,14 +537,22 @@ interface History {
  * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured);
  * they are whole milliseconds, rounded back from the float.
  */
-async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
+async function loadSeries(
+  client: pg.PoolClient | pg.Pool,
+  clusterId: number,
+  keys: string[],
+  from: number,
+  /** Only rows other transactions wrote since `earlier` was read (not by its writers, nor by this transaction). */
+  earlier?: History,
+): Promise<History> {
   const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
   type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
   const { rows } = await client.query<Row>({
     text: `select id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
        episode_id, xmin::text
-     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
-    values: [clusterId, keys, iso(from)],
+     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
+       ${earlier ? `and not (xmin::text = any($4::text[])) and ${notOwnRow}` : ""}`,
+    values: earlier ? [clusterId, keys, iso(from), [...earlier.writers]] : [clusterId, keys, iso(from)],
     rowMode: "array",
   });
   const whole = (value: number | null) => (value === null ? null : Math.round(value));
@@ -572,19 +580,29 @@ async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, ke
   return history;
 }
 
+/** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */
+const notOwnRow = "xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296";
+
 /**
- * True when no other transaction has added, changed or removed an event of these series since `history` was read
- * (rows this transaction wrote aside): the same number of rows, all by writers seen then.
+ * What other transactions did to these series since `history` was read (rows this transaction wrote aside):
+ * nothing; or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or
+ * null when rows were removed too, which only a fresh read accounts for.
  */
-async function historyUnchanged(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History): Promise<boolean> {
+async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History): Promise<History | null> {
   const { rows } = await client.query<{ rows: number; unseen: number }>(
     `select count(*)::int as rows, count(*) filter (where not (xmin::text = any($4::text[])))::int as unseen
      from fault_events
-     where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
-       and xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296`,
+     where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz and ${notOwnRow}`,
     [clusterId, keys, iso(from), [...history.writers]],
   );
-  return rows[0]!.rows === history.rows && rows[0]!.unseen === 0;
+  const { rows: now, unseen } = rows[0]!;
+  if (unseen === 0) return now === history.rows ? { bySeries: new Map(), rows: 0, writers: new Set() } : null;
+  const changes = await loadSeries(client, clusterId, keys, from, history);
+  const known = new Set<string>();
+  for (const series of history.bySeries.values()) for (const event of series) known.add(event.id);
+  let added = 0;
+  for (const series of changes.bySeries.values()) for (const event of series) if (!known.has(event.id)) added++;
+  return history.rows + added === now ? changes : null;
 }
 
 /** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
@@ -640,7 +658,10 @@ interface Provisional {
   clusterId: number;
   keys: string[];
   from: number;
+  writeFrom: number;
   history: History;
+  /** The new events, by series. */
+  fresh: Map<string, EscalationInput[]>;
   /** Judgements of the new events, stored with them. */
   judged: Map<string, Escalation>;
   /** Stored events whose judgement the new ones change. */
@@ -667,7 +688,37 @@ async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings:
     if (list) list.push(input);
     else fresh.set(event.seriesKey, [input]);
   }
-  return { clusterId, keys, from, history, ...judgeSeries(history, fresh, settings, now, since - rewriteMarginMs) };
+  const writeFrom = since - rewriteMarginMs;
+  return { clusterId, keys, from, writeFrom, history, fresh, ...judgeSeries(history, fresh, settings, now, writeFrom) };
+}
+
+/**
+ * Under the series locks: the stored events whose judgement must change, given what other transactions wrote to
+ * these series since `provisional` was made (their rows merged into what was read, this batch's `created` events
+ * with the judgement they were stored with), or null when only judging again from a fresh read will do.
+ */
+async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[] | null> {
+  const { clusterId, keys, from, history, fresh, judged } = provisional;
+  const changes = await historyChanges(client, clusterId, keys, from, history);
+  if (!changes) return null;
+  if (changes.rows === 0) return provisional.changed;
+  const current = new Map<string, StoredEvent>();
+  for (const series of changes.bySeries.values()) for (const event of series) current.set(event.id, event);
+  const merged: History = { bySeries: new Map(), rows: 0, writers: new Set() };
+  const add = (event: StoredEvent) => {
+    const series = merged.bySeries.get(event.seriesKey);
+    if (series) series.push(event);
+    else merged.bySeries.set(event.seriesKey, [event]);
+  };
+  for (const series of history.bySeries.values()) {
+    for (const event of series) {
+      add(current.get(event.id) ?? event);
+      current.delete(event.id);
+    }
+  }
+  for (const event of current.values()) add(event);
+  for (const [key, events] of fresh) for (const event of events) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
+  return judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed;
 }
 
 /**
@@ -738,9 +789,9 @@ export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Pro
  *
  * Concurrent batches: new events are judged against the committed history and inserted without any series lock
  * (the bulk of the work, so batches of the same series insert in parallel); then, holding the series locks until
- * commit, the batch applies its ends and confirms the judgement: if another batch committed events of its series
- * meanwhile (or it closed events), the series are judged again from what is stored now. Of two batches touching a
- * series, the second to lock sees the first's events.
+ * commit, the batch applies its ends and confirms the judgement, corrected for the events other batches committed
+ * to its series meanwhile (read by `xmin`: only what changed). Of two batches touching a series, the second to lock
+ * sees the first's events.
  */
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
@@ -805,14 +856,12 @@ export async function ingestFaultEvents(
     for (const event of unique.values()) if (created.has(event.id) || closed.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt, closed.has(event.id));
     for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings), true);
     for (const [clusterId, { keys, since, closes }] of touched) {
-      // The judgement made before the locks stands when this batch only added events and nobody else has touched
-      // their series since; otherwise the series are judged again from what is stored now.
-      const judgement = provisional.get(clusterId)!;
-      if (!closes && (await historyUnchanged(client, clusterId, judgement.keys, judgement.from, judgement.history))) {
-        await storeJudgements(client, judgement.changed);
-      } else {
-        await reevaluateSeries(client, clusterId, contextOf(clusterId).settings.escalation, [...keys], since, now);
-      }
+      // A batch that only added events confirms the judgement it made before the locks, corrected for what other
+      // batches wrote meanwhile; one that closed events judges its series again from what is stored now.
+      const settings = contextOf(clusterId).settings.escalation;
+      const changed = closes ? null : await confirmJudgement(client, provisional.get(clusterId)!, created, settings, now);
+      if (changed) await storeJudgements(client, changed);
+      else await reevaluateSeries(client, clusterId, settings, [...keys], since, now);
     }
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
     for (const event of unique.values()) {
