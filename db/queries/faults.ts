@@ -610,7 +610,7 @@ function contextFrom(settings: EscalationSettings, since: number): number {
   return since - lookbackMs(settings) - rewriteMarginMs;
 }
 
-type Rejudgement = Escalation & { id: string };
+type Rejudgement = Escalation & { id: string; seriesKey: string };
 
 /**
  * Judges each series (stored events plus `fresh` ones about to be inserted): the fresh events' judgements, and the
@@ -635,7 +635,7 @@ function judgeSeries(
       if (row.beganAt < writeFrom) continue;
       const r = result.get(row.id)!;
       if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
-        changed.push({ id: row.id, ...r });
+        changed.push({ id: row.id, seriesKey: row.seriesKey, ...r });
       }
     }
   }
@@ -702,6 +702,7 @@ async function confirmJudgement(client: pg.PoolClient, provisional: Provisional,
   const changes = await historyChanges(client, clusterId, keys, from, history);
   if (!changes) return null;
   if (changes.rows === 0) return provisional.changed;
+  // Only the series other batches wrote to are judged again; the others keep the first judgement.
   const current = new Map<string, StoredEvent>();
   for (const series of changes.bySeries.values()) for (const event of series) current.set(event.id, event);
   const merged: History = { bySeries: new Map(), rows: 0, writers: new Set() };
@@ -710,15 +711,19 @@ async function confirmJudgement(client: pg.PoolClient, provisional: Provisional,
     if (series) series.push(event);
     else merged.bySeries.set(event.seriesKey, [event]);
   };
-  for (const series of history.bySeries.values()) {
+  for (const [key, series] of history.bySeries) {
+    if (!changes.bySeries.has(key)) continue;
     for (const event of series) {
       add(current.get(event.id) ?? event);
       current.delete(event.id);
     }
   }
   for (const event of current.values()) add(event);
-  for (const [key, events] of fresh) for (const event of events) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
-  return judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed;
+  for (const key of changes.bySeries.keys()) {
+    for (const event of fresh.get(key) ?? []) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
+  }
+  const unaffected = provisional.changed.filter((r) => !changes.bySeries.has(r.seriesKey));
+  return [...unaffected, ...judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed];
 }
 
 /**
