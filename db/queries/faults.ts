@@ -340,7 +340,7 @@ export async function prepareBatch(
 }
 
 /**
- * The columns of one INSERT (and the keys of its JSON rows), with the types `json_to_recordset` reads them as. Times
+ * The columns of one INSERT (and the keys of its JSON rows), with the types `jsonb_to_recordset` reads them as. Times
  * travel as epoch ms (float8) and are turned into timestamps in SQL: exact to the millisecond the columns keep.
  */
 const insertColumns = [
@@ -375,7 +375,7 @@ const insertColumns = [
 
 const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
   select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")}
-  from json_to_recordset($1::json) as u(${insertColumns.map(([name, type]) => `${name} ${type === "ms" ? "float8" : type}`).join(", ")})
+  from jsonb_to_recordset($1::jsonb) as u(${insertColumns.map(([name, type]) => `${name} ${type === "ms" ? "float8" : type}`).join(", ")})
   on conflict (id) do nothing
   returning id`;
 
@@ -417,8 +417,9 @@ function insertRow(e: PreparedEvent, j: Escalation | undefined): Record<(typeof 
 }
 
 /**
- * Inserts the events that are not stored yet, in one statement (the batch travels as one JSON parameter: cheaper to
- * encode and to read than 27 arrays), and returns the ids it created. Stored ids are left alone and take no row
+ * Inserts the events that are not stored yet, in one statement, and returns the ids it created. The batch travels
+ * as one JSON parameter: JSON.stringify is several times cheaper here than encoding 27 arrays, and PostgreSQL reads
+ * it as jsonb faster than as json (measured). Stored ids are left alone and take no row
  * lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each other
  * in the same order and cannot deadlock.
  */
