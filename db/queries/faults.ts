@@ -340,8 +340,8 @@ export async function prepareBatch(
 }
 
 /**
- * The columns of one INSERT (and the keys of its JSON rows), with the types `jsonb_to_recordset` reads them as. Times
- * travel as epoch ms (float8) and are turned into timestamps in SQL: exact to the millisecond the columns keep.
+ * The columns of one INSERT with their types; `ms` columns are timestamps sent as epoch milliseconds (cheaper to
+ * send than ISO text; `to_timestamp` is exact to the millisecond the columns keep).
  */
 const insertColumns = [
   ["id", "text"],
@@ -373,60 +373,40 @@ const insertColumns = [
   ["raw", "jsonb"],
 ] as const;
 
+// Times travel as epoch ms (float8) and jsonb as text; both are converted in the SELECT.
 const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
-  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")}
-  from jsonb_to_recordset($1::jsonb) as u(${insertColumns.map(([name, type]) => `${name} ${type === "ms" ? "float8" : type}`).join(", ")})
+  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : type === "jsonb" ? `${name}::jsonb` : name)).join(", ")}
+  from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type === "jsonb" ? "text" : type}[]`).join(", ")})
+    as u(${insertColumns.map(([name]) => name).join(", ")})
   on conflict (id) do nothing
   returning id`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-/** Absent keys read as NULL: leaving nulls out keeps the JSON short. */
-const orAbsent = <T>(value: T | null): T | undefined => value ?? undefined;
 
-/** The JSON row of an event for `insertSql` (one object literal per row: JSON.stringify of the array is fast). */
-function insertRow(e: PreparedEvent, j: Escalation | undefined): Record<(typeof insertColumns)[number][0], unknown> {
-  return {
-    id: e.id,
-    cluster_id: e.clusterId,
-    target_kind: e.targetKind,
-    target_key: e.targetKey,
-    series_key: e.seriesKey,
-    super_pod_ref: orAbsent(e.superPodRef),
-    server_ref: orAbsent(e.serverRef),
-    npu_index: orAbsent(e.npuIndex),
-    device_ref: orAbsent(e.deviceRef),
-    peer_device_ref: orAbsent(e.peerDeviceRef),
-    kind: e.kind,
-    source: e.source,
-    code: orAbsent(e.code),
-    phase: orAbsent(e.phase),
-    reported_level: e.reportedLevel,
-    level: j?.level ?? e.reportedLevel,
-    rule: j?.rule ?? "reported",
-    rule_at: orAbsent(j?.ruleAt ?? null),
-    release_at: orAbsent(j?.releaseAt ?? null),
-    episode_id: j?.episodeId ?? e.id,
-    began_at: e.beganAt,
-    ended_at: orAbsent(e.endedAt),
-    job: orAbsent(e.job),
-    rank_table: orAbsent(e.rankTable),
-    rank: orAbsent(e.rank),
-    message: orAbsent(e.message),
-    raw: orAbsent(e.raw ?? null),
-  };
+/** An event's values for `insertSql`, in `insertColumns` order. */
+function insertValues(e: PreparedEvent, j: Escalation | undefined): unknown[] {
+  return [
+    e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
+    e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", j?.ruleAt ?? null,
+    j?.releaseAt ?? null, j?.episodeId ?? e.id, e.beganAt, e.endedAt, e.job, e.rankTable, e.rank, e.message,
+    e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
+  ];
 }
 
 /**
- * Inserts the events that are not stored yet, in one statement, and returns the ids it created. The batch travels
- * as one JSON parameter: JSON.stringify is several times cheaper here than encoding 27 arrays, and PostgreSQL reads
- * it as jsonb faster than as json (measured). Stored ids are left alone and take no row
- * lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each other
- * in the same order and cannot deadlock.
+ * Inserts the events that are not stored yet, in one INSERT … SELECT FROM unnest(…), and returns the ids it
+ * created. (One JSON parameter is cheaper to encode, but PostgreSQL spends several times longer reading it with
+ * json[b]_to_recordset than 27 arrays with unnest: more CPU in all, measured.) Stored ids are left alone and take
+ * no row lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each
+ * other in the same order and cannot deadlock.
  */
 async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const rows = [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => insertRow(e, judged.get(e.id)));
-  const { rows: created } = await client.query<{ id: string }>(insertSql, [JSON.stringify(rows)]);
+  const columns: unknown[][] = insertColumns.map(() => []);
+  for (const event of [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    insertValues(event, judged.get(event.id)).forEach((value, i) => columns[i]!.push(value));
+  }
+  const { rows: created } = await client.query<{ id: string }>(insertSql, columns);
   return new Set(created.map((row) => row.id));
 }
 
