@@ -3,8 +3,8 @@
  * 1,000 distinct events, to the real route handler (scripts/bench/fault-ingest-server.ts) in its own process over
  * HTTP; first one request at a time (a single feeder), then 4 in flight (a feeder with parallel senders, or several
  * feeders). Compared with raw PostgreSQL COPY of exactly the rows the API wrote, into the same table and indexes.
- * Besides events per second (wall clock, which a loaded machine lowers), it prints the CPU each side spent per
- * 1,000 events (route process, PostgreSQL), which the load does not change: with 2 idle cores that is the ceiling.
+ * Besides events per second (wall clock, which other work on the machine lowers), it prints the CPU each side spent
+ * per 1,000 events (route process, PostgreSQL; much less sensitive to that load) and the rate it would allow.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdir, readFile, rm } from "node:fs/promises";
