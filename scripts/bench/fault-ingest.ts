@@ -30,10 +30,10 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /**
  * Distinct events, as a collector replaying a month would send them: link downs (with the escalation rules to judge)
- * and HCCL errors on the 1,536 dies of the A3 demo, in time order, 43 s apart (60,000 over a month, about 20 per
- * die per day — far more than a healthy cluster sees).
+ * and HCCL errors on the 1,536 dies of the A3 demo, in time order: all the bench's batches spread over 30 days
+ * ending a day ago (65,000 events, 40 s apart: about 1.4 per die per day).
  */
-const spacingMs = (30 * day) / 60_000;
+const spacingMs = (30 * day) / ((WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES) * BATCH);
 function batchOf(index: number, start: number): unknown[] {
   const events: unknown[] = [];
   for (let i = 0; i < BATCH; i++) {
