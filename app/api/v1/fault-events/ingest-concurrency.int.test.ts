@@ -137,3 +137,16 @@ describe("parallel POST /api/v1/fault-events on the same series", () => {
     expect(new Set(events.map((e) => e.episode)).size).toBe(2);
   });
 });
+
+describe("an end in the batch of its begin", () => {
+  it("closes that begin (the batch inserts before it applies ends); a re-send of the batch changes nothing", async () => {
+    const batch = [linkDown("sp1-node03", 9, 500_000, null), linkUp("sp1-node03", 9, 500_030)];
+    const first = await send(batch);
+    expect(first.items.map((i) => i.status)).toEqual(["created", "closed"]);
+    expect((await send(batch)).counts).toMatchObject({ created: 0, closed: 0, unchanged: 2, invalid: 0 });
+    const events = await stored("sp1-node03", 9);
+    expect(events).toHaveLength(1);
+    // 30 s down: past the 20 s fault timeout.
+    expect(events[0]).toMatchObject({ began: 500_000, ended: 500_030, level: "PreSeparateNPU", rule: "fault-duration" });
+  });
+});
