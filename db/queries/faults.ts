@@ -12,11 +12,12 @@ import {
 import { faultProblem, zodIssueProblem, type FaultProblem } from "@/lib/faults/errors";
 import { stableEventId } from "@/lib/faults/ids";
 import type { FaultLevel } from "@/lib/faults/levels";
-import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
+import { defaultLevelByKind, normaliseCode, targetKey, type EscalationRule, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
-import { faultEventInputSchema, type FaultEventInput } from "../schema/fault-event/validation";
+import { parseFaultEventInput } from "../schema/fault-event/fast-input";
+import type { FaultEventInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { getFaultSettings, type FaultSettings } from "./settings";
 
@@ -239,7 +240,7 @@ export async function prepareBatch(
 ): Promise<{ events: PreparedEvent[]; ends: PreparedEnd[]; results: ItemResult[]; contexts: Map<string, ClusterContext | null> }> {
   const results: ItemResult[] = [];
   const parsed: (FaultEventInput | null)[] = items.map((item, index) => {
-    const result = faultEventInputSchema.safeParse(item);
+    const result = parseFaultEventInput(item);
     if (result.success) return result.data;
     results.push({ index, status: "invalid", error: zodIssueProblem(result.error.issues[0]!) });
     return null;
@@ -292,6 +293,10 @@ export async function prepareBatch(
   return { events, ends, results, contexts };
 }
 
+/**
+ * The columns of one INSERT with their types; `ms` columns are timestamps sent as epoch milliseconds (cheaper to
+ * send than ISO text; `to_timestamp` is exact to the millisecond the columns keep).
+ */
 const insertColumns = [
   ["id", "text"],
   ["cluster_id", "int"],
@@ -310,11 +315,11 @@ const insertColumns = [
   ["reported_level", "fault_level"],
   ["level", "fault_level"],
   ["rule", "fault_rule"],
-  ["rule_at", "timestamptz"],
-  ["release_at", "timestamptz"],
+  ["rule_at", "ms"],
+  ["release_at", "ms"],
   ["episode_id", "text"],
-  ["began_at", "timestamptz"],
-  ["ended_at", "timestamptz"],
+  ["began_at", "ms"],
+  ["ended_at", "ms"],
   ["job", "text"],
   ["rank_table", "text"],
   ["rank", "int"],
@@ -322,37 +327,61 @@ const insertColumns = [
   ["raw", "jsonb"],
 ] as const;
 
+// Times travel as epoch ms (float8) and jsonb as text; both are converted in the SELECT.
+const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
+  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : type === "jsonb" ? `${name}::jsonb` : name)).join(", ")}
+  from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type === "jsonb" ? "text" : type}[]`).join(", ")})
+    as u(${insertColumns.map(([name]) => name).join(", ")})
+  on conflict (id) do nothing
+  returning id`;
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** One INSERT … SELECT FROM unnest(…) per batch: a single round trip, whatever the batch size. */
-export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation> = new Map()): Promise<Map<string, "created" | "closed">> {
-  const outcome = new Map<string, "created" | "closed">();
-  if (events.length === 0) return outcome;
+/** An event's values for `insertSql`, in `insertColumns` order. */
+function insertValues(e: PreparedEvent, j: Escalation | undefined): unknown[] {
+  return [
+    e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
+    e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", j?.ruleAt ?? null,
+    j?.releaseAt ?? null, j?.episodeId ?? e.id, e.beganAt, e.endedAt, e.job, e.rankTable, e.rank, e.message,
+    e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
+  ];
+}
+
+/**
+ * Inserts the events that are not stored yet, in one INSERT … SELECT FROM unnest(…), and returns the ids it
+ * created. (One JSON parameter is cheaper to encode, but PostgreSQL spends several times longer reading it with
+ * json[b]_to_recordset than 27 arrays with unnest: more CPU in all, measured.) Stored ids are left alone and take
+ * no row lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each
+ * other in the same order and cannot deadlock.
+ */
+async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
   const columns: unknown[][] = insertColumns.map(() => []);
-  for (const e of events) {
-    const j = judged.get(e.id);
-    const values = [
-      e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
-      e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", iso(j?.ruleAt ?? null),
-      iso(j?.releaseAt ?? null), j?.episodeId ?? e.id, iso(e.beganAt), iso(e.endedAt),
-      e.job, e.rankTable, e.rank, e.message, e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
-    ];
-    values.forEach((value, i) => columns[i]!.push(value));
+  for (const event of [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    insertValues(event, judged.get(event.id)).forEach((value, i) => columns[i]!.push(value));
   }
-  // jsonb[] cannot be unnested from text directly without a cast per element; pass text[] and cast in the select.
-  const select = insertColumns.map(([, type], i) => (type === "jsonb" ? `u${i}::jsonb` : `u${i}`)).join(", ");
-  const unnest = insertColumns.map(([, type], i) => `$${i + 1}::${type === "jsonb" ? "text" : type}[]`).join(", ");
-  const aliases = insertColumns.map((_, i) => `u${i}`).join(", ");
-  const { rows } = await client.query<{ id: string; inserted: boolean }>(
-    `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
-     select ${select} from unnest(${unnest}) as u(${aliases})
-     on conflict (id) do update set ended_at = excluded.ended_at
-       where fault_events.ended_at is null and excluded.ended_at is not null
-     returning id, (xmax = 0) as inserted`,
-    columns,
+  const { rows: created } = await client.query<{ id: string }>(insertSql, columns);
+  return new Set(created.map((row) => row.id));
+}
+
+/** A re-sent begin event that now carries its end closes the stored open event. Returns the ids it closed. */
+async function closeResentEvents(client: pg.PoolClient, events: PreparedEvent[]): Promise<Set<string>> {
+  const closing = events.filter((e) => e.endedAt !== null);
+  if (closing.length === 0) return new Set();
+  const { rows } = await client.query<{ id: string }>(
+    `update fault_events f set ended_at = u.ended_at from unnest($1::text[], $2::timestamptz[]) as u(id, ended_at)
+     where f.id = u.id and f.ended_at is null
+     returning f.id`,
+    [closing.map((e) => e.id), closing.map((e) => iso(e.endedAt))],
   );
-  for (const row of rows) outcome.set(row.id, row.inserted ? "created" : "closed");
-  return outcome;
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Inserts new events (judged, when given) and closes stored open ones a re-send ends: id → what happened. */
+export async function insertEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation> = new Map()): Promise<Map<string, "created" | "closed">> {
+  const created = await insertNewEvents(client, events, judged);
+  const closed = await closeResentEvents(client, events.filter((e) => !created.has(e.id)));
+  return new Map([...[...created].map((id) => [id, "created"] as const), ...[...closed].map((id) => [id, "closed"] as const)]);
 }
 
 /** Closes, for each end, the latest open event of its series that began before it ended. */
@@ -425,9 +454,216 @@ function bucketOf(text: string): number {
   return (hash >>> 0) % seriesLockBuckets;
 }
 
+/** A stored event as the rules see it, with its stored judgement. Times in ms. */
+interface StoredEvent extends EscalationInput, Escalation {
+  seriesKey: string;
+}
+
+/** Stored events of some series, and what a later look needs to tell whether any of them changed meanwhile. */
+interface History {
+  bySeries: Map<string, StoredEvent[]>;
+  /** How many rows were read, and the transactions that wrote them (`xmin`): a row written since has another. */
+  rows: number;
+  writers: Set<string>;
+}
+
+/**
+ * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
+ * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured);
+ * they are whole milliseconds, rounded back from the float.
+ */
+async function loadSeries(
+  client: pg.PoolClient | pg.Pool,
+  clusterId: number,
+  keys: string[],
+  from: number,
+  /** Only rows other transactions wrote since `earlier` was read (not by its writers, nor by this transaction). */
+  earlier?: History,
+): Promise<History> {
+  const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
+  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
+  const { rows } = await client.query<Row>({
+    text: `select id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
+       episode_id, xmin::text
+     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
+       ${earlier ? `and not (xmin::text = any($4::text[])) and ${notOwnRow}` : ""}`,
+    values: earlier ? [clusterId, keys, iso(from), [...earlier.writers]] : [clusterId, keys, iso(from)],
+    rowMode: "array",
+  });
+  const whole = (value: number | null) => (value === null ? null : Math.round(value));
+  const history: History = { bySeries: new Map(), rows: rows.length, writers: new Set() };
+  for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId, writer] of rows) {
+    const event: StoredEvent = {
+      id,
+      seriesKey: key,
+      kind,
+      code,
+      reportedLevel,
+      beganAt: Math.round(beganAt),
+      endedAt: whole(endedAt),
+      level,
+      rule,
+      ruleAt: whole(ruleAt),
+      releaseAt: whole(releaseAt),
+      episodeId,
+    };
+    history.writers.add(writer);
+    const series = history.bySeries.get(key);
+    if (series) series.push(event);
+    else history.bySeries.set(key, [event]);
+  }
+  return history;
+}
+
+/** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */
+const notOwnRow = "xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296";
+
+/**
+ * What other transactions did to these series since `history` was read (rows this transaction wrote aside):
+ * nothing; or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or
+ * null when rows were removed too, which only a fresh read accounts for.
+ */
+async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History): Promise<History | null> {
+  const { rows } = await client.query<{ rows: number; unseen: number }>(
+    `select count(*)::int as rows, count(*) filter (where not (xmin::text = any($4::text[])))::int as unseen
+     from fault_events
+     where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz and ${notOwnRow}`,
+    [clusterId, keys, iso(from), [...history.writers]],
+  );
+  const { rows: now, unseen } = rows[0]!;
+  if (unseen === 0) return now === history.rows ? { bySeries: new Map(), rows: 0, writers: new Set() } : null;
+  const changes = await loadSeries(client, clusterId, keys, from, history);
+  const known = new Set<string>();
+  for (const series of history.bySeries.values()) for (const event of series) known.add(event.id);
+  let added = 0;
+  for (const series of changes.bySeries.values()) for (const event of series) if (!known.has(event.id)) added++;
+  return history.rows + added === now ? changes : null;
+}
+
+/** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
+function contextFrom(settings: EscalationSettings, since: number): number {
+  return since - lookbackMs(settings) - rewriteMarginMs;
+}
+
+type Rejudgement = Escalation & { id: string; seriesKey: string };
+
+/**
+ * Judges each series (stored events plus `fresh` ones about to be inserted): the fresh events' judgements, and the
+ * stored events from `writeFrom` on whose judgement changed. Rows before it are context only (to count and merge
+ * what came before): judged without their own history they could come out differently.
+ */
+function judgeSeries(
+  history: History,
+  fresh: Map<string, EscalationInput[]>,
+  settings: EscalationSettings,
+  now: number,
+  writeFrom: number,
+): { judged: Map<string, Escalation>; changed: Rejudgement[] } {
+  const judged = new Map<string, Escalation>();
+  const changed: Rejudgement[] = [];
+  for (const key of new Set([...history.bySeries.keys(), ...fresh.keys()])) {
+    const stored = history.bySeries.get(key) ?? [];
+    const incoming = fresh.get(key) ?? [];
+    const result = evaluateSeries(incoming.length ? [...stored, ...incoming] : stored, settings, now);
+    for (const event of incoming) judged.set(event.id, result.get(event.id)!);
+    for (const row of stored) {
+      if (row.beganAt < writeFrom) continue;
+      const r = result.get(row.id)!;
+      if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
+        changed.push({ id: row.id, seriesKey: row.seriesKey, ...r });
+      }
+    }
+  }
+  return { judged, changed };
+}
+
+async function storeJudgements(client: pg.PoolClient | pg.Pool, changed: Rejudgement[]): Promise<void> {
+  if (changed.length === 0) return;
+  await client.query(
+    `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
+     from unnest($1::text[], $2::fault_level[], $3::fault_rule[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+       as u(id, level, rule, rule_at, release_at, episode_id)
+     where f.id = u.id`,
+    [changed.map((u) => u.id), changed.map((u) => u.level), changed.map((u) => u.rule), changed.map((u) => iso(u.ruleAt)), changed.map((u) => iso(u.releaseAt)), changed.map((u) => u.episodeId)],
+  );
+}
+
+/** A judgement of new events against the stored history of their series, to be confirmed under the series locks. */
+interface Provisional {
+  clusterId: number;
+  keys: string[];
+  from: number;
+  writeFrom: number;
+  history: History;
+  /** The new events, by series. */
+  fresh: Map<string, EscalationInput[]>;
+  /** Judgements of the new events, stored with them. */
+  judged: Map<string, Escalation>;
+  /** Stored events whose judgement the new ones change. */
+  changed: Rejudgement[];
+}
+
+/**
+ * Judges events about to be inserted together with the stored history of their series (as committed when this
+ * runs), and which stored events they change. Nothing is written.
+ */
+async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Provisional> {
+  const since = incoming.length ? Math.min(...incoming.map((e) => e.beganAt)) : now;
+  const keys = [...new Set(incoming.map((e) => e.seriesKey))];
+  const from = contextFrom(settings, since);
+  const history: History = keys.length ? await loadSeries(client, clusterId, keys, from) : { bySeries: new Map(), rows: 0, writers: new Set() };
+  const storedIds = new Set<string>();
+  for (const series of history.bySeries.values()) for (const event of series) storedIds.add(event.id);
+  const fresh = new Map<string, EscalationInput[]>();
+  for (const event of incoming) {
+    // A re-send of a stored event is not inserted again (if it closes the event, the batch is judged again later).
+    if (storedIds.has(event.id)) continue;
+    const input: EscalationInput = { id: event.id, kind: event.kind, code: event.code, reportedLevel: event.reportedLevel, beganAt: event.beganAt, endedAt: event.endedAt };
+    const list = fresh.get(event.seriesKey);
+    if (list) list.push(input);
+    else fresh.set(event.seriesKey, [input]);
+  }
+  const writeFrom = since - rewriteMarginMs;
+  return { clusterId, keys, from, writeFrom, history, fresh, ...judgeSeries(history, fresh, settings, now, writeFrom) };
+}
+
+/**
+ * Under the series locks: the stored events whose judgement must change, given what other transactions wrote to
+ * these series since `provisional` was made (their rows merged into what was read, this batch's `created` events
+ * with the judgement they were stored with), or null when only judging again from a fresh read will do.
+ */
+async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[] | null> {
+  const { clusterId, keys, from, history, fresh, judged } = provisional;
+  const changes = await historyChanges(client, clusterId, keys, from, history);
+  if (!changes) return null;
+  if (changes.rows === 0) return provisional.changed;
+  // Only the series other batches wrote to are judged again; the others keep the first judgement.
+  const current = new Map<string, StoredEvent>();
+  for (const series of changes.bySeries.values()) for (const event of series) current.set(event.id, event);
+  const merged: History = { bySeries: new Map(), rows: 0, writers: new Set() };
+  const add = (event: StoredEvent) => {
+    const series = merged.bySeries.get(event.seriesKey);
+    if (series) series.push(event);
+    else merged.bySeries.set(event.seriesKey, [event]);
+  };
+  for (const [key, series] of history.bySeries) {
+    if (!changes.bySeries.has(key)) continue;
+    for (const event of series) {
+      add(current.get(event.id) ?? event);
+      current.delete(event.id);
+    }
+  }
+  for (const event of current.values()) add(event);
+  for (const key of changes.bySeries.keys()) {
+    for (const event of fresh.get(key) ?? []) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
+  }
+  const unaffected = provisional.changed.filter((r) => !changes.bySeries.has(r.seriesKey));
+  return [...unaffected, ...judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed];
+}
+
 /**
  * Re-evaluates the escalation rules for the series a change touched (from the earliest changed begin minus the
- * rules' look-back) and stores the results that differ. Returns the number of rows whose level or rule changed.
+ * rules' look-back) and stores the results that differ. Returns the number of rows whose judgement changed.
  */
 export async function reevaluateSeries(
   client: pg.PoolClient | pg.Pool,
@@ -436,84 +672,12 @@ export async function reevaluateSeries(
   keys: string[],
   since: number,
   now = Date.now(),
-  /** Events about to be inserted: judged with the stored ones; their results are returned, not written. */
-  incoming: PreparedEvent[] = [],
-): Promise<{ updated: number; incoming: Map<string, Escalation> }> {
-  const judged = new Map<string, Escalation>();
-  if (keys.length === 0) return { updated: 0, incoming: judged };
-  const { rows } = await client.query<{
-    id: string;
-    series_key: string;
-    kind: FaultKind;
-    code: string | null;
-    reported_level: FaultLevel;
-    began_at: Date;
-    ended_at: Date | null;
-    level: FaultLevel;
-    rule: string;
-    rule_at: Date | null;
-    release_at: Date | null;
-    episode_id: string;
-  }>(
-    `select id, series_key, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id
-     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
-    [clusterId, keys, iso(since - lookbackMs(settings) - rewriteMarginMs)],
-  );
-  // Rows loaded only as context (to count and merge what came before) are not rewritten: judged without their own
-  // history they could come out differently. What a change can affect starts at most `rewriteMarginMs` before it.
-  const writeFrom = since - rewriteMarginMs;
-  const bySeries = new Map<string, typeof rows>();
-  for (const row of rows) bySeries.set(row.series_key, [...(bySeries.get(row.series_key) ?? []), row]);
-  const stored = new Map(rows.map((r) => [r.id, r]));
-  const incomingBySeries = new Map<string, PreparedEvent[]>();
-  for (const event of incoming) {
-    const row = stored.get(event.id);
-    if (row) {
-      // A re-send of a stored event: it may close it.
-      if (row.ended_at === null && event.endedAt !== null) row.ended_at = new Date(event.endedAt);
-      continue;
-    }
-    incomingBySeries.set(event.seriesKey, [...(incomingBySeries.get(event.seriesKey) ?? []), event]);
-    if (!bySeries.has(event.seriesKey)) bySeries.set(event.seriesKey, []);
-  }
-  const updates: { id: string; level: string; rule: string; ruleAt: string | null; releaseAt: string | null; episodeId: string }[] = [];
-  for (const [key, series] of bySeries) {
-    const inputs: EscalationInput[] = series.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      code: r.code,
-      reportedLevel: r.reported_level,
-      beganAt: r.began_at.getTime(),
-      endedAt: r.ended_at?.getTime() ?? null,
-    }));
-    const fresh = incomingBySeries.get(key) ?? [];
-    for (const e of fresh) inputs.push({ id: e.id, kind: e.kind, code: e.code, reportedLevel: e.reportedLevel, beganAt: e.beganAt, endedAt: e.endedAt });
-    const result = evaluateSeries(inputs, settings, now);
-    for (const e of fresh) judged.set(e.id, result.get(e.id)!);
-    for (const row of series) {
-      if (row.began_at.getTime() < writeFrom) continue;
-      const r = result.get(row.id)!;
-      if (
-        r.level !== row.level ||
-        r.rule !== row.rule ||
-        r.episodeId !== row.episode_id ||
-        (r.ruleAt ?? null) !== (row.rule_at?.getTime() ?? null) ||
-        (r.releaseAt ?? null) !== (row.release_at?.getTime() ?? null)
-      ) {
-        updates.push({ id: row.id, level: r.level, rule: r.rule, ruleAt: iso(r.ruleAt), releaseAt: iso(r.releaseAt), episodeId: r.episodeId });
-      }
-    }
-  }
-  if (updates.length) {
-    await client.query(
-      `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
-       from unnest($1::text[], $2::fault_level[], $3::fault_rule[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-         as u(id, level, rule, rule_at, release_at, episode_id)
-       where f.id = u.id`,
-      [updates.map((u) => u.id), updates.map((u) => u.level), updates.map((u) => u.rule), updates.map((u) => u.ruleAt), updates.map((u) => u.releaseAt), updates.map((u) => u.episodeId)],
-    );
-  }
-  return { updated: updates.length, incoming: judged };
+): Promise<{ updated: number }> {
+  if (keys.length === 0) return { updated: 0 };
+  const history = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
+  const { changed } = judgeSeries(history, new Map(), settings, now, since - rewriteMarginMs);
+  await storeJudgements(client, changed);
+  return { updated: changed.length };
 }
 
 export interface FaultNotice {
@@ -539,6 +703,21 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
+/** PostgreSQL's deadlock_detected: the transaction was rolled back and may simply run again. */
+const deadlockDetected = "40P01";
+const deadlockAttempts = 3;
+
+/** `inTransaction`, run again (up to 3 times) when PostgreSQL rolled it back to break a deadlock. */
+async function inRetriedTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(pool, work);
+    } catch (error) {
+      if (attempt >= deadlockAttempts || (error as { code?: unknown }).code !== deadlockDetected) throw error;
+    }
+  }
+}
+
 export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Promise<void> {
   for (const notice of notices) await client.query("select pg_notify($1, $2)", [faultChannel, JSON.stringify(notice)]);
 }
@@ -547,6 +726,12 @@ export async function notify(client: pg.PoolClient, notices: FaultNotice[]): Pro
  * Takes a batch of events. `atomic: "all"`: any invalid item and nothing is written (the result lists every
  * problem); `"item"`: the valid items are written and the invalid ones reported. Re-sending changes nothing and
  * every item says "unchanged".
+ *
+ * Concurrent batches: new events are judged against the committed history and inserted without any series lock
+ * (the bulk of the work, so batches of the same series insert in parallel); then, holding the series locks until
+ * commit, the batch applies its ends and confirms the judgement, corrected for the events other batches committed
+ * to its series meanwhile (read by `xmin`: only what changed). Of two batches touching a series, the second to lock
+ * sees the first's events.
  */
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
@@ -578,50 +763,59 @@ export async function ingestFaultEvents(
     if (unique.has(event.id)) duplicates.push(event);
     else unique.set(event.id, event);
   }
-  const written = await inTransaction(handle.pool, async (client) => {
-    for (const clusterId of new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])) {
+  const contextOf = (clusterId: number) => [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
+  const clusterIds = [...new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])];
+  const written = await inRetriedTransaction(handle.pool, async (client) => {
+    const provisional = new Map<number, Provisional>();
+    const judged = new Map<string, Escalation>();
+    for (const clusterId of clusterIds) {
+      const incoming = [...unique.values()].filter((e) => e.clusterId === clusterId);
+      const judgement = await judgeIncoming(client, clusterId, contextOf(clusterId).settings.escalation, incoming, now);
+      provisional.set(clusterId, judgement);
+      for (const [id, escalation] of judgement.judged) judged.set(id, escalation);
+    }
+    const created = await insertNewEvents(client, [...unique.values()], judged);
+    for (const clusterId of clusterIds) {
       await lockSeries(client, clusterId, [...events, ...ends].filter((e) => e.clusterId === clusterId).map((e) => e.seriesKey));
     }
-    // Ends first (they close stored events), then the series are judged with the new events in memory, so a new
-    // event is written once with its level, and only stored events whose judgement changed are updated.
+    // Under the locks: ends close stored events (or ones this batch just inserted); a re-sent begin with its end
+    // closes the stored event.
     const endResults = await applyEnds(client, ends);
     if (options.atomic === "all" && [...endResults.values()].some((r) => r.status === "invalid")) {
       throw new BatchRejected([...results, ...endResults.values()].filter((r) => r.status === "invalid"));
     }
-    const touched = new Map<number, { keys: Set<string>; since: number; incoming: PreparedEvent[] }>();
-    const touch = (clusterId: number, key: string, at: number, event?: PreparedEvent) => {
-      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at, incoming: [] };
+    const closed = await closeResentEvents(client, [...unique.values()].filter((e) => !created.has(e.id)));
+    const touched = new Map<number, { keys: Set<string>; since: number; closes: boolean }>();
+    const touch = (clusterId: number, key: string, at: number, closes: boolean) => {
+      const entry = touched.get(clusterId) ?? { keys: new Set<string>(), since: at, closes: false };
       entry.keys.add(key);
       entry.since = Math.min(entry.since, at);
-      if (event) entry.incoming.push(event);
+      entry.closes ||= closes;
       touched.set(clusterId, entry);
     };
-    for (const event of unique.values()) touch(event.clusterId, event.seriesKey, event.beganAt, event);
-    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings));
-    const judged = new Map<string, Escalation>();
-    for (const [clusterId, { keys, since, incoming }] of touched) {
-      const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
-      const result = await reevaluateSeries(client, clusterId, context.settings.escalation, [...keys], since, now, incoming);
-      for (const [id, escalation] of result.incoming) judged.set(id, escalation);
+    for (const event of unique.values()) if (created.has(event.id) || closed.has(event.id)) touch(event.clusterId, event.seriesKey, event.beganAt, closed.has(event.id));
+    for (const end of ends) if (endResults.get(end.index)?.status === "closed") touch(end.clusterId, end.seriesKey, end.endedAt - lookbackMs(defaultEscalationSettings), true);
+    for (const [clusterId, { keys, since, closes }] of touched) {
+      // A batch that only added events confirms the judgement it made before the locks, corrected for what other
+      // batches wrote meanwhile; one that closed events judges its series again from what is stored now.
+      const settings = contextOf(clusterId).settings.escalation;
+      const changed = closes ? null : await confirmJudgement(client, provisional.get(clusterId)!, created, settings, now);
+      if (changed) await storeJudgements(client, changed);
+      else await reevaluateSeries(client, clusterId, settings, [...keys], since, now);
     }
-    const outcome = await insertEvents(client, [...unique.values()], judged);
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
-    for (const event of unique.values()) itemResults.push({ index: event.index, status: outcome.get(event.id) ?? "unchanged", id: event.id });
+    for (const event of unique.values()) {
+      itemResults.push({ index: event.index, status: created.has(event.id) ? "created" : closed.has(event.id) ? "closed" : "unchanged", id: event.id });
+    }
     for (const event of duplicates) itemResults.push({ index: event.index, status: "unchanged", id: event.id });
     const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
-    const notices: FaultNotice[] = changed
-      ? [...touched.keys()].map((clusterId) => {
-          const context = [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
-          return { clusterId, slug: context.cluster.slug, changed, at: now };
-        })
-      : [];
-    if (notices.length) {
-      const changedCount = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
+    if (changed) {
+      const notices: FaultNotice[] = [...touched.keys()].map((clusterId) => ({ clusterId, slug: contextOf(clusterId).cluster.slug, changed, at: now }));
       await recordAudit(drizzle(client, { schema }), {
         actor: options.actor,
         action: "fault_events.ingest",
         target: notices.length === 1 ? { type: "cluster", id: notices[0]!.slug } : undefined,
-        details: { items: items.length, changed: changedCount, clusters: notices.map((n) => n.slug) },
+        details: { items: items.length, changed, clusters: notices.map((n) => n.slug) },
       });
       await notify(client, notices);
     }
@@ -638,4 +832,3 @@ class BatchRejected extends Error {
     super("batch rejected");
   }
 }
-

@@ -1,0 +1,209 @@
+/**
+ * Fault ingestion, through the API as a feeder sends it: POST /api/v1/fault-events with an API token, batches of
+ * 1,000 distinct events, to the real route handler (scripts/bench/fault-ingest-server.ts) in its own process over
+ * HTTP; first one request at a time (a single feeder), then 4 in flight (a feeder with parallel senders, or several
+ * feeders). Compared with raw PostgreSQL COPY of exactly the rows the API wrote, into the same table and indexes.
+ * Besides events per second (wall clock, which other work on the machine lowers), it prints the CPU each side spent
+ * per 1,000 events (route process, PostgreSQL; much less sensitive to that load) and the rate it would allow.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { DatabaseHandle } from "@/db/client";
+import { freePort, type EmbeddedServer } from "@/db/embedded";
+import { systemActor } from "@/db/queries/audit";
+import { createApiToken } from "@/db/queries/tokens";
+import { serverName } from "@/lib/faults/simulate";
+
+const BATCH = 1000;
+const WARM_UP_BATCHES = 5;
+const SINGLE_BATCHES = 20;
+const CONCURRENT_BATCHES = 40;
+const CONCURRENCY = 4;
+/** The per-token write limit (120 a minute: 2,000 events/s in batches of 1,000) is lifted for the bench. */
+const BENCH_TOKEN_WRITES_PER_MINUTE = 1_000_000;
+const day = 86_400_000;
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/**
+ * Distinct events, as a collector replaying a month would send them: link downs (with the escalation rules to judge)
+ * and HCCL errors on the 1,536 dies of the A3 demo, in time order: all the bench's batches spread over 30 days
+ * ending a day ago (65,000 events, 40 s apart: about 1.4 per die per day).
+ */
+const spacingMs = (30 * day) / ((WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES) * BATCH);
+function batchOf(index: number, start: number): unknown[] {
+  const events: unknown[] = [];
+  for (let i = 0; i < BATCH; i++) {
+    const n = index * BATCH + i;
+    const began = start + n * spacingMs;
+    const hccl = n % 7 === 0;
+    events.push({
+      cluster: "atlas-a3-demo",
+      kind: hccl ? "hccl-error" : "roce-link-down",
+      source: "api",
+      code: hccl ? "EI0002" : "81078603",
+      ...(hccl ? { phase: "execution", job: "bench", rank: n % 1536 } : {}),
+      target: { server: serverName((n >> 4) % 2, (n >> 5) % 48), die: n % 16 },
+      beganAt: new Date(began).toISOString(),
+      endedAt: new Date(began + 1000 + (n % 40) * 1000).toISOString(),
+    });
+  }
+  return events;
+}
+
+/* CPU accounting from /proc (Linux); figures are left out elsewhere. */
+
+const ticksPerSecond = 100;
+
+async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const own = Number(fields[11]) + Number(fields[12]);
+  return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+}
+
+/** CPU ms of a PostgreSQL server: the postmaster, its live backends and workers, and those that have exited. */
+async function postgresCpuMs(dataDir: string): Promise<number> {
+  const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+  let ticks = await processTicks(postmaster, true);
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[1]) === postmaster) ticks += await processTicks(Number(entry)).catch(() => 0);
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
+interface CpuMeter {
+  read(): Promise<{ route: number; postgres: number; feeder: number } | null>;
+}
+
+function cpuMeter(routePid: number, dataDir: string): CpuMeter {
+  return {
+    async read() {
+      if (process.platform !== "linux") return null;
+      const usage = process.cpuUsage();
+      return { route: ((await processTicks(routePid)) * 1000) / ticksPerSecond, postgres: await postgresCpuMs(dataDir), feeder: (usage.user + usage.system) / 1000 };
+    },
+  };
+}
+
+/** Starts the route handler's server in its own process (see fault-ingest-server.ts). */
+async function startRouteServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(BENCH_TOKEN_WRITES_PER_MINUTE) },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line === "listening") resolve();
+    });
+  });
+  return { base: `http://127.0.0.1:${port}`, child };
+}
+
+interface Pass {
+  batches: number;
+  concurrency: number;
+}
+
+/**
+ * Ingestion through the API, single-stream and concurrent, then a re-sent batch, then raw COPY of the same rows.
+ * Prints the figures; never asserts timings.
+ */
+export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedServer): Promise<void> {
+  const { token } = await createApiToken(handle.db, { name: "ingest bench", role: "editor" }, systemActor);
+  const { base, child } = await startRouteServer(postgres.url());
+  const meter = cpuMeter(child.pid!, postgres.dataDir);
+  try {
+    const start = Date.now() - 31 * day;
+    let nextBatch = 0;
+    const post = async (body: string): Promise<{ created: number; unchanged: number }> => {
+      const response = await fetch(`${base}/api/v1/fault-events?atomic=all`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body,
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`POST /api/v1/fault-events answered ${response.status}: ${text.slice(0, 500)}`);
+      return (JSON.parse(text) as { counts: { created: number; unchanged: number } }).counts;
+    };
+    const run = async ({ batches, concurrency }: Pass) => {
+      // Bodies are made before the clock starts: the feeder's own cost is not the API's.
+      const bodies = Array.from({ length: batches }, () => JSON.stringify(batchOf(nextBatch++, start)));
+      let next = 0;
+      const cpuBefore = await meter.read();
+      const began = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < bodies.length) {
+            const counts = await post(bodies[next++]!);
+            if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
+          }
+        }),
+      );
+      const seconds = (performance.now() - began) / 1000;
+      const cpuAfter = await meter.read();
+      const events = batches * BATCH;
+      let cpu = "";
+      if (cpuBefore && cpuAfter) {
+        const per1000 = (ms: number) => (ms * BATCH) / events;
+        const route = per1000(cpuAfter.route - cpuBefore.route);
+        const postgres = per1000(cpuAfter.postgres - cpuBefore.postgres);
+        // What that CPU alone would allow on an otherwise idle machine (waits and the feeder aside): one request at a
+        // time runs its steps one after the other, so it has one core's worth; in flight, all the cores.
+        const cores = Math.min(concurrency, os.cpus().length);
+        const ceiling = (cores * 1000 * BATCH) / (route + postgres);
+        cpu = `; CPU per 1,000 events: route process ${fmt(route)} ms, PostgreSQL ${fmt(postgres)} ms, feeder ${fmt(per1000(cpuAfter.feeder - cpuBefore.feeder))} ms: at most ${fmt(ceiling)} events/s on ${cores} idle core${cores === 1 ? "" : "s"}`;
+      }
+      return { rate: events / seconds, detail: `${fmt(events / seconds)} events/s (${fmt((seconds * 1000 * concurrency) / batches)} ms per request${cpu})`, bodies };
+    };
+
+    console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} (other work on the machine lowers the events/s, not the CPU per event)`);
+    await run({ batches: WARM_UP_BATCHES, concurrency: 1 });
+    const single = await run({ batches: SINGLE_BATCHES, concurrency: 1 });
+    console.log(`API ingestion (HTTP POST /api/v1/fault-events, token auth, route handler), batches of ${fmt(BATCH)}, 1 request at a time, ${SINGLE_BATCHES} batches: ${single.detail}`);
+    const concurrent = await run({ batches: CONCURRENT_BATCHES, concurrency: CONCURRENCY });
+    console.log(`API ingestion, ${CONCURRENCY} requests in flight, ${CONCURRENT_BATCHES} batches: ${concurrent.detail}`);
+    const again = performance.now();
+    const resent = await post(concurrent.bodies[0]!);
+    console.log(`re-sending a batch of ${fmt(BATCH)}: ${fmt(performance.now() - again)} ms, unchanged ${resent.unchanged}, created ${resent.created}`);
+    console.log(`(the API's per-token write limit, 120 a minute by default, was lifted to ${fmt(BENCH_TOKEN_WRITES_PER_MINUTE)} for the bench)`);
+
+    const copy = await copyBench(handle, postgres, meter);
+    console.log(`API / raw COPY: single stream ${((single.rate / copy) * 100).toFixed(0)} %, ${CONCURRENCY} in flight ${((concurrent.rate / copy) * 100).toFixed(0)} %`);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+/**
+ * Raw COPY of the rows the API wrote (same columns, payloads and index keys; new ids), server-side from a file:
+ * PostgreSQL's own fastest path, with no client in between (the embedded server runs here as a superuser).
+ */
+async function copyBench(handle: DatabaseHandle, postgres: EmbeddedServer, meter: CpuMeter): Promise<number> {
+  const file = path.join(os.tmpdir(), `rankscope-bench-copy-${process.pid}.tsv`);
+  const columns = `cluster_id, target_kind, target_key, series_key, super_pod_ref, server_ref, npu_index, device_ref, peer_device_ref, kind, source,
+    code, phase, reported_level, level, rule, rule_at, release_at, episode_id, began_at, ended_at, job, rank_table, rank, message, raw`;
+  try {
+    const { rowCount } = await handle.pool.query(`copy (select 'copy-' || id, ${columns} from fault_events where source = 'api') to '${file}'`);
+    const cpuBefore = await meter.read();
+    const began = performance.now();
+    await handle.pool.query(`copy fault_events (id, ${columns}) from '${file}'`);
+    const seconds = (performance.now() - began) / 1000;
+    const cpuAfter = await meter.read();
+    const rows = rowCount ?? 0;
+    const cpu = cpuBefore && cpuAfter ? `; PostgreSQL CPU per 1,000 rows ${fmt(((cpuAfter.postgres - cpuBefore.postgres) * 1000) / rows)} ms` : "";
+    console.log(`raw COPY of the ${fmt(rows)} rows the API wrote, into the same table and indexes: ${fmt(rows / seconds)} rows/s${cpu}`);
+    return rows / seconds;
+  } finally {
+    await rm(file, { force: true });
+  }
+}
