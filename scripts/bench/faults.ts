@@ -20,7 +20,6 @@ import { faultStatistics, listTimeline } from "@/db/queries/faults-timeline";
 import { findClusterHeader, recentNodeFaults, topologyIndex } from "@/db/queries/topology";
 import { seedDemo } from "@/db/seed";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
-import { serverName } from "@/lib/faults/simulate";
 import { faultScopeOf, recentFaultLimit, recentFaultWindowMs } from "@/lib/topology/details";
 import type { NodeKind } from "@/lib/topology/model";
 import { runIngestBench } from "./fault-ingest";
