@@ -22,8 +22,6 @@ const WARM_UP_BATCHES = 5;
 const SINGLE_BATCHES = 20;
 const CONCURRENT_BATCHES = 40;
 const CONCURRENCY = 4;
-/** The per-token write limit (120 a minute: 2,000 events/s in batches of 1,000) is lifted for the bench. */
-const BENCH_TOKEN_WRITES_PER_MINUTE = 1_000_000;
 const day = 86_400_000;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -98,7 +96,7 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const port = await freePort();
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(BENCH_TOKEN_WRITES_PER_MINUTE) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));
@@ -175,7 +173,6 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
     const again = performance.now();
     const resent = await post(concurrent.bodies[0]!);
     console.log(`re-sending a batch of ${fmt(BATCH)}: ${fmt(performance.now() - again)} ms, unchanged ${resent.unchanged}, created ${resent.created}`);
-    console.log(`(the API's per-token write limit, 120 a minute by default, was lifted to ${fmt(BENCH_TOKEN_WRITES_PER_MINUTE)} for the bench)`);
 
     const copy = await copyBench(handle, postgres, meter);
     console.log(`API / raw COPY: single stream ${((single.rate / copy) * 100).toFixed(0)} %, ${CONCURRENCY} in flight ${((concurrent.rate / copy) * 100).toFixed(0)} %`);

@@ -36,10 +36,11 @@ export class RateLimiter {
 const globalForLimits = globalThis as typeof globalThis & { rankscopeLimits?: { tokenWrites: RateLimiter; signIn: RateLimiter } };
 
 /**
- * Token-authenticated writes: 120 a minute per token (a collector posting faults every second stays well under).
+ * Token-authenticated writes: 1,800 a minute per token, 30 a second, so one fault feeder posting batches of 1,000 can
+ * sustain 30,000 events a second while a runaway script is still stopped.
  * Sign-in attempts: 30 a minute per client address, on top of the per-account back-off.
  */
 export const limits = (globalForLimits.rankscopeLimits ??= {
-  tokenWrites: new RateLimiter(Number(process.env.RANKSCOPE_TOKEN_WRITES_PER_MINUTE ?? 120), 60_000),
+  tokenWrites: new RateLimiter(Number(process.env.RANKSCOPE_TOKEN_WRITES_PER_MINUTE ?? 1800), 60_000),
   signIn: new RateLimiter(Number(process.env.RANKSCOPE_SIGN_INS_PER_MINUTE ?? 30), 60_000),
 });
