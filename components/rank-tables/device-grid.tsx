@@ -3,10 +3,11 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { Button, Input, Table, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
-import { forwardRef, memo, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
 import type { Issue, Severity } from "@/lib/rank-table";
 import { DEVICE_EDIT_FIELDS, type DeviceField } from "@/lib/rank-table-workspace/edit";
-import type { DeviceRow, IssueIndex } from "@/lib/rank-table-workspace/structure";
+import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
+import { useFieldFindings, useRowSeverity } from "./findings-store";
 
 export interface DeviceGridHandle {
   /** Scrolls to a die and focuses one of its fields. */
@@ -15,7 +16,6 @@ export interface DeviceGridHandle {
 
 interface Props {
   rows: DeviceRow[];
-  issues: IssueIndex;
   readOnly: boolean;
   selectedRow: string | undefined;
   onSelectRow: (key: string) => void;
@@ -27,24 +27,14 @@ interface Props {
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const worst = (issues: Issue[] | undefined) => issues?.slice().sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
 
-/** One editable field: commits on Enter or leaving the field, Escape puts the saved value back. */
-const Cell = memo(function Cell({
-  rowKey,
-  field,
-  value,
-  issues,
-  readOnly,
-  label,
-  onCommit,
-}: {
-  rowKey: string;
-  field: DeviceField;
-  value: string | undefined;
-  issues: Issue[] | undefined;
-  readOnly: boolean;
-  label: string;
-  onCommit: (value: string | undefined) => void;
-}) {
+/**
+ * One editable field: commits on Enter or leaving the field, Escape puts the saved value back. Memoised on its row
+ * object (unchanged rows keep theirs) and reading its own findings, so an edit or a report re-renders only the cells
+ * it concerns.
+ */
+const Cell = memo(function Cell({ row, field, readOnly, label, onChange }: { row: DeviceRow; field: DeviceField; readOnly: boolean; label: string; onChange: Props["onChange"] }) {
+  const value = row.values[field];
+  const issues = useFieldFindings(`/server_list/${row.server}/device/${row.device}/${field}`);
   const [draft, setDraft] = useState(value ?? "");
   useEffect(() => setDraft(value ?? ""), [value]);
   const top = worst(issues);
@@ -55,7 +45,7 @@ const Cell = memo(function Cell({
       status={top?.severity === "error" ? "error" : top?.severity === "warning" ? "warning" : undefined}
       aria-label={label}
       aria-invalid={top?.severity === "error" ? true : undefined}
-      data-cell={`${rowKey}:${field}`}
+      data-cell={`${row.key}:${field}`}
       value={draft}
       readOnly={readOnly}
       spellCheck={false}
@@ -63,7 +53,7 @@ const Cell = memo(function Cell({
       onChange={(event) => setDraft(event.target.value)}
       onBlur={() => {
         const next = draft.trim() === "" ? undefined : draft.trim();
-        if (next !== value) onCommit(next);
+        if (next !== value) onChange(row, field, next);
       }}
       onKeyDown={(event) => {
         if (event.key === "Enter") (event.target as HTMLInputElement).blur();
@@ -80,99 +70,103 @@ const Cell = memo(function Cell({
   );
 });
 
-export const DeviceGrid = forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, issues, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
-  const t = useTranslations("rankTables.editor");
-  const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
-  const indexOf = useMemo(() => new Map(rows.map((row, index) => [row.key, index])), [rows]);
-
-  useImperativeHandle(ref, () => ({
-    focus(rowKey, field) {
-      const index = indexOf.get(rowKey);
-      if (index === undefined) return;
-      tableRef.current?.scrollTo({ index });
-      let tries = 0;
-      const attempt = () => {
-        const selector = field ? `[data-cell="${rowKey}:${field}"]` : `[data-cell^="${rowKey}:"]`;
-        const element = tableRef.current?.nativeElement.querySelector<HTMLInputElement>(selector);
-        if (element) {
-          element.focus();
-          element.select();
-        } else if (tries++ < 10) requestAnimationFrame(attempt);
-      };
-      requestAnimationFrame(attempt);
-    },
-  }), [indexOf]);
-
-  const columns = useMemo(
-    () => [
-      {
-        title: t("server"),
-        dataIndex: "serverId",
-        key: "serverId",
-        width: 120,
-        fixed: "left" as const,
-        render: (_: unknown, row: DeviceRow) => {
-          const severity = issues.byRow.get(row.key);
-          return (
-            <span style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}>
-              {severity === "error" ? "✖ " : severity === "warning" ? "▲ " : ""}
-              {row.serverId}
-            </span>
-          );
-        },
-      },
-      ...DEVICE_EDIT_FIELDS.map((field) => ({
-        title: field,
-        key: field,
-        width: field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92,
-        render: (_: unknown, row: DeviceRow) => (
-          <Cell
-            rowKey={row.key}
-            field={field}
-            value={row.values[field]}
-            issues={issues.byPath.get(`/server_list/${row.server}/device/${row.device}/${field}`)}
-            readOnly={readOnly}
-            label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
-            onCommit={(value) => onChange(row, field, value)}
-          />
-        ),
-      })),
-      ...(readOnly
-        ? []
-        : [
-            {
-              title: "",
-              key: "actions",
-              width: 44,
-              render: (_: unknown, row: DeviceRow) => (
-                <Tooltip title={t("removeDie")}>
-                  <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
-                </Tooltip>
-              ),
-            },
-          ]),
-    ],
-    [issues, readOnly, onChange, onRemove, t],
-  );
-
+/** The server column: the die's server, with ✖/▲ (and a class the row's left edge is coloured by) for its worst finding. */
+const RowMark = memo(function RowMark({ rowKey, serverId }: { rowKey: string; serverId: string }) {
+  const severity = useRowSeverity(rowKey);
   return (
-    <Table<DeviceRow>
-      ref={tableRef as never}
-      aria-label={t("gridLabel")}
-      size="small"
-      virtual
-      bordered
-      scroll={{ x: 1150, y: height }}
-      pagination={false}
-      rowKey="key"
-      dataSource={rows}
-      columns={columns}
-      locale={{ emptyText: t("noDies") }}
-      rowClassName={(row) => {
-        const severity = issues.byRow.get(row.key);
-        return [row.key === selectedRow ? "rt-row-selected" : "", severity ? `rt-row-${severity}` : ""].join(" ");
-      }}
-      onRow={(row) => ({ onClick: () => onSelectRow(row.key) })}
-    />
+    <span className={severity ? `rt-row-mark-${severity}` : undefined} style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}>
+      {severity === "error" ? "✖ " : severity === "warning" ? "▲ " : ""}
+      {serverId}
+    </span>
   );
 });
+
+const columnWidth = (field: DeviceField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
+
+export const DeviceGrid = memo(
+  forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
+    const t = useTranslations("rankTables.editor");
+    const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
+
+    useImperativeHandle(
+      ref,
+      () => ({
+        focus(rowKey, field) {
+          const index = rows.findIndex((row) => row.key === rowKey);
+          if (index < 0) return;
+          tableRef.current?.scrollTo({ index });
+          let tries = 0;
+          const attempt = () => {
+            const selector = field ? `[data-cell="${rowKey}:${field}"]` : `[data-cell^="${rowKey}:"]`;
+            const element = tableRef.current?.nativeElement.querySelector<HTMLInputElement>(selector);
+            if (element) {
+              element.focus();
+              element.select();
+            } else if (tries++ < 10) requestAnimationFrame(attempt);
+          };
+          requestAnimationFrame(attempt);
+        },
+      }),
+      [rows],
+    );
+
+    // Independent of the rows and the findings, so the table's cells keep their render functions across edits.
+    const columns = useMemo(
+      () => [
+        {
+          title: t("server"),
+          dataIndex: "serverId",
+          key: "serverId",
+          width: 120,
+          fixed: "left" as const,
+          render: (_: unknown, row: DeviceRow) => <RowMark rowKey={row.key} serverId={row.serverId} />,
+        },
+        ...DEVICE_EDIT_FIELDS.map((field) => ({
+          title: field,
+          key: field,
+          width: columnWidth(field),
+          render: (_: unknown, row: DeviceRow) => (
+            <Cell row={row} field={field} readOnly={readOnly} label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })} onChange={onChange} />
+          ),
+        })),
+        ...(readOnly
+          ? []
+          : [
+              {
+                title: "",
+                key: "actions",
+                width: 44,
+                render: (_: unknown, row: DeviceRow) => (
+                  <Tooltip title={t("removeDie")}>
+                    <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
+                  </Tooltip>
+                ),
+              },
+            ]),
+      ],
+      [readOnly, onChange, onRemove, t],
+    );
+    const rowClassName = useCallback((row: DeviceRow) => (row.key === selectedRow ? "rt-row-selected" : ""), [selectedRow]);
+    const onRow = useCallback((row: DeviceRow) => ({ onClick: () => onSelectRow(row.key) }), [onSelectRow]);
+    const scroll = useMemo(() => ({ x: 1150, y: height }), [height]);
+    const locale = useMemo(() => ({ emptyText: t("noDies") }), [t]);
+
+    return (
+      <Table<DeviceRow>
+        ref={tableRef as never}
+        aria-label={t("gridLabel")}
+        size="small"
+        virtual
+        bordered
+        scroll={scroll}
+        pagination={false}
+        rowKey="key"
+        dataSource={rows}
+        columns={columns}
+        locale={locale}
+        rowClassName={rowClassName}
+        onRow={onRow}
+      />
+    );
+  }),
+);
