@@ -3,11 +3,11 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { Button, Input, Table, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { forwardRef, memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Issue, Severity } from "@/lib/rank-table";
 import { DEVICE_EDIT_FIELDS, type DeviceField } from "@/lib/rank-table-workspace/edit";
-import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
-import { useFieldFindings, useRowSeverity } from "./findings-store";
+import { gridSlots, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
+import { createStore, useFieldFindings, useRowSeverity, useStorePart, type Store } from "./findings-store";
 
 export interface DeviceGridHandle {
   /** Scrolls to a die and focuses one of its fields. */
@@ -27,23 +27,33 @@ interface Props {
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const worst = (issues: Issue[] | undefined) => issues?.slice().sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
 
+type RowsStore = Store<readonly DeviceRow[]>;
+
+const useSlotRow = (rows: RowsStore, slot: GridSlot) => useStorePart(rows, useCallback((current: readonly DeviceRow[]) => slotRow(current, slot), [slot]));
+
 /**
- * One editable field: commits on Enter or leaving the field, Escape puts the saved value back. Memoised on its row
- * object (unchanged rows keep theirs) and reading its own findings, so an edit or a report re-renders only the cells
- * it concerns.
+ * One editable field: commits on Enter or leaving the field, Escape puts the saved value back. It reads its own row
+ * and findings, so an edit or a report re-renders only the cells it concerns, never the whole table.
  */
-const Cell = memo(function Cell({ row, field, readOnly, label, onChange }: { row: DeviceRow; field: DeviceField; readOnly: boolean; label: string; onChange: Props["onChange"] }) {
+const Cell = memo(function Cell({ slot, rows, field, readOnly, onChange }: { slot: GridSlot; rows: RowsStore; field: DeviceField; readOnly: boolean; onChange: Props["onChange"] }) {
+  const t = useTranslations("rankTables.editor");
+  const row = useSlotRow(rows, slot);
   const value = row.values[field];
   const issues = useFieldFindings(`/server_list/${row.server}/device/${row.device}/${field}`);
   const [draft, setDraft] = useState(value ?? "");
-  useEffect(() => setDraft(value ?? ""), [value]);
+  // A new value (an edit, undo, a repair) replaces what the field shows.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(value ?? "");
+  }
   const top = worst(issues);
   const input = (
     <Input
       size="small"
       variant={top ? "outlined" : "borderless"}
       status={top?.severity === "error" ? "error" : top?.severity === "warning" ? "warning" : undefined}
-      aria-label={label}
+      aria-label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
       aria-invalid={top?.severity === "error" ? true : undefined}
       data-cell={`${row.key}:${field}`}
       value={draft}
@@ -71,22 +81,43 @@ const Cell = memo(function Cell({ row, field, readOnly, label, onChange }: { row
 });
 
 /** The server column: the die's server, with ✖/▲ (and a class the row's left edge is coloured by) for its worst finding. */
-const RowMark = memo(function RowMark({ rowKey, serverId }: { rowKey: string; serverId: string }) {
-  const severity = useRowSeverity(rowKey);
+const RowMark = memo(function RowMark({ slot, rows }: { slot: GridSlot; rows: RowsStore }) {
+  const row = useSlotRow(rows, slot);
+  const severity = useRowSeverity(row.key);
   return (
     <span className={severity ? `rt-row-mark-${severity}` : undefined} style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}>
       {severity === "error" ? "✖ " : severity === "warning" ? "▲ " : ""}
-      {serverId}
+      {row.serverId}
     </span>
+  );
+});
+
+const RemoveDie = memo(function RemoveDie({ slot, rows, onRemove }: { slot: GridSlot; rows: RowsStore; onRemove: Props["onRemove"] }) {
+  const t = useTranslations("rankTables.editor");
+  const row = useSlotRow(rows, slot);
+  return (
+    <Tooltip title={t("removeDie")}>
+      <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
+    </Tooltip>
   );
 });
 
 const columnWidth = (field: DeviceField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
 
+/**
+ * The dies of the table (or of the selected super pod or server), virtualised. The table itself gets slots that stay
+ * the same while no die is added, removed or moved, so a field edit does not re-render it (a 16,384-row antd table
+ * re-keys and re-measures all of its rows when its data changes); the cells read the current rows from a store.
+ */
 export const DeviceGrid = memo(
   forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
     const t = useTranslations("rankTables.editor");
     const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
+    const [rowsStore] = useState(() => createStore<readonly DeviceRow[]>(rows));
+    const [slots, setSlots] = useState(() => gridSlots(rows));
+    const nextSlots = gridSlots(rows, slots);
+    if (nextSlots !== slots) setSlots(nextSlots);
+    useLayoutEffect(() => rowsStore.set(rows), [rowsStore, rows]);
 
     useImperativeHandle(
       ref,
@@ -110,63 +141,48 @@ export const DeviceGrid = memo(
       [rows],
     );
 
-    // Independent of the rows and the findings, so the table's cells keep their render functions across edits.
     const columns = useMemo(
       () => [
         {
           title: t("server"),
-          dataIndex: "serverId",
           key: "serverId",
           width: 120,
           fixed: "left" as const,
-          render: (_: unknown, row: DeviceRow) => <RowMark rowKey={row.key} serverId={row.serverId} />,
+          render: (_: unknown, slot: GridSlot) => <RowMark slot={slot} rows={rowsStore} />,
         },
         ...DEVICE_EDIT_FIELDS.map((field) => ({
           title: field,
           key: field,
           width: columnWidth(field),
-          render: (_: unknown, row: DeviceRow) => (
-            <Cell row={row} field={field} readOnly={readOnly} label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })} onChange={onChange} />
-          ),
+          render: (_: unknown, slot: GridSlot) => <Cell slot={slot} rows={rowsStore} field={field} readOnly={readOnly} onChange={onChange} />,
         })),
-        ...(readOnly
-          ? []
-          : [
-              {
-                title: "",
-                key: "actions",
-                width: 44,
-                render: (_: unknown, row: DeviceRow) => (
-                  <Tooltip title={t("removeDie")}>
-                    <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
-                  </Tooltip>
-                ),
-              },
-            ]),
+        ...(readOnly ? [] : [{ title: "", key: "actions", width: 44, render: (_: unknown, slot: GridSlot) => <RemoveDie slot={slot} rows={rowsStore} onRemove={onRemove} /> }]),
       ],
-      [readOnly, onChange, onRemove, t],
+      [readOnly, onChange, onRemove, t, rowsStore],
     );
-    const rowClassName = useCallback((row: DeviceRow) => (row.key === selectedRow ? "rt-row-selected" : ""), [selectedRow]);
-    const onRow = useCallback((row: DeviceRow) => ({ onClick: () => onSelectRow(row.key) }), [onSelectRow]);
-    const scroll = useMemo(() => ({ x: 1150, y: height }), [height]);
-    const locale = useMemo(() => ({ emptyText: t("noDies") }), [t]);
+    const rowClassName = useCallback((slot: GridSlot) => (slot.key === selectedRow ? "rt-row-selected" : ""), [selectedRow]);
+    const onRow = useCallback((slot: GridSlot) => ({ onClick: () => onSelectRow(slot.key) }), [onSelectRow]);
 
-    return (
-      <Table<DeviceRow>
-        ref={tableRef as never}
-        aria-label={t("gridLabel")}
-        size="small"
-        virtual
-        bordered
-        scroll={scroll}
-        pagination={false}
-        rowKey="key"
-        dataSource={rows}
-        columns={columns}
-        locale={locale}
-        rowClassName={rowClassName}
-        onRow={onRow}
-      />
+    // The same element while nothing it is made of changed: React then leaves the whole table alone.
+    return useMemo(
+      () => (
+        <Table<GridSlot>
+          ref={tableRef as never}
+          aria-label={t("gridLabel")}
+          size="small"
+          virtual
+          bordered
+          scroll={{ x: 1150, y: height }}
+          pagination={false}
+          rowKey="key"
+          dataSource={slots}
+          columns={columns}
+          locale={{ emptyText: t("noDies") }}
+          rowClassName={rowClassName}
+          onRow={onRow}
+        />
+      ),
+      [slots, columns, rowClassName, onRow, height, t],
     );
   }),
 );

@@ -3,89 +3,94 @@
 import { Tree } from "antd";
 import type { DataNode } from "antd/es/tree";
 import { useTranslations } from "next-intl";
-import { memo, useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import type { Severity } from "@/lib/rank-table";
-import type { DeviceRow, IssueIndex, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
+import type { DeviceRow, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
+import { useRowSeverity, useServerSeverity } from "./findings-store";
 
 const marks: Record<Severity, string> = { error: "✖ ", warning: "▲ ", info: "" };
 
+interface StructureNode extends DataNode {
+  label: string;
+  /** Whose findings mark this node. */
+  server?: number;
+  rowKey?: string;
+  children?: StructureNode[];
+}
+
 const sameItems = <T,>(a: readonly T[] | undefined, b: readonly T[]) => a !== undefined && a.length === b.length && a.every((item, index) => item === b[index]);
 
-interface CachedNode {
-  severity: Severity | undefined;
-  node: DataNode;
+/** A node's label with the ✖/▲ mark (and colour) of its findings, read from the findings store on its own. */
+function NodeTitle({ node }: { node: StructureNode }) {
+  const serverSeverity = useServerSeverity(node.server);
+  const rowSeverity = useRowSeverity(node.rowKey);
+  const severity = serverSeverity ?? rowSeverity;
+  return <span className={severity ? `rt-mark-${severity}` : undefined}>{`${severity ? marks[severity] : ""}${node.label}`}</span>;
 }
+
+/** The nodes of the last build, by key: a node whose label and children are unchanged is handed back as it was. */
+class NodeCache {
+  private nodes = new Map<string, StructureNode>();
+  private data: StructureNode[] = [];
+
+  reuse(node: StructureNode): StructureNode {
+    const before = this.nodes.get(String(node.key));
+    const same = before && before.label === node.label && before.server === node.server && before.rowKey === node.rowKey && (node.children === undefined ? before.children === undefined : sameItems(before.children, node.children));
+    if (same) return before;
+    this.nodes.set(String(node.key), node);
+    return node;
+  }
+
+  list(data: StructureNode[]): StructureNode[] {
+    if (!sameItems(this.data, data)) this.data = data;
+    return this.data;
+  }
+}
+
+const titleRender = (node: StructureNode) => <NodeTitle node={node} />;
 
 /**
  * Super pods → servers → dies, virtualised. Dies are built only for expanded servers, and a node is rebuilt only when
- * what it shows changed (its server or die, its mark, whether it is open): an edit of one field does not rebuild the
- * thousand server nodes of a 16,384-rank table, and when nothing the tree shows changed it gets the same data and
- * does not re-render. A mark (and its colour) shows where findings are.
+ * its label or children changed, so an edit that changes nothing the tree shows hands the tree the same data (it
+ * would otherwise re-index its thousands of nodes). Marks for findings are drawn by each node's title on its own.
  */
-export const StructureTree = memo(function StructureTree({ structure, issues, selected, onSelect, height }: { structure: TableStructure; issues: IssueIndex; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
+export const StructureTree = memo(function StructureTree({ structure, selected, onSelect, height }: { structure: TableStructure; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
   const t = useTranslations("rankTables.editor");
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`) : []));
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
-  const unnamed = t("unnamedServer");
-  // Caches live as long as the labels they were built with.
-  const caches = useMemo(
-    () => ({ dies: new WeakMap<DeviceRow, CachedNode>(), servers: new WeakMap<ServerNode, CachedNode & { open: boolean }>(), pods: new Map<number, { pod: PodNode; node: DataNode }>(), data: [] as DataNode[] }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt when the language (hence the labels) changes
-    [dieLabel, unnamed],
-  );
-  const treeData = useMemo<DataNode[]>(() => {
-    const dieNode = (row: DeviceRow): DataNode => {
-      const severity = issues.byRow.get(row.key);
-      const cached = caches.dies.get(row);
-      if (cached && cached.severity === severity) return cached.node;
-      const node: DataNode = {
-        key: `die:${row.key}`,
-        isLeaf: true,
-        className: severity ? `rt-mark-${severity}` : undefined,
-        title: `${severity ? marks[severity] : ""}${dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?")}`,
-      };
-      caches.dies.set(row, { severity, node });
-      return node;
-    };
-    const serverNode = (server: ServerNode): DataNode => {
+  const [cache] = useState(() => new NodeCache());
+  const treeData = useMemo<StructureNode[]>(() => {
+    const reuse = (node: StructureNode) => cache.reuse(node);
+    const dieNode = (row: DeviceRow) => reuse({ key: `die:${row.key}`, isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
+    const serverNode = (server: ServerNode) => {
       const key = `server:${server.index}`;
-      const open = expanded.has(key);
-      const severity = issues.byServer.get(server.index);
-      const dies = open ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode) : undefined;
-      const cached = caches.servers.get(server);
-      if (cached && cached.severity === severity && cached.open === open && (dies === undefined || sameItems(cached.node.children, dies))) return cached.node;
-      const children = dies ?? (server.rowCount > 0 ? [{ key: `more:${server.index}`, title: "…", isLeaf: true, selectable: false }] : []);
-      const node: DataNode = { key, className: severity ? `rt-mark-${severity}` : undefined, title: `${severity ? marks[severity] : ""}${server.serverId || unnamed} (${server.rowCount})`, children };
-      caches.servers.set(server, { severity, open, node });
-      return node;
+      const children = expanded.has(key)
+        ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode)
+        : server.rowCount > 0
+          ? [reuse({ key: `more:${server.index}`, label: "…", isLeaf: true, selectable: false })]
+          : [];
+      return reuse({ key, server: server.index, label: `${server.serverId || t("unnamedServer")} (${server.rowCount})`, children });
     };
-    const podNode = (pod: PodNode): DataNode => {
-      const children = pod.servers.map(serverNode);
-      const cached = caches.pods.get(pod.index);
-      if (cached && cached.pod === pod && sameItems(cached.node.children, children)) return cached.node;
-      const node: DataNode = { key: `pod:${pod.index}`, title: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children };
-      caches.pods.set(pod.index, { pod, node });
-      return node;
-    };
+    const podNode = (pod: PodNode) => reuse({ key: `pod:${pod.index}`, label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
     const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
-    if (sameItems(caches.data, data)) return caches.data;
-    caches.data = data;
-    return data;
-  }, [structure, issues, t, expanded, dieLabel, unnamed, caches]);
+    return cache.list(data);
+  }, [structure, t, expanded, dieLabel, cache]);
   const expandedKeys = useMemo(() => [...expanded], [expanded]);
   const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
+  const onExpand = useCallback((keys: React.Key[]) => setExpanded(new Set(keys.map(String))), []);
 
   return (
-    <Tree
+    <Tree<StructureNode>
       aria-label={t("structure")}
       treeData={treeData}
+      titleRender={titleRender}
       height={height}
       virtual
       blockNode
       showLine
       selectedKeys={selectedKeys}
       expandedKeys={expandedKeys}
-      onExpand={(keys) => setExpanded(new Set(keys.map(String)))}
+      onExpand={onExpand}
       onSelect={(keys) => {
         const key = keys[0];
         if (key !== undefined) onSelect(String(key));

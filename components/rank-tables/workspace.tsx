@@ -501,6 +501,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             key: "visual",
             label: t("visual"),
             children: (
+              <FindingsContext value={findings}>
               <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
                 <Space orientation="vertical" style={{ width: "100%" }}>
                   {canWrite && (
@@ -547,7 +548,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     </Space>
                   )}
                   <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
-                    <StructureTreeLazy structure={structure} issues={issueIndex} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
+                    <StructureTreeLazy structure={structure} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
                   </div>
                   <MiniTopology structure={structure} issues={issueIndex} server={selectedServer} pod={selectedPod} />
                 </Space>
@@ -561,11 +562,10 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     </Space>
                   )}
                   {selectedServer !== undefined && <ServerFields table={table} server={selectedServer} issues={issueIndex.byPath} readOnly={!canWrite} onChange={(field, value) => edit({ type: "set", path: { server: selectedServer }, field, value })} />}
-                  <FindingsContext value={findings}>
-                    <DeviceGrid ref={gridRef} rows={visibleRows} readOnly={!canWrite} selectedRow={selectedRow} onSelectRow={setSelectedRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
-                  </FindingsContext>
+                  <DeviceGrid ref={gridRef} rows={visibleRows} readOnly={!canWrite} selectedRow={selectedRow} onSelectRow={setSelectedRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
                 </div>
               </div>
+              </FindingsContext>
             ),
           },
           {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateFromTemplate, validateRankTable, type JsonValue } from "@/lib/rank-table";
 import { applyEdit } from "./edit";
-import { indexIssues, issueTarget, tableStructure } from "./structure";
+import { gridSlots, indexIssues, issueTarget, slotRow, tableStructure } from "./structure";
 
 describe("table structure and findings index", () => {
   const table = generateFromTemplate({ superPods: 2, serversPerSuperPod: 2, npusPerServer: 2 }) as unknown as JsonValue;
@@ -76,5 +76,21 @@ describe("table structure and findings index", () => {
     const fixed = indexIssues(validateRankTable(table).issues, second);
     expect(fixed.byPath.get(path)).toBeUndefined();
     expect(indexIssues(validateRankTable(broken, { lang: "zh" }).issues, first).byPath.get(path)).not.toBe(first.byPath.get(path));
+  });
+
+  it("grid slots stay the same list across field edits and follow added or removed dies", () => {
+    const before = tableStructure(table);
+    const slots = gridSlots(before.rows);
+    const edited = tableStructure(applyEdit(table, { type: "set", path: { server: 1, device: 1 }, field: "rank_id", value: "99" }), before);
+    expect(gridSlots(edited.rows, slots)).toBe(slots);
+    expect(slotRow(edited.rows, slots[5]!).values.rank_id).toBe("99");
+    expect(slotRow(before.rows, slots[5]!).values.rank_id).toBe("5");
+
+    const removed = tableStructure(applyEdit(table, { type: "removeDevice", server: 0, device: 3 }), before);
+    const after = gridSlots(removed.rows, slots);
+    expect(after).not.toBe(slots);
+    expect(after.map((slot) => slot.key)).toEqual(removed.rows.map((row) => row.key));
+    // A slot made before the removal falls back to its own row when its position now holds another die.
+    expect(slotRow(removed.rows, slots[15]!)).toBe(slots[15]!.row);
   });
 });

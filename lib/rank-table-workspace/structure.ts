@@ -125,6 +125,28 @@ export function tableStructure(table: JsonValue | undefined, previous?: TableStr
   return next.rows === previous.rows && next.servers === previous.servers && next.pods === previous.pods && superPodMode === previous.superPodMode ? previous : next;
 }
 
+/** A grid record: which row it shows (by key and position) and the row as it was when the slot was made. */
+export interface GridSlot {
+  key: string;
+  index: number;
+  row: DeviceRow;
+}
+
+/**
+ * The grid's records. While the rows keep their keys in the same order (any field edit), these are the previous
+ * slots, the same list: the grid then has nothing to re-lay out, and each cell reads its current row itself.
+ */
+export function gridSlots(rows: readonly DeviceRow[], previous?: GridSlot[]): GridSlot[] {
+  if (previous && previous.length === rows.length && previous.every((slot, index) => slot.key === rows[index]!.key)) return previous;
+  return rows.map((row, index) => ({ key: row.key, index, row }));
+}
+
+/** The current row of a slot; the slot's own row while the rows it was made from are not there yet. */
+export function slotRow(rows: readonly DeviceRow[], slot: GridSlot): DeviceRow {
+  const row = rows[slot.index];
+  return row?.key === slot.key ? row : slot.row;
+}
+
 const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 export interface IssueIndex {
