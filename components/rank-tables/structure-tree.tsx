@@ -58,6 +58,7 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
   const t = useTranslations("rankTables.editor");
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`) : []));
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
+  const unnamed = t("unnamedServer");
   const [cache] = useState(() => new NodeCache());
   const treeData = useMemo<StructureNode[]>(() => {
     const reuse = (node: StructureNode) => cache.reuse(node);
@@ -69,12 +70,12 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
         : server.rowCount > 0
           ? [reuse({ key: `more:${server.index}`, label: "…", isLeaf: true, selectable: false })]
           : [];
-      return reuse({ key, server: server.index, label: `${server.serverId || t("unnamedServer")} (${server.rowCount})`, children });
+      return reuse({ key, server: server.index, label: `${server.serverId || unnamed} (${server.rowCount})`, children });
     };
     const podNode = (pod: PodNode) => reuse({ key: `pod:${pod.index}`, label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
     const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
     return cache.list(data);
-  }, [structure, t, expanded, dieLabel, cache]);
+  }, [structure, t, expanded, dieLabel, unnamed, cache]);
   const expandedKeys = useMemo(() => [...expanded], [expanded]);
   const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
   const onExpand = useCallback((keys: React.Key[]) => setExpanded(new Set(keys.map(String))), []);

@@ -341,7 +341,14 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     });
   };
 
-  const selectIssue = (issue: Issue) => {
+  // What selecting a finding needs, as of the last render: read when a finding is clicked, so the handler (and the
+  // memoised problems panel) stays the same across edits.
+  const selectionContext = useRef({ tab, structure, onTabChange });
+  useLayoutEffect(() => {
+    selectionContext.current = { tab, structure, onTabChange };
+  });
+  const selectIssue = useCallback((issue: Issue) => {
+    const { tab, structure, onTabChange } = selectionContext.current;
     if (tab === "json") {
       if (issue.line) rawRef.current?.select(issue.line, issue.column ?? 1);
       return;
@@ -360,7 +367,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     if (!rowKey) return;
     setSelectedRow(rowKey);
     setTimeout(() => gridRef.current?.focus(rowKey, target.device !== undefined ? target.field : undefined), 30);
-  };
+  }, []);
 
   // Rows shown in the grid: everything, or the selected super pod's or server's dies.
   const visibleRows = useMemo(() => {
