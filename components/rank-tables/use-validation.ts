@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { validateRankTable, writeRankTable, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
+import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
-import { importRankTable, type ImportedTable, type ImportStage } from "@/lib/rank-table-workspace/import";
+import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
 /** Tables with at least this many dies are validated in a Web Worker; smaller ones right away. */
@@ -23,12 +23,16 @@ export interface Validation {
   index: IssueIndex;
   /** True while a newer report is being computed. */
   pending: boolean;
-  /** Parses and validates text off the main thread, telling which stage it is in. Rejects with ImportCancelled. */
-  importText: (text: string, onStage: (stage: ImportStage) => void) => Promise<ImportedTable>;
+  /**
+   * Parses text off the main thread, telling which stage it is in, and resolves with the table (undefined when the text
+   * is not JSON) as soon as it is parsed; the worker validates it meanwhile, and `onNotes` gets the findings about the
+   * text itself (comments). Rejects with ImportCancelled.
+   */
+  importText: (text: string, onStage: (stage: ImportStage) => void, onNotes: (notes: Issue[]) => void) => Promise<JsonValue | undefined>;
   /** Stops a running import (terminating its worker). */
   cancelImport: () => void;
-  /** Makes an import's report the current one: the table the editor now shows is the one the worker just validated. */
-  adopt: (table: JsonValue, report: ValidationReport) => void;
+  /** The editor now shows a table importText gave: its report is the one the import's worker is (or was) working out. */
+  adopt: (table: JsonValue) => void;
   /** The table as canonical text: written by the worker when it holds this very table, so drafts never block typing. */
   write: (table: JsonValue) => Promise<string>;
 }
@@ -36,7 +40,6 @@ export interface Validation {
 interface Waiting {
   resolve: (answer: ValidationAnswer) => void;
   reject: (error: Error) => void;
-  onStage?: (stage: ImportStage) => void;
 }
 
 /** Resolves once the browser had a chance to paint (what a progress display just showed), or after 100 ms in a hidden tab. */
@@ -68,6 +71,9 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   /** A table whose report came with its import: the next validation run for it is skipped. */
   const adopted = useRef<JsonValue | undefined>(undefined);
   const waiting = useRef(new Map<number, Waiting>());
+  const noteListeners = useRef(new Map<number, (notes: Issue[]) => void>());
+  /** The last imported table, with the number its report has (or will have) and, without a worker, the report. */
+  const imported = useRef<{ table: JsonValue; seq: number; report?: ValidationReport | undefined } | undefined>(undefined);
   const seq = useRef(0);
   /** Set when the worker cannot run (blocked by policy, failed to load): validation then runs here. */
   const [workerFailed, setWorkerFailed] = useState(false);
@@ -81,6 +87,7 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
     workerTable.current = undefined;
     for (const entry of waiting.current.values()) entry.reject(reason);
     waiting.current.clear();
+    noteListeners.current.clear();
   }, []);
 
   const ensureWorker = useCallback((): Worker => {
@@ -89,11 +96,12 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
     created.onmessage = (event: MessageEvent<ValidationAnswer>) => {
       const answer = event.data;
       if (answer.type === "report") {
+        if (answer.notes) noteListeners.current.get(answer.seq)?.(answer.notes);
+        noteListeners.current.delete(answer.seq);
         accept(answer.report, answer.seq);
         return;
       }
       const entry = waiting.current.get(answer.seq);
-      if (answer.type === "stage") return entry?.onStage?.(answer.stage);
       waiting.current.delete(answer.seq);
       entry?.resolve(answer);
     };
@@ -107,9 +115,9 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   }, [stopWorker, accept]);
 
   const ask = useCallback(
-    (request: ValidationRequest, onStage?: (stage: ImportStage) => void) =>
+    (request: ValidationRequest) =>
       new Promise<ValidationAnswer>((resolve, reject) => {
-        waiting.current.set(request.seq, { resolve, reject, onStage });
+        waiting.current.set(request.seq, { resolve, reject });
         ensureWorker().postMessage(request);
       }),
     [ensureWorker],
@@ -139,25 +147,28 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   }, [table, lastEdit, lang, useWorker, ensureWorker, accept]);
 
   const importText = useCallback(
-    async (text: string, onStage: (stage: ImportStage) => void): Promise<ImportedTable> => {
+    async (text: string, onStage: (stage: ImportStage) => void, onNotes: (notes: Issue[]) => void): Promise<JsonValue | undefined> => {
       const current = ++seq.current;
-      if (typeof Worker === "undefined" || workerFailedRef.current) {
-        // No worker: the same work here, letting the progress paint between the stages.
-        onStage("parsing");
-        await afterPaint();
-        return importRankTable(text, lang, () => onStage("validating"));
-      }
       onStage("parsing");
-      workerTable.current = undefined;
-      try {
-        const answer = await ask({ type: "import", seq: current, text, lang }, onStage);
-        if (answer.type !== "imported") throw new Error(`unexpected answer ${answer.type}`);
-        const { table: imported, notes, report } = answer;
-        return { table: imported, notes, report };
-      } catch (error) {
-        if (error instanceof ImportCancelled || !workerFailedRef.current) throw error;
-        return importRankTable(text, lang, () => onStage("validating"));
+      if (typeof Worker !== "undefined" && !workerFailedRef.current) {
+        workerTable.current = undefined;
+        noteListeners.current.set(current, onNotes);
+        try {
+          const answer = await ask({ type: "import", seq: current, text, lang });
+          if (answer.type !== "parsed") throw new Error(`unexpected answer ${answer.type}`);
+          if (answer.table !== undefined) imported.current = { table: answer.table, seq: current };
+          else noteListeners.current.delete(current);
+          return answer.table;
+        } catch (error) {
+          if (error instanceof ImportCancelled || !workerFailedRef.current) throw error;
+        }
       }
+      // No worker: the same work here, letting the progress paint before it.
+      await afterPaint();
+      const result = importRankTable(text, lang, () => onStage("validating"));
+      if (result.table !== undefined) imported.current = { table: result.table, seq: current, report: result.report };
+      onNotes(result.notes);
+      return result.table;
     },
     [ask, lang],
   );
@@ -169,15 +180,17 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   }, [stopWorker]);
 
   const adopt = useCallback(
-    (value: JsonValue, report: ValidationReport) => {
-      const current = ++seq.current;
+    (value: JsonValue) => {
+      const known = imported.current;
+      if (known?.table !== value) return;
+      imported.current = undefined;
       adopted.current = value;
       if (worker.current) {
         workerTable.current = value;
         workerLang.current = lang;
       }
-      accept(report, current);
-      setPendingSeq(current);
+      if (known.report) accept(known.report, known.seq);
+      setPendingSeq(known.seq);
     },
     [lang, accept],
   );

@@ -10,7 +10,6 @@ import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
 import { applyEdit, podOfServer, pushHistory, redo, startHistory, undo, type DeviceField, type Edit, type History } from "@/lib/rank-table-workspace/edit";
-import type { ImportedTable } from "@/lib/rank-table-workspace/import";
 import { issueTarget, tableStructure, type DeviceRow, type TableStructure } from "@/lib/rank-table-workspace/structure";
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
 import { ConflictDialog } from "./conflict-dialog";
@@ -166,19 +165,18 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     setRawText(undefined);
   }, []);
 
-  const commitImport = (imported: ImportedTable, text: string, fileName: string | undefined) => {
+  const commitImport = (table: JsonValue | undefined, text: string, fileName: string | undefined) => {
     if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
-    if (imported.table === undefined) {
+    if (table === undefined) {
       // Not JSON: show it in the JSON view with the error at its line and column.
       setState(loaded(undefined, startHistory(null)));
       setRawText(text);
       onTabChange("json");
       return;
     }
-    if (imported.report) adopt(imported.table, imported.report);
-    setState(loaded(undefined, startHistory(imported.table)));
+    adopt(table);
+    setState(loaded(undefined, startHistory(table)));
     setRawText(undefined);
-    setTextNotes(imported.notes);
   };
 
   const cancelImport = useCallback(() => {
@@ -207,8 +205,14 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         text = await reading.text;
       }
       if (run.cancelled) return;
-      const imported = await importText(text, (stage) => progress(stage));
+      const imported = await importText(text, (stage) => progress(stage), setTextNotes);
       if (run.cancelled) return;
+      // The worker validates while the table is drawn; the report follows (the summary says it is checking).
+      if (imported !== undefined) {
+        progress("validating");
+        await afterPaint();
+        if (run.cancelled) return;
+      }
       progress("rendering");
       await afterPaint();
       if (run.cancelled) return;

@@ -17,10 +17,14 @@ export interface ImportedTable {
   report: ValidationReport | undefined;
 }
 
-export function importRankTable(text: string, lang: Lang, onValidating?: () => void): ImportedTable {
+/**
+ * Parses and validates. `onParsed` gets the table as soon as it is parsed, before the (longer) validation: the editor
+ * can draw it while the findings are still being worked out.
+ */
+export function importRankTable(text: string, lang: Lang, onParsed?: (table: JsonValue) => void): ImportedTable {
   const document = parseRankTable(text);
   if (document.value === undefined) return { table: undefined, notes: [], report: undefined };
-  onValidating?.();
+  onParsed?.(document.value);
   const notes = document.commentCount > 0 ? validateRankTable(document, { lang }).issues.filter((issue) => issue.code === "RT001") : [];
   return { table: document.value, notes, report: validateRankTable(document.value, { lang }) };
 }
