@@ -40,7 +40,8 @@ function ImportProgressCard({ progress, onCancel }: { progress: ImportProgress; 
         size="small"
         current={current}
         style={{ margin: "12px 0" }}
-        items={IMPORT_STAGES.map((stage) => ({ title: t(stage) }))}
+        // While the table is drawn the worker is still validating it: both run.
+        items={IMPORT_STAGES.map((stage) => ({ title: t(stage), status: stage === "validating" && progress.stage === "rendering" ? "process" : undefined }))}
       />
       <Space>
         <span aria-live="polite">{t("now", { stage: t(progress.stage) })}</span>

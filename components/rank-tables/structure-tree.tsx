@@ -56,7 +56,11 @@ const titleRender = (node: StructureNode) => <NodeTitle node={node} />;
  */
 export const StructureTree = memo(function StructureTree({ structure, selected, onSelect, height }: { structure: TableStructure; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
   const t = useTranslations("rankTables.editor");
-  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`) : []));
+  // Until the user opens or closes a node: the super pods open when there are not too many of them.
+  const [chosen, setExpanded] = useState<Set<string> | undefined>();
+  // Keyed by content, so an edit that rebuilds a pod does not hand the tree new expanded keys (it would re-flatten).
+  const openPods = structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`).join(" ") : "";
+  const expanded = useMemo(() => chosen ?? new Set(openPods ? openPods.split(" ") : []), [chosen, openPods]);
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
   const unnamed = t("unnamedServer");
   const [cache] = useState(() => new NodeCache());

@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Descriptions, Dropdown, Input, InputNumber, Select, Space, Tabs, Tag, Tooltip, Typography } from "antd";
 import { useRouter } from "next/navigation";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
@@ -105,6 +105,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
 
   const table = state?.history.present;
   const structure = state?.structure ?? NO_STRUCTURE;
+  // The tree follows in a background render: the grid (the first screen, the edited cell) does not wait for it.
+  const treeStructure = useDeferredValue(structure);
   const validation = useValidation(table, state?.lastEdit, lang, structure.rows.length);
   const { importText, cancelImport: stopImportWork, adopt, write } = validation;
   const canonical = useMemo(() => (tab === "json" && table !== undefined ? writeRankTable(table) : undefined), [tab, table]);
@@ -207,12 +209,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       if (run.cancelled) return;
       const imported = await importText(text, (stage) => progress(stage), setTextNotes);
       if (run.cancelled) return;
-      // The worker validates while the table is drawn; the report follows (the summary says it is checking).
-      if (imported !== undefined) {
-        progress("validating");
-        await afterPaint();
-        if (run.cancelled) return;
-      }
+      // The worker validates while the table is drawn (both stages show as running); the report follows.
       progress("rendering");
       await afterPaint();
       if (run.cancelled) return;
@@ -559,7 +556,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     </Space>
                   )}
                   <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
-                    <StructureTreeLazy structure={structure} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
+                    <StructureTreeLazy structure={treeStructure} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
                   </div>
                   <MiniTopology structure={structure} issues={issueIndex} server={selectedServer} pod={selectedPod} />
                 </Space>
