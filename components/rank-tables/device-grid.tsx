@@ -3,10 +3,11 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { Button, Input, Table, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
-import { forwardRef, memo, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { forwardRef, memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Issue, Severity } from "@/lib/rank-table";
 import { DEVICE_EDIT_FIELDS, type DeviceField } from "@/lib/rank-table-workspace/edit";
-import type { DeviceRow, IssueIndex } from "@/lib/rank-table-workspace/structure";
+import { gridSlots, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
+import { createStore, useFieldFindings, useRowSeverity, useStorePart, type Store } from "./findings-store";
 
 export interface DeviceGridHandle {
   /** Scrolls to a die and focuses one of its fields. */
@@ -15,7 +16,6 @@ export interface DeviceGridHandle {
 
 interface Props {
   rows: DeviceRow[];
-  issues: IssueIndex;
   readOnly: boolean;
   selectedRow: string | undefined;
   onSelectRow: (key: string) => void;
@@ -27,35 +27,35 @@ interface Props {
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const worst = (issues: Issue[] | undefined) => issues?.slice().sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
 
-/** One editable field: commits on Enter or leaving the field, Escape puts the saved value back. */
-const Cell = memo(function Cell({
-  rowKey,
-  field,
-  value,
-  issues,
-  readOnly,
-  label,
-  onCommit,
-}: {
-  rowKey: string;
-  field: DeviceField;
-  value: string | undefined;
-  issues: Issue[] | undefined;
-  readOnly: boolean;
-  label: string;
-  onCommit: (value: string | undefined) => void;
-}) {
+type RowsStore = Store<readonly DeviceRow[]>;
+
+const useSlotRow = (rows: RowsStore, slot: GridSlot) => useStorePart(rows, useCallback((current: readonly DeviceRow[]) => slotRow(current, slot), [slot]));
+
+/**
+ * One editable field: commits on Enter or leaving the field, Escape puts the saved value back. It reads its own row
+ * and findings, so an edit or a report re-renders only the cells it concerns, never the whole table.
+ */
+const Cell = memo(function Cell({ slot, rows, field, readOnly, onChange }: { slot: GridSlot; rows: RowsStore; field: DeviceField; readOnly: boolean; onChange: Props["onChange"] }) {
+  const t = useTranslations("rankTables.editor");
+  const row = useSlotRow(rows, slot);
+  const value = row.values[field];
+  const issues = useFieldFindings(`/server_list/${row.server}/device/${row.device}/${field}`);
   const [draft, setDraft] = useState(value ?? "");
-  useEffect(() => setDraft(value ?? ""), [value]);
+  // A new value (an edit, undo, a repair) replaces what the field shows.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(value ?? "");
+  }
   const top = worst(issues);
   const input = (
     <Input
       size="small"
       variant={top ? "outlined" : "borderless"}
       status={top?.severity === "error" ? "error" : top?.severity === "warning" ? "warning" : undefined}
-      aria-label={label}
+      aria-label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
       aria-invalid={top?.severity === "error" ? true : undefined}
-      data-cell={`${rowKey}:${field}`}
+      data-cell={`${row.key}:${field}`}
       value={draft}
       readOnly={readOnly}
       spellCheck={false}
@@ -63,7 +63,7 @@ const Cell = memo(function Cell({
       onChange={(event) => setDraft(event.target.value)}
       onBlur={() => {
         const next = draft.trim() === "" ? undefined : draft.trim();
-        if (next !== value) onCommit(next);
+        if (next !== value) onChange(row, field, next);
       }}
       onKeyDown={(event) => {
         if (event.key === "Enter") (event.target as HTMLInputElement).blur();
@@ -80,99 +80,109 @@ const Cell = memo(function Cell({
   );
 });
 
-export const DeviceGrid = forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, issues, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
-  const t = useTranslations("rankTables.editor");
-  const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
-  const indexOf = useMemo(() => new Map(rows.map((row, index) => [row.key, index])), [rows]);
-
-  useImperativeHandle(ref, () => ({
-    focus(rowKey, field) {
-      const index = indexOf.get(rowKey);
-      if (index === undefined) return;
-      tableRef.current?.scrollTo({ index });
-      let tries = 0;
-      const attempt = () => {
-        const selector = field ? `[data-cell="${rowKey}:${field}"]` : `[data-cell^="${rowKey}:"]`;
-        const element = tableRef.current?.nativeElement.querySelector<HTMLInputElement>(selector);
-        if (element) {
-          element.focus();
-          element.select();
-        } else if (tries++ < 10) requestAnimationFrame(attempt);
-      };
-      requestAnimationFrame(attempt);
-    },
-  }), [indexOf]);
-
-  const columns = useMemo(
-    () => [
-      {
-        title: t("server"),
-        dataIndex: "serverId",
-        key: "serverId",
-        width: 120,
-        fixed: "left" as const,
-        render: (_: unknown, row: DeviceRow) => {
-          const severity = issues.byRow.get(row.key);
-          return (
-            <span style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}>
-              {severity === "error" ? "✖ " : severity === "warning" ? "▲ " : ""}
-              {row.serverId}
-            </span>
-          );
-        },
-      },
-      ...DEVICE_EDIT_FIELDS.map((field) => ({
-        title: field,
-        key: field,
-        width: field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92,
-        render: (_: unknown, row: DeviceRow) => (
-          <Cell
-            rowKey={row.key}
-            field={field}
-            value={row.values[field]}
-            issues={issues.byPath.get(`/server_list/${row.server}/device/${row.device}/${field}`)}
-            readOnly={readOnly}
-            label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
-            onCommit={(value) => onChange(row, field, value)}
-          />
-        ),
-      })),
-      ...(readOnly
-        ? []
-        : [
-            {
-              title: "",
-              key: "actions",
-              width: 44,
-              render: (_: unknown, row: DeviceRow) => (
-                <Tooltip title={t("removeDie")}>
-                  <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
-                </Tooltip>
-              ),
-            },
-          ]),
-    ],
-    [issues, readOnly, onChange, onRemove, t],
-  );
-
+/** The server column: the die's server, with ✖/▲ (and a class the row's left edge is coloured by) for its worst finding. */
+const RowMark = memo(function RowMark({ slot, rows }: { slot: GridSlot; rows: RowsStore }) {
+  const row = useSlotRow(rows, slot);
+  const severity = useRowSeverity(row.key);
   return (
-    <Table<DeviceRow>
-      ref={tableRef as never}
-      aria-label={t("gridLabel")}
-      size="small"
-      virtual
-      bordered
-      scroll={{ x: 1150, y: height }}
-      pagination={false}
-      rowKey="key"
-      dataSource={rows}
-      columns={columns}
-      locale={{ emptyText: t("noDies") }}
-      rowClassName={(row) => {
-        const severity = issues.byRow.get(row.key);
-        return [row.key === selectedRow ? "rt-row-selected" : "", severity ? `rt-row-${severity}` : ""].join(" ");
-      }}
-      onRow={(row) => ({ onClick: () => onSelectRow(row.key) })}
-    />
+    <span className={severity ? `rt-row-mark-${severity}` : undefined} style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}>
+      {severity === "error" ? "✖ " : severity === "warning" ? "▲ " : ""}
+      {row.serverId}
+    </span>
   );
 });
+
+const RemoveDie = memo(function RemoveDie({ slot, rows, onRemove }: { slot: GridSlot; rows: RowsStore; onRemove: Props["onRemove"] }) {
+  const t = useTranslations("rankTables.editor");
+  const row = useSlotRow(rows, slot);
+  return (
+    <Tooltip title={t("removeDie")}>
+      <Button size="small" type="text" aria-label={t("removeDieOf", { server: row.serverId, device: row.values.device_id ?? "" })} icon={<DeleteOutlined />} onClick={() => onRemove(row)} />
+    </Tooltip>
+  );
+});
+
+const columnWidth = (field: DeviceField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
+
+/**
+ * The dies of the table (or of the selected super pod or server), virtualised. The table itself gets slots that stay
+ * the same while no die is added, removed or moved, so a field edit does not re-render it (a 16,384-row antd table
+ * re-keys and re-measures all of its rows when its data changes); the cells read the current rows from a store.
+ */
+export const DeviceGrid = memo(
+  forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
+    const t = useTranslations("rankTables.editor");
+    const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
+    const [rowsStore] = useState(() => createStore<readonly DeviceRow[]>(rows));
+    const [slots, setSlots] = useState(() => gridSlots(rows));
+    const nextSlots = gridSlots(rows, slots);
+    if (nextSlots !== slots) setSlots(nextSlots);
+    useLayoutEffect(() => rowsStore.set(rows), [rowsStore, rows]);
+
+    useImperativeHandle(
+      ref,
+      () => ({
+        focus(rowKey, field) {
+          const index = rows.findIndex((row) => row.key === rowKey);
+          if (index < 0) return;
+          tableRef.current?.scrollTo({ index });
+          let tries = 0;
+          const attempt = () => {
+            const selector = field ? `[data-cell="${rowKey}:${field}"]` : `[data-cell^="${rowKey}:"]`;
+            const element = tableRef.current?.nativeElement.querySelector<HTMLInputElement>(selector);
+            if (element) {
+              element.focus();
+              element.select();
+            } else if (tries++ < 10) requestAnimationFrame(attempt);
+          };
+          requestAnimationFrame(attempt);
+        },
+      }),
+      [rows],
+    );
+
+    const columns = useMemo(
+      () => [
+        {
+          title: t("server"),
+          key: "serverId",
+          width: 120,
+          fixed: "left" as const,
+          render: (_: unknown, slot: GridSlot) => <RowMark slot={slot} rows={rowsStore} />,
+        },
+        ...DEVICE_EDIT_FIELDS.map((field) => ({
+          title: field,
+          key: field,
+          width: columnWidth(field),
+          render: (_: unknown, slot: GridSlot) => <Cell slot={slot} rows={rowsStore} field={field} readOnly={readOnly} onChange={onChange} />,
+        })),
+        ...(readOnly ? [] : [{ title: "", key: "actions", width: 44, render: (_: unknown, slot: GridSlot) => <RemoveDie slot={slot} rows={rowsStore} onRemove={onRemove} /> }]),
+      ],
+      [readOnly, onChange, onRemove, t, rowsStore],
+    );
+    const rowClassName = useCallback((slot: GridSlot) => (slot.key === selectedRow ? "rt-row-selected" : ""), [selectedRow]);
+    const onRow = useCallback((slot: GridSlot) => ({ onClick: () => onSelectRow(slot.key) }), [onSelectRow]);
+
+    // The same element while nothing it is made of changed: React then leaves the whole table alone.
+    return useMemo(
+      () => (
+        <Table<GridSlot>
+          ref={tableRef as never}
+          aria-label={t("gridLabel")}
+          size="small"
+          virtual
+          bordered
+          scroll={{ x: 1150, y: height }}
+          pagination={false}
+          rowKey="key"
+          dataSource={slots}
+          columns={columns}
+          locale={{ emptyText: t("noDies") }}
+          rowClassName={rowClassName}
+          onRow={onRow}
+        />
+      ),
+      [slots, columns, rowClassName, onRow, height, t],
+    );
+  }),
+);

@@ -1,17 +1,75 @@
 "use client";
 
 import { InboxOutlined } from "@ant-design/icons";
-import { App, Button, Card, Input, InputNumber, Segmented, Space, Tabs, Typography, Upload } from "antd";
+import { App, Button, Card, Input, InputNumber, Progress, Segmented, Space, Steps, Tabs, Typography, Upload } from "antd";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { generateFromHccn, writeRankTable, type HccnServer } from "@/lib/rank-table";
+import { IMPORT_STAGES, type ImportStage } from "@/lib/rank-table-workspace/import";
 import { InventoryImport, type InventoryActions } from "./inventory-import";
+
+export interface ImportProgress {
+  stage: ImportStage;
+  /** The file (or pasted text) being imported. */
+  name: string | undefined;
+  /** Share of the file read so far (0–100), while reading. */
+  percent?: number | undefined;
+}
+
+/** Reads a file as text, reporting how much is read; `abort` stops the reading (the promise then never settles). */
+export function readFileText(file: Blob, onProgress: (percent: number) => void): { text: Promise<string>; abort: () => void } {
+  const reader = new FileReader();
+  const text = new Promise<string>((resolve, reject) => {
+    reader.onprogress = (event) => event.lengthComputable && onProgress(Math.round((event.loaded / event.total) * 100));
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error ?? new Error("the file could not be read"));
+  });
+  reader.readAsText(file);
+  return { text, abort: () => reader.abort() };
+}
+
+/** The stages of a running import and its Cancel (which leaves whatever was there before untouched). */
+function ImportProgressCard({ progress, onCancel }: { progress: ImportProgress; onCancel: () => void }) {
+  const t = useTranslations("rankTables.importProgress");
+  const title = progress.name ? t("titleNamed", { name: progress.name }) : t("title");
+  const current = IMPORT_STAGES.indexOf(progress.stage);
+  return (
+    <section aria-label={title} style={{ marginBottom: 16 }}>
+      <Typography.Text strong>{title}</Typography.Text>
+      <Steps
+        size="small"
+        current={current}
+        style={{ margin: "12px 0" }}
+        // While the table is drawn the worker is still validating it: both run.
+        items={IMPORT_STAGES.map((stage) => ({ title: t(stage), status: stage === "validating" && progress.stage === "rendering" ? "process" : undefined }))}
+      />
+      <Space>
+        <span aria-live="polite">{t("now", { stage: t(progress.stage) })}</span>
+        {progress.stage === "reading" && progress.percent !== undefined && <Progress percent={progress.percent} size="small" style={{ width: 160 }} />}
+        <Button onClick={onCancel}>{t("cancel")}</Button>
+      </Space>
+    </section>
+  );
+}
 
 /**
  * Where a new table comes from: pasted text, a picked or dropped file (.json, comments allowed), or the
  * hccn.conf files of the servers (one file per server; the file name is the server id).
  */
-export function ImportPanel({ onImport, inventoryActions }: { onImport: (text: string, name: string | undefined) => void; inventoryActions?: InventoryActions | undefined }) {
+export function ImportPanel({
+  onImport,
+  onImportFile,
+  progress,
+  onCancel,
+  inventoryActions,
+}: {
+  onImport: (text: string, name: string | undefined) => void;
+  /** A picked or dropped file: read with progress by the workspace. */
+  onImportFile: (file: File) => void;
+  progress: ImportProgress | undefined;
+  onCancel: () => void;
+  inventoryActions?: InventoryActions | undefined;
+}) {
   const t = useTranslations("rankTables.import");
   const { message } = App.useApp();
   const [text, setText] = useState("");
@@ -20,14 +78,7 @@ export function ImportPanel({ onImport, inventoryActions }: { onImport: (text: s
   const [basePort, setBasePort] = useState<number | null>(null);
 
   const readFile = (file: File) => {
-    const started = performance.now();
-    file
-      .text()
-      .then((content) => {
-        onImport(content, file.name);
-        performance.mark("rank-table-import-read", { detail: { ms: performance.now() - started } });
-      })
-      .catch(() => message.error(t("readFailed", { name: file.name })));
+    onImportFile(file);
     return false;
   };
 
@@ -42,6 +93,7 @@ export function ImportPanel({ onImport, inventoryActions }: { onImport: (text: s
 
   return (
     <Card>
+      {progress && <ImportProgressCard progress={progress} onCancel={onCancel} />}
       <Tabs
         items={[
           {

@@ -2,6 +2,7 @@
 
 import { Segmented, Table, Typography } from "antd";
 import { useTranslations } from "next-intl";
+import { memo } from "react";
 import type { Issue } from "@/lib/rank-table";
 import { countBySeverity, type SeverityFilter } from "./severity-counts";
 import { SeverityTag } from "./severity-tag";
@@ -9,7 +10,8 @@ import { SeverityTag } from "./severity-tag";
 const severityOrder = { error: 0, warning: 1, info: 2 } as const;
 const virtualFrom = 200;
 
-export function ProblemsTable({
+/** Memoised: the workspace re-renders on every edit, the findings change only with a report. */
+export const ProblemsTable = memo(function ProblemsTable({
   issues,
   severity,
   onSeverityChange,
@@ -87,4 +89,4 @@ export function ProblemsTable({
       />
     </section>
   );
-}
+});

@@ -3,67 +3,103 @@
 import { Tree } from "antd";
 import type { DataNode } from "antd/es/tree";
 import { useTranslations } from "next-intl";
-import { useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import type { Severity } from "@/lib/rank-table";
-import type { IssueIndex, TableStructure } from "@/lib/rank-table-workspace/structure";
+import type { DeviceRow, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
+import { useRowSeverity, useServerSeverity } from "./findings-store";
 
 const marks: Record<Severity, string> = { error: "✖ ", warning: "▲ ", info: "" };
 
+interface StructureNode extends DataNode {
+  label: string;
+  /** Whose findings mark this node. */
+  server?: number;
+  rowKey?: string;
+  children?: StructureNode[];
+}
+
+const sameItems = <T,>(a: readonly T[] | undefined, b: readonly T[]) => a !== undefined && a.length === b.length && a.every((item, index) => item === b[index]);
+
+/** A node's label with the ✖/▲ mark (and colour) of its findings, read from the findings store on its own. */
+function NodeTitle({ node }: { node: StructureNode }) {
+  const serverSeverity = useServerSeverity(node.server);
+  const rowSeverity = useRowSeverity(node.rowKey);
+  const severity = serverSeverity ?? rowSeverity;
+  return <span className={severity ? `rt-mark-${severity}` : undefined}>{`${severity ? marks[severity] : ""}${node.label}`}</span>;
+}
+
+/** The nodes of the last build, by key: a node whose label and children are unchanged is handed back as it was. */
+class NodeCache {
+  private nodes = new Map<string, StructureNode>();
+  private data: StructureNode[] = [];
+
+  reuse(node: StructureNode): StructureNode {
+    const before = this.nodes.get(String(node.key));
+    const same = before && before.label === node.label && before.server === node.server && before.rowKey === node.rowKey && (node.children === undefined ? before.children === undefined : sameItems(before.children, node.children));
+    if (same) return before;
+    this.nodes.set(String(node.key), node);
+    return node;
+  }
+
+  list(data: StructureNode[]): StructureNode[] {
+    if (!sameItems(this.data, data)) this.data = data;
+    return this.data;
+  }
+}
+
+const titleRender = (node: StructureNode) => <NodeTitle node={node} />;
+
 /**
- * Super pods → servers → dies, virtualised. Dies are built only for expanded servers (a 16,384-rank table would
- * otherwise rebuild 17,000 nodes on every edit); a mark (and its colour) shows where findings are.
+ * Super pods → servers → dies, virtualised. Dies are built only for expanded servers, and a node is rebuilt only when
+ * its label or children changed, so an edit that changes nothing the tree shows hands the tree the same data (it
+ * would otherwise re-index its thousands of nodes). Marks for findings are drawn by each node's title on its own.
  */
-export function StructureTree({ structure, issues, selected, onSelect, height }: { structure: TableStructure; issues: IssueIndex; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
+export const StructureTree = memo(function StructureTree({ structure, selected, onSelect, height }: { structure: TableStructure; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
   const t = useTranslations("rankTables.editor");
-  const [expanded, setExpanded] = useState<Set<string>>(() => new Set(structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`) : []));
+  // Until the user opens or closes a node: the super pods open when there are not too many of them.
+  const [chosen, setExpanded] = useState<Set<string> | undefined>();
+  // Keyed by content, so an edit that rebuilds a pod does not hand the tree new expanded keys (it would re-flatten).
+  const openPods = structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`).join(" ") : "";
+  const expanded = useMemo(() => chosen ?? new Set(openPods ? openPods.split(" ") : []), [chosen, openPods]);
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
-  const treeData = useMemo<DataNode[]>(() => {
-    const serverNode = (server: TableStructure["servers"][number]): DataNode => {
+  const unnamed = t("unnamedServer");
+  const [cache] = useState(() => new NodeCache());
+  const treeData = useMemo<StructureNode[]>(() => {
+    const reuse = (node: StructureNode) => cache.reuse(node);
+    const dieNode = (row: DeviceRow) => reuse({ key: `die:${row.key}`, isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
+    const serverNode = (server: ServerNode) => {
       const key = `server:${server.index}`;
-      const severity = issues.byServer.get(server.index);
-      const children: DataNode[] = expanded.has(key)
-        ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map((row) => {
-            const rowSeverity = issues.byRow.get(row.key);
-            return {
-              key: `die:${row.key}`,
-              isLeaf: true,
-              className: rowSeverity ? `rt-mark-${rowSeverity}` : undefined,
-              title: `${rowSeverity ? marks[rowSeverity] : ""}${dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?")}`,
-            };
-          })
+      const children = expanded.has(key)
+        ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode)
         : server.rowCount > 0
-          ? [{ key: `more:${server.index}`, title: "…", isLeaf: true, selectable: false }]
+          ? [reuse({ key: `more:${server.index}`, label: "…", isLeaf: true, selectable: false })]
           : [];
-      return {
-        key,
-        className: severity ? `rt-mark-${severity}` : undefined,
-        title: `${severity ? marks[severity] : ""}${server.serverId || t("unnamedServer")} (${server.rowCount})`,
-        children,
-      };
+      return reuse({ key, server: server.index, label: `${server.serverId || unnamed} (${server.rowCount})`, children });
     };
-    if (!structure.superPodMode) return structure.pods[0]?.servers.map(serverNode) ?? [];
-    return structure.pods.map((pod) => ({
-      key: `pod:${pod.index}`,
-      title: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }),
-      children: pod.servers.map(serverNode),
-    }));
-  }, [structure, issues, t, expanded, dieLabel]);
+    const podNode = (pod: PodNode) => reuse({ key: `pod:${pod.index}`, label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
+    const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
+    return cache.list(data);
+  }, [structure, t, expanded, dieLabel, unnamed, cache]);
+  const expandedKeys = useMemo(() => [...expanded], [expanded]);
+  const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
+  const onExpand = useCallback((keys: React.Key[]) => setExpanded(new Set(keys.map(String))), []);
 
   return (
-    <Tree
+    <Tree<StructureNode>
       aria-label={t("structure")}
       treeData={treeData}
+      titleRender={titleRender}
       height={height}
       virtual
       blockNode
       showLine
-      selectedKeys={selected ? [selected] : []}
-      expandedKeys={[...expanded]}
-      onExpand={(keys) => setExpanded(new Set(keys.map(String)))}
+      selectedKeys={selectedKeys}
+      expandedKeys={expandedKeys}
+      onExpand={onExpand}
       onSelect={(keys) => {
         const key = keys[0];
         if (key !== undefined) onSelect(String(key));
       }}
     />
   );
-}
+});

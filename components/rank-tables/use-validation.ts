@@ -1,65 +1,209 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
-import { validateRankTable, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
-import type { ValidationRequest } from "./validation.worker";
+import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
+import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
+import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
 /** Tables with at least this many dies are validated in a Web Worker; smaller ones right away. */
 export const WORKER_FROM_DEVICES = 2000;
 
+/** The import was cancelled: its worker was stopped and nothing it produced is used. */
+export class ImportCancelled extends Error {
+  constructor() {
+    super("import cancelled");
+  }
+}
+
 export interface Validation {
   report: ValidationReport | undefined;
+  /** The report's findings by field, die and server; lists that did not change since the last report keep their arrays. */
+  index: IssueIndex;
   /** True while a newer report is being computed. */
   pending: boolean;
+  /**
+   * Parses text off the main thread, telling which stage it is in, and resolves with the table (undefined when the text
+   * is not JSON) as soon as it is parsed; the worker validates it meanwhile, and `onNotes` gets the findings about the
+   * text itself (comments). Rejects with ImportCancelled.
+   */
+  importText: (text: string, onStage: (stage: ImportStage) => void, onNotes: (notes: Issue[]) => void) => Promise<JsonValue | undefined>;
+  /** Stops a running import (terminating its worker). */
+  cancelImport: () => void;
+  /** The editor now shows a table importText gave: its report is the one the import's worker is (or was) working out. */
+  adopt: (table: JsonValue) => void;
+  /** The table as canonical text: written by the worker when it holds this very table, so drafts never block typing. */
+  write: (table: JsonValue) => Promise<string>;
 }
+
+interface Waiting {
+  resolve: (answer: ValidationAnswer) => void;
+  reject: (error: Error) => void;
+}
+
+/** Resolves once the browser had a chance to paint (what a progress display just showed), or after 100 ms in a hidden tab. */
+export const afterPaint = () =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
 
 /**
  * Live validation of the table being edited. `lastEdit` is the edit that produced `table` from the previous table
  * (when known): the worker then gets only the edit instead of the whole table.
  */
 export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Edit; from: JsonValue } | undefined, lang: Lang, devices: number): Validation {
-  const [state, setState] = useState<{ report: ValidationReport | undefined; seq: number }>({ report: undefined, seq: 0 });
+  const [state, setState] = useState<{ report: ValidationReport | undefined; index: IssueIndex; seq: number }>(() => ({ report: undefined, index: indexIssues([]), seq: 0 }));
+  const accept = useCallback((report: ValidationReport, answered: number) => {
+    setState((previous) => (answered > previous.seq ? { report, index: indexIssues(report.issues, previous.index), seq: answered } : previous));
+  }, []);
   const [pendingSeq, setPendingSeq] = useState(0);
   const worker = useRef<Worker | undefined>(undefined);
+  /** The table the worker holds (as the editor's object), when the worker is in step with the editor. */
   const workerTable = useRef<JsonValue | undefined>(undefined);
   const workerLang = useRef<Lang | undefined>(undefined);
+  /** A table whose report came with its import: the next validation run for it is skipped. */
+  const adopted = useRef<JsonValue | undefined>(undefined);
+  const waiting = useRef(new Map<number, Waiting>());
+  const noteListeners = useRef(new Map<number, (notes: Issue[]) => void>());
+  /** The last imported table, with the number its report has (or will have) and, without a worker, the report. */
+  const imported = useRef<{ table: JsonValue; seq: number; report?: ValidationReport | undefined } | undefined>(undefined);
   const seq = useRef(0);
   /** Set when the worker cannot run (blocked by policy, failed to load): validation then runs here. */
   const [workerFailed, setWorkerFailed] = useState(false);
-  const useWorker = devices >= WORKER_FROM_DEVICES && typeof Worker !== "undefined" && !workerFailed;
+  const workerFailedRef = useRef(false);
+  const canUseWorker = typeof Worker !== "undefined" && !workerFailed;
+  const useWorker = devices >= WORKER_FROM_DEVICES && canUseWorker;
 
-  useEffect(() => () => worker.current?.terminate(), []);
+  const stopWorker = useCallback((reason: Error) => {
+    worker.current?.terminate();
+    worker.current = undefined;
+    workerTable.current = undefined;
+    for (const entry of waiting.current.values()) entry.reject(reason);
+    waiting.current.clear();
+    noteListeners.current.clear();
+  }, []);
+
+  const ensureWorker = useCallback((): Worker => {
+    if (worker.current) return worker.current;
+    const created = new Worker(new URL("./validation.worker.ts", import.meta.url), { type: "module" });
+    created.onmessage = (event: MessageEvent<ValidationAnswer>) => {
+      const answer = event.data;
+      if (answer.type === "report") {
+        if (answer.notes) noteListeners.current.get(answer.seq)?.(answer.notes);
+        noteListeners.current.delete(answer.seq);
+        accept(answer.report, answer.seq);
+        return;
+      }
+      const entry = waiting.current.get(answer.seq);
+      waiting.current.delete(answer.seq);
+      entry?.resolve(answer);
+    };
+    created.onerror = () => {
+      stopWorker(new Error("the validation worker failed"));
+      workerFailedRef.current = true;
+      setWorkerFailed(true);
+    };
+    worker.current = created;
+    return created;
+  }, [stopWorker, accept]);
+
+  const ask = useCallback(
+    (request: ValidationRequest) =>
+      new Promise<ValidationAnswer>((resolve, reject) => {
+        waiting.current.set(request.seq, { resolve, reject });
+        ensureWorker().postMessage(request);
+      }),
+    [ensureWorker],
+  );
+
+  useEffect(() => () => stopWorker(new ImportCancelled()), [stopWorker]);
 
   useEffect(() => {
     if (table === undefined) return;
+    if (adopted.current === table) {
+      adopted.current = undefined;
+      return;
+    }
+    adopted.current = undefined;
     const current = ++seq.current;
     if (!useWorker) {
-      const report = validateRankTable(table, { lang });
-      setState({ report, seq: current });
+      accept(validateRankTable(table, { lang }), current);
       setPendingSeq(current);
       return;
     }
-    if (!worker.current) {
-      worker.current = new Worker(new URL("./validation.worker.ts", import.meta.url), { type: "module" });
-      worker.current.onmessage = (event: MessageEvent<{ seq: number; report: ValidationReport }>) => {
-        const { seq: answered, report } = event.data;
-        setState((previous) => (answered > previous.seq ? { report, seq: answered } : previous));
-      };
-      worker.current.onerror = () => {
-        worker.current?.terminate();
-        worker.current = undefined;
-        setWorkerFailed(true);
-      };
-      workerTable.current = undefined;
-    }
-    const canPatch = lastEdit !== undefined && lastEdit.from === workerTable.current && lastEdit.edit.type !== "replace" && workerLang.current === lang;
+    const canPatch = worker.current !== undefined && lastEdit !== undefined && lastEdit.from === workerTable.current && lastEdit.edit.type !== "replace" && workerLang.current === lang;
     const edit: Edit = canPatch ? lastEdit.edit : { type: "replace", table };
     workerTable.current = table;
     workerLang.current = lang;
-    worker.current.postMessage({ seq: current, edit, lang } satisfies ValidationRequest);
+    ensureWorker().postMessage({ type: "edit", seq: current, edit, lang } satisfies ValidationRequest);
     setPendingSeq(current);
-  }, [table, lastEdit, lang, useWorker]);
+  }, [table, lastEdit, lang, useWorker, ensureWorker, accept]);
 
-  return { report: state.report, pending: state.seq < pendingSeq };
+  const importText = useCallback(
+    async (text: string, onStage: (stage: ImportStage) => void, onNotes: (notes: Issue[]) => void): Promise<JsonValue | undefined> => {
+      const current = ++seq.current;
+      onStage("parsing");
+      if (typeof Worker !== "undefined" && !workerFailedRef.current) {
+        workerTable.current = undefined;
+        noteListeners.current.set(current, onNotes);
+        try {
+          const answer = await ask({ type: "import", seq: current, text, lang });
+          if (answer.type !== "parsed") throw new Error(`unexpected answer ${answer.type}`);
+          if (answer.table !== undefined) imported.current = { table: answer.table, seq: current };
+          else noteListeners.current.delete(current);
+          return answer.table;
+        } catch (error) {
+          if (error instanceof ImportCancelled || !workerFailedRef.current) throw error;
+        }
+      }
+      // No worker: the same work here, letting the progress paint before it.
+      await afterPaint();
+      const result = importRankTable(text, lang, () => onStage("validating"));
+      if (result.table !== undefined) imported.current = { table: result.table, seq: current, report: result.report };
+      onNotes(result.notes);
+      return result.table;
+    },
+    [ask, lang],
+  );
+
+  const cancelImport = useCallback(() => {
+    stopWorker(new ImportCancelled());
+    // Nothing the stopped worker was computing will answer.
+    setState((previous) => ({ ...previous, seq: seq.current }));
+  }, [stopWorker]);
+
+  const adopt = useCallback(
+    (value: JsonValue) => {
+      const known = imported.current;
+      if (known?.table !== value) return;
+      imported.current = undefined;
+      adopted.current = value;
+      if (worker.current) {
+        workerTable.current = value;
+        workerLang.current = lang;
+      }
+      if (known.report) accept(known.report, known.seq);
+      setPendingSeq(known.seq);
+    },
+    [lang, accept],
+  );
+
+  const write = useCallback(
+    async (value: JsonValue): Promise<string> => {
+      if (!worker.current || workerTable.current !== value) return writeRankTable(value);
+      const answer = await ask({ type: "write", seq: ++seq.current });
+      if (answer.type !== "text") throw new Error(`unexpected answer ${answer.type}`);
+      return answer.text;
+    },
+    [ask],
+  );
+
+  return { report: state.report, index: state.index, pending: state.seq < pendingSeq, importText, cancelImport, adopt, write };
 }

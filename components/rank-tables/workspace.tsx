@@ -5,19 +5,20 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Descriptions, Dropdown, Input, InputNumber, Select, Space, Tabs, Tag, Tooltip, Typography } from "antd";
 import { useRouter } from "next/navigation";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
 import { applyEdit, podOfServer, pushHistory, redo, startHistory, undo, type DeviceField, type Edit, type History } from "@/lib/rank-table-workspace/edit";
-import { indexIssues, issueTarget, tableStructure, type DeviceRow } from "@/lib/rank-table-workspace/structure";
+import { issueTarget, tableStructure, type DeviceRow, type TableStructure } from "@/lib/rank-table-workspace/structure";
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
 import { ClusterLink, type ClusterLinkValue } from "./cluster-link";
 import { ConflictDialog } from "./conflict-dialog";
 import { DeviceGrid, type DeviceGridHandle } from "./device-grid";
 import { clearDraft, draftKey, loadDraft, saveDraft, type Draft } from "./drafts";
 import { configMapYaml, downloadText, exportFileName } from "./export-actions";
-import { ImportPanel } from "./import-panel";
+import { createFindingsStore, FindingsContext } from "./findings-store";
+import { ImportPanel, readFileText, type ImportProgress } from "./import-panel";
 import type { InventoryActions } from "./inventory-import";
 import { MiniTopology } from "./mini-topology";
 import { ProblemsTable } from "./problems-table";
@@ -25,7 +26,7 @@ import { RawJsonView, type RawJsonHandle } from "./raw-json-view";
 import { RevisionsPanel } from "./revisions-panel";
 import { StructureTree as StructureTreeLazy } from "./structure-tree";
 import { countBySeverity, type SeverityFilter } from "./severity-counts";
-import { useValidation } from "./use-validation";
+import { afterPaint, ImportCancelled, useValidation } from "./use-validation";
 
 export type WorkspaceTab = "visual" | "json" | "history";
 
@@ -41,15 +42,27 @@ interface Props {
 interface Loaded {
   history: History;
   lastEdit: { edit: Edit; from: JsonValue } | undefined;
+  /** Grid rows and tree of `history.present`, derived from the previous ones: what an edit did not touch keeps its objects. */
+  structure: TableStructure;
+}
+
+const loaded = (previous: Loaded | undefined, history: History, lastEdit?: Loaded["lastEdit"]): Loaded => ({ history, lastEdit, structure: tableStructure(history.present, previous?.structure) });
+
+const NO_STRUCTURE = tableStructure(undefined);
+
+/** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
+interface ImportRun {
+  cancelled: boolean;
+  abort?: () => void;
 }
 
 const GRID_HEIGHT = 520;
 
 /** Marks for rows and tree nodes with findings (colour plus the ✖/▲ signs the components write). */
 const WORKSPACE_STYLES = `
-.rt-row-selected > td { background: var(--ant-color-primary-bg, #e6f4ff) !important; }
-.rt-row-error > td:first-child { box-shadow: inset 3px 0 0 var(--ant-color-error, #ff4d4f); }
-.rt-row-warning > td:first-child { box-shadow: inset 3px 0 0 var(--ant-color-warning, #faad14); }
+.rt-row-selected > .ant-table-cell { background: var(--ant-color-primary-bg, #e6f4ff) !important; }
+.ant-table-row:has(.rt-row-mark-error) > .ant-table-cell:first-child { box-shadow: inset 3px 0 0 var(--ant-color-error, #ff4d4f); }
+.ant-table-row:has(.rt-row-mark-warning) > .ant-table-cell:first-child { box-shadow: inset 3px 0 0 var(--ant-color-warning, #faad14); }
 .rt-mark-error, .rt-mark-error .ant-tree-title { color: var(--ant-color-error-text, #cf1322); }
 .rt-mark-warning, .rt-mark-warning .ant-tree-title { color: var(--ant-color-warning-text, #d48806); }
 `;
@@ -57,6 +70,8 @@ const WORKSPACE_STYLES = `
 export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions }: Props) {
   const t = useTranslations("rankTables.editor");
   const tRoot = useTranslations("rankTables");
+  const tImport = useTranslations("rankTables.import");
+  const tProgress = useTranslations("rankTables.importProgress");
   const format = useFormatter();
   const locale = useLocale();
   const lang = locale === "zh-CN" ? "zh" : "en";
@@ -70,7 +85,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const [name, setName] = useState(initial?.name ?? "");
   const [comment, setComment] = useState("");
   const [link, setLink] = useState<ClusterLinkValue>({ clusterId: initial?.clusterId ?? null, clusterName: initial?.clusterName ?? null });
-  const [state, setState] = useState<Loaded | undefined>(() => (savedTable === undefined ? undefined : { history: startHistory(savedTable), lastEdit: undefined }));
+  const [state, setState] = useState<Loaded | undefined>(() => (savedTable === undefined ? undefined : loaded(undefined, startHistory(savedTable))));
   /** The table as it was last saved or loaded, to know whether there is unsaved work. */
   const [cleanTable, setCleanTable] = useState<JsonValue | undefined>(savedTable);
   /** Text in the JSON view that does not parse (yet); the visual editor keeps the last table that did. */
@@ -83,19 +98,26 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const [saving, setSaving] = useState(false);
   /** Findings about the imported text itself (RT001 comments), which the parsed table no longer shows; kept until saved. */
   const [textNotes, setTextNotes] = useState<Issue[]>([]);
+  const [importing, setImporting] = useState<ImportProgress | undefined>();
+  const importRun = useRef<ImportRun | undefined>(undefined);
+  const [findings] = useState(createFindingsStore);
   const gridRef = useRef<DeviceGridHandle>(null);
   const rawRef = useRef<RawJsonHandle>(null);
   const key = draftKey(saved?.id);
 
   const table = state?.history.present;
-  const structure = useMemo(() => tableStructure(table), [table]);
+  const structure = state?.structure ?? NO_STRUCTURE;
+  // The tree follows in a background render: the grid (the first screen, the edited cell) does not wait for it.
+  const treeStructure = useDeferredValue(structure);
   const validation = useValidation(table, state?.lastEdit, lang, structure.rows.length);
+  const { importText, cancelImport: stopImportWork, adopt, write } = validation;
   const canonical = useMemo(() => (tab === "json" && table !== undefined ? writeRankTable(table) : undefined), [tab, table]);
   const jsonText = rawText ?? canonical ?? "";
   const rawReport = useMemo(() => (tab === "json" && jsonText ? validateRankTable(jsonText, { lang }) : undefined), [tab, jsonText, lang]);
   const report = tab === "json" ? (rawReport ?? validation.report) : validation.report;
   const issues = useMemo(() => (tab === "json" ? (report?.issues ?? []) : [...textNotes, ...(report?.issues ?? [])]), [report, textNotes, tab]);
-  const issueIndex = useMemo(() => indexIssues(validation.report?.issues ?? []), [validation.report]);
+  const issueIndex = validation.index;
+  useLayoutEffect(() => findings.set(issueIndex), [findings, issueIndex]);
   const counts = countBySeverity(issues);
   const dirty = table !== undefined && (table !== cleanTable || saved === undefined);
 
@@ -115,9 +137,20 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   // Keep unsaved work in the browser, a moment after the last edit.
   useEffect(() => {
     if (!dirty || table === undefined) return;
-    const timer = setTimeout(() => void saveDraft({ key, name, baseRevision: saved?.revision ?? 0, text: writeRankTable(table), savedAt: new Date().toISOString() }), 700);
-    return () => clearTimeout(timer);
-  }, [dirty, table, key, name, saved?.revision]);
+    let superseded = false;
+    // The text is written by the validation worker for large tables, so a draft never blocks typing.
+    const timer = setTimeout(
+      () =>
+        void write(table).then((text) => {
+          if (!superseded) return saveDraft({ key, name, baseRevision: saved?.revision ?? 0, text, savedAt: new Date().toISOString() });
+        }),
+      700,
+    );
+    return () => {
+      superseded = true;
+      clearTimeout(timer);
+    };
+  }, [dirty, table, key, name, saved?.revision, write]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -131,32 +164,75 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       if (!current) return current;
       const next = applyEdit(current.history.present, change);
       if (next === current.history.present) return current;
-      return { history: pushHistory(current.history, next), lastEdit: { edit: change, from: current.history.present } };
+      return loaded(current, pushHistory(current.history, next), { edit: change, from: current.history.present });
     });
     setRawText(undefined);
   }, []);
 
-  const load = (text: string, fileName: string | undefined) => {
-    const document = parseRankTable(text);
+  const commitImport = (table: JsonValue | undefined, text: string, fileName: string | undefined) => {
     if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
-    if (document.value === undefined) {
+    if (table === undefined) {
       // Not JSON: show it in the JSON view with the error at its line and column.
-      setState({ history: startHistory(null), lastEdit: undefined });
+      setState(loaded(undefined, startHistory(null)));
       setRawText(text);
       onTabChange("json");
       return;
     }
-    setState({ history: startHistory(document.value), lastEdit: undefined });
+    adopt(table);
+    setState(loaded(undefined, startHistory(table)));
     setRawText(undefined);
-    setTextNotes(document.commentCount > 0 ? validateRankTable(document, { lang }).issues.filter((issue) => issue.code === "RT001") : []);
+  };
+
+  const cancelImport = useCallback(() => {
+    const run = importRun.current;
+    if (!run) return;
+    run.cancelled = true;
+    run.abort?.();
+    importRun.current = undefined;
+    stopImportWork();
+    setImporting(undefined);
+  }, [stopImportWork]);
+
+  /** Reads (a file), parses and validates (in the worker) and shows a table, with its stages on screen and a Cancel. */
+  const runImport = async (source: string | File, fileName: string | undefined) => {
+    cancelImport();
+    const run: ImportRun = { cancelled: false };
+    importRun.current = run;
+    const progress = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setImporting({ stage, name: fileName, percent });
+    try {
+      let text: string;
+      if (typeof source === "string") text = source;
+      else {
+        progress("reading", 0);
+        const reading = readFileText(source, (percent) => progress("reading", percent));
+        run.abort = reading.abort;
+        text = await reading.text;
+      }
+      if (run.cancelled) return;
+      const imported = await importText(text, (stage) => progress(stage), setTextNotes);
+      if (run.cancelled) return;
+      // The worker validates while the table is drawn (both stages show as running); the report follows.
+      progress("rendering");
+      await afterPaint();
+      if (run.cancelled) return;
+      commitImport(imported, text, fileName);
+    } catch (error) {
+      if (run.cancelled || error instanceof ImportCancelled) return;
+      message.error(source instanceof File ? tImport("readFailed", { name: source.name }) : (error as Error).message);
+    } finally {
+      if (importRun.current === run) {
+        importRun.current = undefined;
+        setImporting(undefined);
+      }
+    }
   };
 
   const onUndo = useCallback(() => {
-    setState((current) => (current && current.history.past.length ? { history: undo(current.history), lastEdit: undefined } : current));
+    setState((current) => (current && current.history.past.length ? loaded(current, undo(current.history)) : current));
     setRawText(undefined);
   }, []);
   const onRedo = useCallback(() => {
-    setState((current) => (current && current.history.future.length ? { history: redo(current.history), lastEdit: undefined } : current));
+    setState((current) => (current && current.history.future.length ? loaded(current, redo(current.history)) : current));
     setRawText(undefined);
   }, []);
 
@@ -175,7 +251,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         await clearDraft(key);
         setSaved(result);
         const value = parseRankTable(result.text).value;
-        setState((current) => (current ? { history: pushHistory(current.history, value ?? null), lastEdit: undefined } : current));
+        setState((current) => (current ? loaded(current, pushHistory(current.history, value ?? null)) : current));
         setCleanTable(value);
         setComment("");
         setTextNotes([]);
@@ -268,7 +344,14 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     });
   };
 
-  const selectIssue = (issue: Issue) => {
+  // What selecting a finding needs, as of the last render: read when a finding is clicked, so the handler (and the
+  // memoised problems panel) stays the same across edits.
+  const selectionContext = useRef({ tab, structure, onTabChange });
+  useLayoutEffect(() => {
+    selectionContext.current = { tab, structure, onTabChange };
+  });
+  const selectIssue = useCallback((issue: Issue) => {
+    const { tab, structure, onTabChange } = selectionContext.current;
     if (tab === "json") {
       if (issue.line) rawRef.current?.select(issue.line, issue.column ?? 1);
       return;
@@ -287,7 +370,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     if (!rowKey) return;
     setSelectedRow(rowKey);
     setTimeout(() => gridRef.current?.focus(rowKey, target.device !== undefined ? target.field : undefined), 30);
-  };
+  }, []);
 
   // Rows shown in the grid: everything, or the selected super pod's or server's dies.
   const visibleRows = useMemo(() => {
@@ -313,8 +396,17 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   if (!state) {
     return (
       <Space orientation="vertical" style={{ width: "100%" }} size="middle">
-        {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { load(draftOffer.text, undefined); setName(draftOffer.name); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
-        <ImportPanel onImport={load} inventoryActions={inventoryActions && { ...inventoryActions, onBuilt: setLink }} />
+        {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { void runImport(draftOffer.text, undefined); setName(draftOffer.name); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
+        <ImportPanel
+          onImport={(text, fileName) => void runImport(text, fileName)}
+          onImportFile={(file) => void runImport(file, file.name)}
+          progress={importing}
+          onCancel={() => {
+            cancelImport();
+            message.info(tProgress("cancelled"));
+          }}
+          inventoryActions={inventoryActions && { ...inventoryActions, onBuilt: setLink }}
+        />
       </Space>
     );
   }
@@ -420,6 +512,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             key: "visual",
             label: t("visual"),
             children: (
+              <FindingsContext value={findings}>
               <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
                 <Space orientation="vertical" style={{ width: "100%" }}>
                   {canWrite && (
@@ -466,7 +559,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     </Space>
                   )}
                   <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
-                    <StructureTreeLazy structure={structure} issues={issueIndex} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
+                    <StructureTreeLazy structure={treeStructure} selected={selectedNode} onSelect={setSelectedNode} height={selectedServer !== undefined || selectedPod !== undefined ? 300 : GRID_HEIGHT} />
                   </div>
                   <MiniTopology structure={structure} issues={issueIndex} server={selectedServer} pod={selectedPod} />
                 </Space>
@@ -480,9 +573,10 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     </Space>
                   )}
                   {selectedServer !== undefined && <ServerFields table={table} server={selectedServer} issues={issueIndex.byPath} readOnly={!canWrite} onChange={(field, value) => edit({ type: "set", path: { server: selectedServer }, field, value })} />}
-                  <DeviceGrid ref={gridRef} rows={visibleRows} issues={issueIndex} readOnly={!canWrite} selectedRow={selectedRow} onSelectRow={setSelectedRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
+                  <DeviceGrid ref={gridRef} rows={visibleRows} readOnly={!canWrite} selectedRow={selectedRow} onSelectRow={setSelectedRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
                 </div>
               </div>
+              </FindingsContext>
             ),
           },
           {
@@ -501,7 +595,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                     setRawText(text);
                     const value = parseRankTable(text).value;
                     if (value !== undefined) {
-                      setState((current) => (current ? { history: pushHistory(current.history, value), lastEdit: undefined } : current));
+                      setState((current) => (current ? loaded(current, pushHistory(current.history, value)) : current));
                     }
                   }}
                 />
@@ -528,14 +622,14 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             const value = parseRankTable(conflict.text).value ?? null;
             setSaved(conflict);
             setCleanTable(value);
-            setState((current) => (current ? { history: pushHistory(current.history, value), lastEdit: undefined } : current));
+            setState((current) => (current ? loaded(current, pushHistory(current.history, value)) : current));
             setConflict(undefined);
           }}
           onMerge={(merged, conflicts) => {
             const theirValue = parseRankTable(conflict.text).value ?? null;
             setSaved(conflict);
             setCleanTable(theirValue);
-            setState((current) => (current ? { history: pushHistory(current.history, merged), lastEdit: undefined } : current));
+            setState((current) => (current ? loaded(current, pushHistory(current.history, merged)) : current));
             setConflict(undefined);
             message.info(t("merged", { conflicts }));
           }}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateFromTemplate, validateRankTable, type JsonValue } from "@/lib/rank-table";
 import { applyEdit } from "./edit";
-import { indexIssues, issueTarget, tableStructure } from "./structure";
+import { gridSlots, indexIssues, issueTarget, slotRow, tableStructure } from "./structure";
 
 describe("table structure and findings index", () => {
   const table = generateFromTemplate({ superPods: 2, serversPerSuperPod: 2, npusPerServer: 2 }) as unknown as JsonValue;
@@ -26,5 +26,71 @@ describe("table structure and findings index", () => {
     expect(issueTarget("/server_list/2/device/1/device_ip")).toEqual({ server: 2, device: 1, field: "device_ip" });
     expect(issueTarget("/server_list/3/host_ip")).toEqual({ server: 3, device: undefined, field: "host_ip" });
     expect(issueTarget("/super_pod_list/0")).toBeUndefined();
+  });
+
+  it("keeps the rows, servers and pods an edit did not touch (the same objects), so memoised rows skip re-rendering", () => {
+    const before = tableStructure(table);
+    const edited = applyEdit(table, { type: "set", path: { server: 2, device: 1 }, field: "device_ip", value: "10.9.9.9" });
+    const after = tableStructure(edited, before);
+    expect(after.rows).toHaveLength(16);
+    const changed = after.rows.map((row, index) => (row === before.rows[index] ? undefined : row.key)).filter(Boolean);
+    expect(changed).toEqual(["2/1"]);
+    expect(after.rows[9]!.values.device_ip).toBe("10.9.9.9");
+    expect(after.servers.filter((server, index) => server !== before.servers[index]).map((server) => server.serverId)).toEqual(["node_2"]);
+    expect(after.pods[0]).toBe(before.pods[0]);
+    expect(after.pods[1]).not.toBe(before.pods[1]);
+    // The same result as deriving it afresh.
+    expect(after).toEqual(tableStructure(edited));
+
+    // A table-level field changes no row, server or pod: the previous structure itself.
+    expect(tableStructure(applyEdit(table, { type: "set", path: {}, field: "status", value: "initializing" }), before)).toBe(before);
+  });
+
+  it("after a die is removed or a server added, shifted rows are rebuilt and rows of untouched entries are kept", () => {
+    const before = tableStructure(table);
+    const removed = tableStructure(applyEdit(table, { type: "removeDevice", server: 1, device: 0 }), before);
+    expect(removed.rows.map((row) => row.key)).toEqual(tableStructure(applyEdit(table, { type: "removeDevice", server: 1, device: 0 })).rows.map((row) => row.key));
+    expect(removed.rows.slice(0, 4).every((row, index) => row === before.rows[index])).toBe(true);
+    expect(removed.rows[4]).toMatchObject({ key: "1/0", values: { device_id: "1" } });
+    expect(removed.rows[4]).not.toBe(before.rows[5]);
+    // Servers after the shortened one keep their rows (their entries are unchanged) but get new positions.
+    expect(removed.rows.slice(7).every((row, index) => row === before.rows[index + 8])).toBe(true);
+    expect(removed.servers[2]).not.toBe(before.servers[2]);
+    expect(removed.servers[2]!.firstRow).toBe(7);
+
+    const added = applyEdit(table, { type: "addServer", pod: 0 });
+    const grown = tableStructure(added, before);
+    expect(grown).toEqual(tableStructure(added));
+    expect(grown.rows[0]).toBe(before.rows[0]);
+    // The server after the inserted one moved in server_list: its rows carry new positions.
+    expect(grown.rows.find((row) => row.serverId === "node_2")!.key).toBe("3/0");
+  });
+
+  it("a finding list that did not change keeps its array in the next index", () => {
+    const broken = applyEdit(table, { type: "set", path: { server: 2, device: 1 }, field: "device_ip", value: "10.0.0.0" });
+    const first = indexIssues(validateRankTable(broken).issues);
+    const worse = applyEdit(broken, { type: "set", path: { server: 3, device: 0 }, field: "rank_id", value: "x" });
+    const second = indexIssues(validateRankTable(worse).issues, first);
+    const path = "/server_list/2/device/1/device_ip";
+    expect(second.byPath.get(path)).toBe(first.byPath.get(path));
+    const fixed = indexIssues(validateRankTable(table).issues, second);
+    expect(fixed.byPath.get(path)).toBeUndefined();
+    expect(indexIssues(validateRankTable(broken, { lang: "zh" }).issues, first).byPath.get(path)).not.toBe(first.byPath.get(path));
+  });
+
+  it("grid slots stay the same list across field edits and follow added or removed dies", () => {
+    const before = tableStructure(table);
+    const slots = gridSlots(before.rows);
+    const edited = tableStructure(applyEdit(table, { type: "set", path: { server: 1, device: 1 }, field: "rank_id", value: "99" }), before);
+    expect(gridSlots(edited.rows, slots)).toBe(slots);
+    expect(slotRow(edited.rows, slots[5]!).values.rank_id).toBe("99");
+    expect(slotRow(before.rows, slots[5]!).values.rank_id).toBe("5");
+
+    const removed = tableStructure(applyEdit(table, { type: "removeDevice", server: 0, device: 3 }), before);
+    const after = gridSlots(removed.rows, slots);
+    expect(after).not.toBe(slots);
+    expect(after.map((slot) => slot.key)).toEqual(removed.rows.map((row) => row.key));
+    // A slot made before the removal falls back to its own row when its position now holds another die.
+    expect(slotRow(removed.rows, slots[15]!)).toBe(slots[15]!.row);
   });
 });

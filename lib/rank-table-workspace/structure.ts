@@ -21,6 +21,8 @@ export interface ServerNode {
   /** Rows of this server's dies (indices into `rows`). */
   firstRow: number;
   rowCount: number;
+  /** The server_list entry this node was read from: an unchanged entry (same object) lets the next structure reuse it. */
+  source: JsonObject;
 }
 
 export interface PodNode {
@@ -44,18 +46,40 @@ export function cellText(value: JsonValue | undefined): string | undefined {
   return JSON.stringify(value);
 }
 
-export function tableStructure(table: JsonValue | undefined): TableStructure {
+const sameItems = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+
+/**
+ * The grid rows, servers and super pods of a table. Given the structure of the table it was edited from, every row,
+ * server node and pod node whose source is unchanged (the edit helpers share untouched servers and devices) is the
+ * previous object, and an unchanged list is the previous list: memoised grid rows and tree nodes then re-render only
+ * where the edit landed.
+ */
+export function tableStructure(table: JsonValue | undefined, previous?: TableStructure): TableStructure {
   const rows: DeviceRow[] = [];
   const servers: ServerNode[] = [];
-  if (!isJsonObject(table)) return { rows, servers, pods: [], superPodMode: false };
+  if (!isJsonObject(table)) return previous && previous.rows.length === 0 && previous.servers.length === 0 && previous.pods.length === 0 ? previous : { rows, servers, pods: [], superPodMode: false };
+  const previousServers = new Map(previous?.servers.map((node) => [node.index, node]));
   const serverList = Array.isArray(table.server_list) ? table.server_list : [];
   serverList.forEach((server, serverIndex) => {
     if (!isJsonObject(server)) return;
+    const before = previousServers.get(serverIndex);
+    if (before && before.source === server && before.firstRow === rows.length) {
+      for (let row = before.firstRow; row < before.firstRow + before.rowCount; row++) rows.push(previous!.rows[row]!);
+      servers.push(before);
+      return;
+    }
     const serverId = cellText(server.server_id) ?? "";
-    const node: ServerNode = { index: serverIndex, serverId, hostIp: cellText(server.host_ip), firstRow: rows.length, rowCount: 0 };
+    const node: ServerNode = { index: serverIndex, serverId, hostIp: cellText(server.host_ip), firstRow: rows.length, rowCount: 0, source: server };
+    // Dies of the same server entry (moved in the grid by an earlier insertion) or of an edited one keep their rows.
+    const devicesBefore = before && before.serverId === serverId && Array.isArray(before.source.device) ? before.source.device : [];
     const devices = Array.isArray(server.device) ? server.device : [];
     devices.forEach((device, deviceIndex) => {
       if (!isJsonObject(device)) return;
+      const reusable = devicesBefore[deviceIndex] === device ? previous!.rows[before!.firstRow + deviceIndex] : undefined;
+      if (reusable && reusable.device === deviceIndex && reusable.server === serverIndex) {
+        rows.push(reusable);
+        return;
+      }
       const values = {} as Record<DeviceField, string | undefined>;
       for (const field of DEVICE_EDIT_FIELDS) values[field] = cellText(device[field]);
       rows.push({ key: `${serverIndex}/${deviceIndex}`, server: serverIndex, device: deviceIndex, serverId, values });
@@ -65,28 +89,62 @@ export function tableStructure(table: JsonValue | undefined): TableStructure {
   });
   const superPodMode = Array.isArray(table.super_pod_list);
   const pods: PodNode[] = [];
+  const previousPods = new Map(previous?.pods.map((pod) => [pod.index, pod]));
+  const pod = (index: number, superPodId: string, members: ServerNode[]): PodNode => {
+    const before = previousPods.get(index);
+    return before && before.superPodId === superPodId && sameItems(before.servers, members) ? before : { index, superPodId, servers: members };
+  };
   if (superPodMode) {
     const byId = new Map<string, ServerNode>();
     for (const server of servers) if (!byId.has(server.serverId)) byId.set(server.serverId, server);
     const listed = new Set<ServerNode>();
-    (table.super_pod_list as JsonValue[]).forEach((pod, index) => {
-      if (!isJsonObject(pod)) return;
+    (table.super_pod_list as JsonValue[]).forEach((entry, index) => {
+      if (!isJsonObject(entry)) return;
       const members: ServerNode[] = [];
-      for (const member of Array.isArray(pod.server_list) ? pod.server_list : []) {
+      for (const member of Array.isArray(entry.server_list) ? entry.server_list : []) {
         const server = isJsonObject(member) ? byId.get(cellText(member.server_id) ?? "") : undefined;
         if (server && !listed.has(server)) {
           members.push(server);
           listed.add(server);
         }
       }
-      pods.push({ index, superPodId: cellText((pod as JsonObject).super_pod_id) ?? "", servers: members });
+      pods.push(pod(index, cellText(entry.super_pod_id) ?? "", members));
     });
     const orphans = servers.filter((server) => !listed.has(server));
-    if (orphans.length) pods.push({ index: -1, superPodId: "", servers: orphans });
+    if (orphans.length) pods.push(pod(-1, "", orphans));
   } else {
-    pods.push({ index: -1, superPodId: "", servers });
+    pods.push(pod(-1, "", servers));
   }
-  return { rows, servers, pods, superPodMode };
+  if (!previous) return { rows, servers, pods, superPodMode };
+  const next = {
+    rows: sameItems(previous.rows, rows) ? previous.rows : rows,
+    servers: sameItems(previous.servers, servers) ? previous.servers : servers,
+    pods: sameItems(previous.pods, pods) ? previous.pods : pods,
+    superPodMode,
+  };
+  return next.rows === previous.rows && next.servers === previous.servers && next.pods === previous.pods && superPodMode === previous.superPodMode ? previous : next;
+}
+
+/** A grid record: which row it shows (by key and position) and the row as it was when the slot was made. */
+export interface GridSlot {
+  key: string;
+  index: number;
+  row: DeviceRow;
+}
+
+/**
+ * The grid's records. While the rows keep their keys in the same order (any field edit), these are the previous
+ * slots, the same list: the grid then has nothing to re-lay out, and each cell reads its current row itself.
+ */
+export function gridSlots(rows: readonly DeviceRow[], previous?: GridSlot[]): GridSlot[] {
+  if (previous && previous.length === rows.length && previous.every((slot, index) => slot.key === rows[index]!.key)) return previous;
+  return rows.map((row, index) => ({ key: row.key, index, row }));
+}
+
+/** The current row of a slot; the slot's own row while the rows it was made from are not there yet. */
+export function slotRow(rows: readonly DeviceRow[], slot: GridSlot): DeviceRow {
+  const row = rows[slot.index];
+  return row?.key === slot.key ? row : slot.row;
 }
 
 const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -106,7 +164,14 @@ function worse(current: Severity | undefined, next: Severity): Severity {
   return current === undefined || rank[next] < rank[current] ? next : current;
 }
 
-export function indexIssues(issues: readonly Issue[]): IssueIndex {
+const sameIssue = (a: Issue, b: Issue) => a.code === b.code && a.severity === b.severity && a.message === b.message && a.line === b.line && a.column === b.column;
+
+/**
+ * Indexes findings by field, die and server. Given the previous index, a field whose findings did not change keeps
+ * its previous list (the same array), so a field marker that subscribes to its own list re-renders only when its
+ * findings change, not on every report.
+ */
+export function indexIssues(issues: readonly Issue[], previous?: IssueIndex): IssueIndex {
   const byPath = new Map<string, Issue[]>();
   const byRow = new Map<string, Severity>();
   const byServer = new Map<number, Severity>();
@@ -121,6 +186,12 @@ export function indexIssues(issues: readonly Issue[]): IssueIndex {
     if (match[2] !== undefined) {
       const key = `${server}/${match[2]}`;
       byRow.set(key, worse(byRow.get(key), issue.severity));
+    }
+  }
+  if (previous) {
+    for (const [path, list] of byPath) {
+      const before = previous.byPath.get(path);
+      if (before && before.length === list.length && before.every((issue, index) => sameIssue(issue, list[index]!))) byPath.set(path, before);
     }
   }
   return { byPath, byRow, byServer };
