@@ -62,8 +62,9 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     if (fresh) chart.getDom().dataset.drawn = "false";
     const size = { width: chart.getWidth(), height: chart.getHeight() };
     const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, selected, ranks, labels });
-    chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
+    // Before setOption: a small view is drawn, and `finished` fires, within the call.
     drawn.current = { view, viewKey, selected, ranks, labels };
+    chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
   }, []);
 
   const nodeAt = (params: { seriesId?: string; dataIndex?: number }) =>
@@ -83,7 +84,11 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       chart.on("click", (params) => latest.current.onSelect(nodeAt(params) ?? null));
       chart.on("dblclick", (params) => {
         const node = nodeAt(params);
-        if (node?.drillable) latest.current.onDrill(node);
+        const { view } = latest.current;
+        // A die or NPU drawn inside a server of a super pod opens that server.
+        const target =
+          node && !node.drillable && view.level !== "server" ? view.nodes.find((n) => n.kind === "server" && n.id === node.serverId) : node;
+        if (target?.drillable) latest.current.onDrill(target);
       });
       chart.getZr().on("click", (event) => {
         if (!event.target) latest.current.onSelect(null);

@@ -140,7 +140,8 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
         escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
       tooltip: (node: TopologyNode, rank: number | undefined) =>
         [
-          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.kind === "die" ? node.label : node.id}`)}</b></div>`,
+          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.id}`)}</b></div>`,
+          node.kind === "die" ? `<div>${escapeHtml(node.label)}</div>` : "",
           field("health", t(`health.${node.health}`)),
           node.kind === "die" ? field("serverId", node.serverId) : "",
           field("hostIp", node.hostIp),
