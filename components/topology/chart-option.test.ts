@@ -16,7 +16,7 @@ import {
   linkSegments,
   nodeKey,
   parseNodeKey,
-  SELECTION_COLOR,
+  selectionOutline,
   touching,
   type ChartLabels,
 } from "./chart-option";
@@ -68,11 +68,11 @@ describe("chart option", () => {
     expect(levelOfDetail(pod, podFit / 6).showDies).toBe(false);
   });
 
-  it("draws a server's 16 dies, 8 dashed backup-rail links and the selected die's outline, sized to the fitted canvas", () => {
+  it("draws a server's 16 dies and 8 dashed backup-rail links, sized to the fitted canvas", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
     const size = { width: 1000, height: 600 };
-    const option = chartOption({ view, size, theme: "light", selected: "die:sp0-node03/d5", ranks: undefined, labels });
-    const [cells, links, selection] = option.series;
+    const option = chartOption({ view, size, theme: "light", ranks: undefined, labels });
+    const [cells, links] = option.series;
     const fit = fitScale(view.bounds, size);
 
     // One cell per node, in the view's order (containers first), each one a rect of its box at the fitted scale.
@@ -96,17 +96,22 @@ describe("chart option", () => {
       ]);
     }
 
-    const selected = view.nodes.find((n) => n.id === "sp0-node03/d5")!;
-    expect(selection.data).toEqual([[selected.x, selected.y, selected.x + selected.width, selected.y + selected.height]]);
-    const outline = paint(selection, fit, [selected])[0]!.element!;
-    expect(outline.style).toMatchObject({ stroke: SELECTION_COLOR, lineWidth: 4 });
+  });
+
+  it("outlines the selected node where it is drawn, and nothing for a node the view does not have", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
+    const die = view.nodes.find((n) => n.id === "sp0-node03/d5")!;
+    const toPixel = ([x, y]: [number, number]) => [10 + 2 * x, 20 + 2 * y];
+    expect(selectionOutline(view, "die:sp0-node03/d5", toPixel)).toEqual({ x: 10 + 2 * die.x, y: 20 + 2 * die.y, width: 2 * die.width, height: 2 * die.height });
+    expect(selectionOutline(view, "die:sp0-node04/d5", toPixel)).toBeNull();
+    expect(selectionOutline(view, null, toPixel)).toBeNull();
   });
 
   it("draws the super pods of 16,384 dies progressively, with every HCCS link, and folds dies away when zoomed out", () => {
     const large = indexOf(largeA3Cluster(32, 32));
     const view = buildTopologyView(large, "superpod", "pod-7");
     const size = { width: 1200, height: 700 };
-    const [cells, links] = chartOption({ view, size, theme: "light", selected: null, ranks: undefined, labels }).series;
+    const [cells, links] = chartOption({ view, size, theme: "light", ranks: undefined, labels }).series;
     expect(cells.data.length).toBeGreaterThan(cells.progressiveThreshold);
     expect(cells.progressive).toBeLessThan(cells.data.length);
     // 32 servers in a ring: 32 HCCS links, all drawn.
@@ -121,6 +126,10 @@ describe("chart option", () => {
     expect(atFit.filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(32);
     const zoomedIn = paint(cells, fit * 8, view.nodes).filter(({ node, element }) => node.kind === "die" && element?.textContent);
     expect(zoomedIn).toHaveLength(512);
+    // On a small canvas a server's name shrinks to its header, above the dies, and goes once the header is too short.
+    const small = paint(cells, 0.4, view.nodes).find(({ node }) => node.kind === "server")!.element!.textContent!;
+    expect(small.style.fontSize).toBeLessThanOrEqual(24 * 0.4);
+    expect(paint(cells, 0.3, view.nodes).filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(0);
     const zoomedOut = paint(cells, fit / 6, view.nodes);
     expect(zoomedOut.filter(({ node, element }) => (node.kind === "die" || node.kind === "npu") && element)).toHaveLength(0);
     expect(zoomedOut.filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(32);
@@ -130,7 +139,7 @@ describe("chart option", () => {
     const view = buildTopologyView(indexOf(largeA3Cluster(32, 32)), "cluster", null);
     const faulty = { ...view, nodes: view.nodes.map((n) => (n.kind === "superpod" && n.id === "pod-3" ? { ...n, health: "faulty" as const } : n)) };
     const size = { width: 1200, height: 700 };
-    const [cells, links] = chartOption({ view: faulty, size, theme: "light", selected: null, ranks: undefined, labels }).series;
+    const [cells, links] = chartOption({ view: faulty, size, theme: "light", ranks: undefined, labels }).series;
     // The RoCE plane joins neighbouring pods: 31 links between 32 pods.
     expect(links.data).toHaveLength(31);
     const fit = fitScale(view.bounds, size);
@@ -144,7 +153,7 @@ describe("chart option", () => {
   it("keeps the operator's zoom window and fits the view with equal units on both axes", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "superpod", "0");
     const size = { width: 1000, height: 600 };
-    const option = chartOption({ view, size, window: { x: [20, 40], y: [30, 50] }, theme: "dark", selected: null, ranks: undefined, labels });
+    const option = chartOption({ view, size, window: { x: [20, 40], y: [30, 50] }, theme: "dark", ranks: undefined, labels });
     expect(option.dataZoom.map((z) => [z.start, z.end])).toEqual([
       [20, 40],
       [30, 50],
@@ -160,7 +169,7 @@ describe("chart option", () => {
 
   it("tells the node or link under the pointer in its tooltip", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
-    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", selected: null, ranks: new Map([["sp0-node03/d0", 7]]), labels });
+    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: new Map([["sp0-node03/d0", 7]]), labels });
     const die = view.nodes.findIndex((n) => n.id === "sp0-node03/d0");
     expect(option.tooltip.formatter({ seriesId: "cells", dataIndex: die })).toBe("sp0-node03/d0 rank 7");
     expect(option.tooltip.formatter({ seriesId: "links", dataIndex: 0 })).toBe("backup-rail");
@@ -171,7 +180,7 @@ type Series = { data: number[][]; renderItem: (params: CustomSeriesRenderItemPar
 interface DrawnRect {
   shape: { x: number; y: number; width: number; height: number };
   style: Record<string, unknown>;
-  textContent?: { style: { text: string } };
+  textContent?: { style: { text: string; fontSize: number } };
 }
 
 /** Runs a custom series' renderItem over its data at `pixelsPerUnit`, as ECharts would with the view's origin at 0. */

@@ -1,6 +1,6 @@
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from "echarts";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { Box } from "@/lib/topology/layout";
+import { SUPER_POD_VIEW_GEOMETRY, type Box } from "@/lib/topology/layout";
 import type { Health, NodeKind, TopologyLink, TopologyNode, TopologyView } from "@/lib/topology/model";
 
 /** The console's colours that mean something (spec/ui.md): the same in the graph, the legend and the panels. */
@@ -14,6 +14,7 @@ export const LINK_STYLES: Record<LinkKind, { color: string; type: "solid" | "das
   roce: { color: "#1d39c4", type: "solid", width: 3 },
 };
 export const SELECTION_COLOR = "#1668dc";
+export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };
 
 const PADDING = 28;
 /** The deepest zoom, relative to the fitted view. */
@@ -174,7 +175,6 @@ export interface ChartInput {
   /** The operator's zoom and pan to keep; a new view starts from the whole view. */
   window?: ZoomWindow;
   theme: "light" | "dark";
-  selected: string | null;
   /** Ranks from the chosen rank table, by die id; undefined means the inventory's own order. */
   ranks: Map<string, number> | undefined;
   labels: ChartLabels;
@@ -193,6 +193,8 @@ export interface CellLabel {
   /** Pixels the text may take before it is cut short. */
   width: number;
   bold: boolean;
+  /** Pixels between the text and the box's edge, when not ECharts' default. */
+  distance?: number;
 }
 
 /** How one node is drawn at one scale; null when the level of detail folds it into its parent. */
@@ -226,7 +228,8 @@ export function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" |
   const isLeaf = (node: TopologyNode) =>
     node.kind === "die" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
-  const labelOf = (node: TopologyNode, pixels: number): Omit<CellLabel, "width" | "fontSize"> | null => {
+  const labelOf = (node: TopologyNode, pixelsPerUnit: number): (Omit<CellLabel, "width" | "fontSize"> & { fontSize?: number }) | null => {
+    const pixels = node.width * pixelsPerUnit;
     switch (node.kind) {
       case "superpod":
         return detail.podLabels === "full"
@@ -236,9 +239,18 @@ export function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" |
         if (podsWithServers) return detail.serverLabels === "none" ? null : { text: node.id, position: "inside", bold: false };
         if (view.level === "server") return { text: `{b|${node.id}}  ${node.hostIp ?? ""}  ${node.model ?? ""}`, position: "insideTopLeft", bold: true };
         if (detail.serverLabels === "none") return null;
+        if (view.level === "superpod") {
+          // The name sits in the server's header, above its NPUs: a smaller font when the header is short, none
+          // when it has no room, never over the dies.
+          const header = SUPER_POD_VIEW_GEOMETRY.serverHeader * pixelsPerUnit;
+          if (header < 8) return null;
+          const fontSize = Math.min(12, Math.max(9, Math.floor(header * 0.6)));
+          const text = detail.serverLabels === "full" ? `{b|${node.id}}  ${node.hostIp ?? ""}` : `{b|${node.id}}`;
+          return { text, position: "insideTopLeft", bold: true, fontSize, distance: Math.max(1, (header - fontSize) / 2) };
+        }
         return {
           text: detail.serverLabels === "full" ? `{b|${node.id}}  ${node.hostIp ?? ""}` : `{b|${node.id}}`,
-          position: view.level === "cluster" ? "inside" : "insideTopLeft",
+          position: "inside",
           bold: true,
         };
       case "npu":
@@ -268,7 +280,7 @@ export function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" |
       if (!visible(node)) return null;
       const leaf = isLeaf(node);
       const known = health[node.health] !== health.unknown;
-      const label = labelOf(node, node.width * pixelsPerUnit);
+      const label = labelOf(node, pixelsPerUnit);
       return {
         fill: leaf ? health[node.health] : node.kind === "npu" ? colors.innerBox : colors.box,
         stroke: leaf ? colors.subtle : (node.kind === "superpod" || node.kind === "server") && known ? health[node.health] : colors.border,
@@ -276,7 +288,7 @@ export function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" |
         dashed: node.kind === "superpod",
         label: label && {
           ...label,
-          fontSize: node.kind === "die" && view.level !== "server" ? 10 : node.kind === "superpod" ? 13 : 12,
+          fontSize: label.fontSize ?? (node.kind === "die" && view.level !== "server" ? 10 : node.kind === "superpod" ? 13 : 12),
           width: Math.max(0, node.width * pixelsPerUnit - 8),
         },
       };
@@ -313,10 +325,19 @@ export function linkSegments(view: TopologyView): LinkSegment[] {
 const boxCorners = (node: Box) => [node.x, node.y, node.x + node.width, node.y + node.height];
 
 /** A box of view units as a rect in pixels (the y axis runs downwards, like the layout). */
-function pixelRect(api: CustomSeriesRenderItemAPI, box: Box) {
-  const [x0, y0] = api.coord([box.x, box.y]) as [number, number];
-  const [x1, y1] = api.coord([box.x + box.width, box.y + box.height]) as [number, number];
+function pixelRect(toPixel: (point: [number, number]) => number[], box: Box) {
+  const [x0, y0] = toPixel([box.x, box.y]) as [number, number];
+  const [x1, y1] = toPixel([box.x + box.width, box.y + box.height]) as [number, number];
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * Where the selected node's outline goes on the canvas, in pixels, or null when nothing in the view is selected.
+ * The outline is drawn over the chart rather than in it, so a click only moves it: the cells are not redrawn.
+ */
+export function selectionOutline(view: TopologyView, selected: string | null, toPixel: (point: [number, number]) => number[]) {
+  const node = selected === null ? undefined : view.nodes.find((n) => nodeKey(n) === selected);
+  return node ? pixelRect(toPixel, node) : null;
 }
 
 /**
@@ -325,24 +346,23 @@ function pixelRect(api: CustomSeriesRenderItemAPI, box: Box) {
  * - `cells`: every super pod, server, NPU and die as a rect (custom series, progressive), in the view's order so
  *   containers lie under what they contain; the level of detail is decided per frame from the cells' size on
  *   screen, and cells off screen are filtered out by the data zoom;
- * - `links`: the view's links (lines series);
- * - `selection`: the outline of the selected node, on top.
+ * - `links`: the view's links (lines series).
+ * The selected node's outline is not part of the option (see selectionOutline): selecting redraws nothing.
  * The mouse wheel zooms and dragging pans (inside data zoom on both axes, so boxes keep their shape).
  */
 export function chartOption(input: ChartInput) {
-  const { view, size, theme, selected, labels } = input;
+  const { view, size, theme, labels } = input;
   const zoomWindow = input.window ?? FULL_WINDOW;
   const colors = palette[theme];
   const extent = fittedExtent(view.bounds, size);
   const painter = cellPainter(input);
   const segments = linkSegments(view);
-  const selectedNode = selected === null ? undefined : view.nodes.find((node) => nodeKey(node) === selected);
   const richBold = (fontSize: number) => ({ b: { fontWeight: "bold" as const, fill: colors.text, fontSize } });
 
   const renderCell = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
     const node = view.nodes[params.dataIndex];
     if (!node) return null;
-    const rect = pixelRect(api, node);
+    const rect = pixelRect((point) => api.coord(point), node);
     const look = painter.look(node, rect.width / node.width);
     if (!look) return null;
     const label = look.label;
@@ -365,18 +385,9 @@ export function chartOption(input: ChartInput) {
             },
           }
         : undefined,
-      textConfig: label ? { position: label.position, inside: true } : undefined,
+      textConfig: label ? { position: label.position, inside: true, distance: label.distance } : undefined,
     };
   };
-
-  const renderSelection = (_params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn =>
-    selectedNode
-      ? {
-          type: "rect",
-          shape: pixelRect(api, selectedNode),
-          style: { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR },
-        }
-      : null;
 
   const cells = {
     id: "cells",
@@ -414,17 +425,6 @@ export function chartOption(input: ChartInput) {
       };
     }),
   };
-  const selection = {
-    id: "selection",
-    type: "custom" as const,
-    coordinateSystem: "cartesian2d",
-    encode: { x: [0, 2], y: [1, 3] },
-    data: selectedNode ? [boxCorners(selectedNode)] : [],
-    renderItem: renderSelection,
-    silent: true,
-    clip: true,
-    z: 4,
-  };
   const zoomLimits = { minSpan: 100 / MAX_ZOOM, filterMode: "weakFilter" as const, zoomOnMouseWheel: true, moveOnMouseMove: true };
   return {
     animation: false,
@@ -448,6 +448,6 @@ export function chartOption(input: ChartInput) {
         return node ? labels.tooltip(node, painter.rankOf(node)) : "";
       },
     },
-    series: [cells, links, selection] as [typeof cells, typeof links, typeof selection],
+    series: [cells, links] as [typeof cells, typeof links],
   };
 }

@@ -6,7 +6,7 @@ import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
-import { chartOption, type ChartLabels, type ZoomWindow } from "./chart-option";
+import { chartOption, SELECTION_STYLE, selectionOutline, type ChartLabels, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
@@ -52,20 +52,39 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill };
   });
   /** What the canvas shows now; null until the first drawing. */
-  const drawn = useRef<{ view: TopologyView; viewKey: string; selected: string | null; ranks: Map<string, number> | undefined; labels: ChartLabels } | null>(
-    null,
-  );
+  const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels } | null>(null);
+  const outline = useRef<InstanceType<typeof echarts.graphic.Rect> | null>(null);
 
-  const draw = useCallback((chart: EChartsInstance) => {
-    const { view, viewKey, selected, ranks, theme, labels } = latest.current;
-    const fresh = drawn.current?.viewKey !== viewKey;
-    if (fresh) chart.getDom().dataset.drawn = "false";
-    const size = { width: chart.getWidth(), height: chart.getHeight() };
-    const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, selected, ranks, labels });
-    // Before setOption: a small view is drawn, and `finished` fires, within the call.
-    drawn.current = { view, viewKey, selected, ranks, labels };
-    chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
+  /** Puts the selection's outline over the chart, where the selected node is drawn now. */
+  const placeOutline = useCallback((chart: EChartsInstance) => {
+    const { view, selected } = latest.current;
+    const rect = selectionOutline(view, selected, (point) => chart.convertToPixel({ gridIndex: 0 }, point) as number[]);
+    if (!rect) {
+      outline.current?.hide();
+      return;
+    }
+    if (!outline.current) {
+      outline.current = new echarts.graphic.Rect({ silent: true, z: 1000, style: SELECTION_STYLE });
+      chart.getZr().add(outline.current);
+    }
+    outline.current.setShape(rect);
+    outline.current.show();
   }, []);
+
+  const draw = useCallback(
+    (chart: EChartsInstance) => {
+      const { view, viewKey, ranks, theme, labels } = latest.current;
+      const fresh = drawn.current?.viewKey !== viewKey;
+      if (fresh) chart.getDom().dataset.drawn = "false";
+      const size = { width: chart.getWidth(), height: chart.getHeight() };
+      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels });
+      // Before setOption: a small view is drawn, and `finished` fires, within the call.
+      drawn.current = { view, viewKey, ranks, labels };
+      chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
+      placeOutline(chart);
+    },
+    [placeOutline],
+  );
 
   const nodeAt = (params: { seriesId?: string; dataIndex?: number }) =>
     params.seriesId === "cells" && params.dataIndex !== undefined ? latest.current.view.nodes[params.dataIndex] : undefined;
@@ -74,6 +93,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     (chart: EChartsInstance) => {
       chartRef.current = chart;
       drawn.current = null;
+      outline.current = null;
       chart.on("finished", () => {
         // A resize before the first drawing renders an empty canvas, which is not a drawing of the view.
         if (drawn.current && chart.getDom().dataset.drawn !== "true") {
@@ -90,6 +110,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
           node && !node.drillable && view.level !== "server" ? view.nodes.find((n) => n.kind === "server" && n.id === node.serverId) : node;
         if (target?.drillable) latest.current.onDrill(target);
       });
+      chart.on("datazoom", () => placeOutline(chart));
       chart.getZr().on("click", (event) => {
         if (!event.target) latest.current.onSelect(null);
       });
@@ -100,7 +121,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
         chartRef.current = null;
       };
     },
-    [draw],
+    [draw, placeOutline],
   );
 
   useEffect(() => {
@@ -108,8 +129,9 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     const shown = drawn.current;
     // Before the first drawing there is nothing to update: it reads the latest props itself.
     if (!chart || !shown) return;
-    if (shown.viewKey !== viewKey || shown.view !== view || shown.selected !== selected || shown.ranks !== ranks || shown.labels !== labels) draw(chart);
-  }, [viewKey, view, selected, ranks, labels, draw]);
+    if (shown.viewKey !== viewKey || shown.view !== view || shown.ranks !== ranks || shown.labels !== labels) draw(chart);
+    else placeOutline(chart);
+  }, [viewKey, view, selected, ranks, labels, draw, placeOutline]);
 
   return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => drawn.current && draw(chart)} style={{ minHeight: 420 }} />;
 }
