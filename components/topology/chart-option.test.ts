@@ -11,11 +11,8 @@ import {
   fitScale,
   fittedExtent,
   HEALTH_COLORS,
-  levelOfDetail,
   LINK_STYLES,
   linkSegments,
-  nodeKey,
-  parseNodeKey,
   selectionOutline,
   touching,
   type ChartLabels,
@@ -47,25 +44,6 @@ describe("chart option", () => {
     expect(touching(box(0, 0), box(0, 15))).toBe(true);
     expect(touching(box(0, 0), box(0, 45))).toBe(false);
     expect(touching(box(0, 0), box(15, 15))).toBe(false);
-  });
-
-  it("round-trips node keys, including server ids with slashes", () => {
-    expect(parseNodeKey(nodeKey({ kind: "die", id: "10.0.0.1/d3" }))).toEqual({ kind: "die", id: "10.0.0.1/d3" });
-    expect(parseNodeKey("rack:1")).toBeNull();
-  });
-
-  it("folds servers into super pods and dies into servers when zoomed out", () => {
-    const large = indexOf(largeA3Cluster(32, 32));
-    const cluster = buildTopologyView(large, "cluster", null);
-    const fit = fitScale(cluster.bounds, { width: 1200, height: 700 });
-    expect(levelOfDetail(cluster, fit).showServerCells).toBe(true);
-    expect(levelOfDetail(cluster, fit / 3).showServerCells).toBe(false);
-    const pod = buildTopologyView(large, "superpod", "pod-0");
-    const podFit = fitScale(pod.bounds, { width: 1200, height: 700 });
-    expect(levelOfDetail(pod, podFit).showDies).toBe(true);
-    expect(levelOfDetail(pod, podFit).dieLabels).toBe("none");
-    expect(levelOfDetail(pod, podFit * 8).dieLabels).not.toBe("none");
-    expect(levelOfDetail(pod, podFit / 6).showDies).toBe(false);
   });
 
   it("draws a server's 16 dies and 8 dashed backup-rail links, sized to the fitted canvas", () => {

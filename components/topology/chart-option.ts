@@ -31,11 +31,6 @@ export function nodeKey(node: { kind: NodeKind; id: string }): string {
   return `${node.kind}:${node.id}`;
 }
 
-export function parseNodeKey(key: string): { kind: NodeKind; id: string } | null {
-  const match = /^(superpod|server|npu|die):(.+)$/.exec(key);
-  return match ? { kind: match[1] as NodeKind, id: match[2]! } : null;
-}
-
 /** Pixels per view unit at zoom 1 when `bounds` is fitted into a canvas of `size`, aspect kept. */
 export function fitScale(bounds: { width: number; height: number }, size: { width: number; height: number }): number {
   const w = Math.max(1, size.width - 2 * PADDING);
@@ -113,7 +108,7 @@ export function linkEndpointKind(view: Pick<TopologyView, "level" | "nodes">): N
  * Level of detail, from the size in pixels of a view's smallest cells: zoomed out, servers fold into their super
  * pod and dies into their server; labels appear once there is room for them.
  */
-export interface Detail {
+interface Detail {
   /** A super pod's label: its name and counts, its name, or only its id when the box is small. */
   podLabels: "full" | "name" | "id";
   showServerCells: boolean;
@@ -152,10 +147,6 @@ function detailAt({ level, widths }: ReturnType<typeof detailBasis>, pixelsPerUn
   };
 }
 
-export function levelOfDetail(view: Pick<TopologyView, "level" | "nodes">, pixelsPerUnit: number): Detail {
-  return detailAt(detailBasis(view), pixelsPerUnit);
-}
-
 export interface ChartLabels {
   superPod: (id: string) => string;
   npu: (index: number) => string;
@@ -186,7 +177,7 @@ const palette = {
   dark: { box: "rgba(255,255,255,0.03)", innerBox: "rgba(255,255,255,0.06)", border: "#434343", text: "#e8e8e8", subtle: "#a6a6a6" },
 };
 
-export interface CellLabel {
+interface CellLabel {
   text: string;
   position: "inside" | "insideTopLeft";
   fontSize: number;
@@ -198,7 +189,7 @@ export interface CellLabel {
 }
 
 /** How one node is drawn at one scale; null when the level of detail folds it into its parent. */
-export interface CellLook {
+interface CellLook {
   fill: string;
   stroke: string;
   lineWidth: number;
@@ -210,7 +201,7 @@ export interface CellLook {
  * The painter of a view's cells: for a node and the current pixels per view unit, its colours and label. Only what
  * is on screen is painted, so text layout (the costly part) stays proportional to the canvas, not to the cluster.
  */
-export function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "labels">) {
+function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "labels">) {
   const { view, theme, ranks, labels } = input;
   const colors = palette[theme];
   const health = HEALTH_COLORS[theme];
