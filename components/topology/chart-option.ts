@@ -13,7 +13,7 @@ export const LINK_STYLES: Record<LinkKind, { color: string; type: "solid" | "das
   hccs: { color: "#08979c", type: "solid", width: 2 },
   roce: { color: "#1d39c4", type: "solid", width: 3 },
 };
-export const SELECTION_COLOR = "#1668dc";
+const SELECTION_COLOR = "#1668dc";
 export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };
 
 const PADDING = 28;
