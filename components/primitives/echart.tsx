@@ -1,13 +1,11 @@
 "use client";
 
-import { GraphChart } from "echarts/charts";
-import { TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import { useEffect, useRef, type CSSProperties } from "react";
 
-// Tree-shaken ECharts: only the graph series, tooltips and the canvas renderer are bundled.
-echarts.use([GraphChart, TooltipComponent, CanvasRenderer]);
+// Tree-shaken ECharts: the canvas renderer here; each chart registers the series and components it draws with.
+echarts.use([CanvasRenderer]);
 
 export type EChartsInstance = echarts.ECharts;
 export type EChartsOption = echarts.EChartsCoreOption;
@@ -46,6 +44,8 @@ export function EChart({
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
+        // The observer also reports the size the chart was created with: nothing to redraw then.
+        if (element.clientWidth === chart.getWidth() && element.clientHeight === chart.getHeight()) return;
         chart.resize();
         resized.current?.(chart);
       });

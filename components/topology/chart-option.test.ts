@@ -1,9 +1,22 @@
+import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from "echarts";
 import { describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
+import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
-import { chartOption, clipBetween, fitScale, levelOfDetail, nodeKey, parseNodeKey, touching, type ChartLabels } from "./chart-option";
+import {
+  chartOption,
+  clipBetween,
+  fitScale,
+  fittedExtent,
+  HEALTH_COLORS,
+  LINK_STYLES,
+  linkSegments,
+  selectionOutline,
+  touching,
+  type ChartLabels,
+} from "./chart-option";
 
 const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
@@ -13,7 +26,7 @@ const labels: ChartLabels = {
   counts: () => "",
   rank: (r) => `rank ${r}`,
   linkCount: (k, c) => `${k} ×${c}`,
-  tooltip: (n) => n.id,
+  tooltip: (n, rank) => (rank === undefined ? n.id : `${n.id} rank ${rank}`),
   linkTooltip: (k) => k,
 };
 
@@ -33,38 +46,126 @@ describe("chart option", () => {
     expect(touching(box(0, 0), box(15, 15))).toBe(false);
   });
 
-  it("round-trips node keys, including server ids with slashes", () => {
-    expect(parseNodeKey(nodeKey({ kind: "die", id: "10.0.0.1/d3" }))).toEqual({ kind: "die", id: "10.0.0.1/d3" });
-    expect(parseNodeKey("rack:1")).toBeNull();
-  });
-
-  it("folds servers into super pods and dies into servers when zoomed out", () => {
-    const large = indexOf(largeA3Cluster(32, 32));
-    const cluster = buildTopologyView(large, "cluster", null);
-    const fit = fitScale(cluster.bounds, { width: 1200, height: 700 });
-    expect(levelOfDetail(cluster, fit).showServerCells).toBe(true);
-    expect(levelOfDetail(cluster, fit / 3).showServerCells).toBe(false);
-    const pod = buildTopologyView(large, "superpod", "pod-0");
-    const podFit = fitScale(pod.bounds, { width: 1200, height: 700 });
-    expect(levelOfDetail(pod, podFit).showDies).toBe(true);
-    expect(levelOfDetail(pod, podFit).dieLabels).toBe("none");
-    expect(levelOfDetail(pod, podFit * 8).dieLabels).not.toBe("none");
-    expect(levelOfDetail(pod, podFit / 6).showDies).toBe(false);
-  });
-
   it("draws a server's 16 dies and 8 dashed backup-rail links, sized to the fitted canvas", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
-    const option = chartOption({ view, size: { width: 1000, height: 600 }, zoom: 1, theme: "light", selected: "die:sp0-node03/d5", ranks: undefined, labels });
-    const series = option.series[0]!;
-    const dies = series.data.filter((d) => String(d.id).startsWith("die:"));
-    expect(dies).toHaveLength(16);
-    const fit = fitScale(view.bounds, { width: 1000, height: 600 });
-    const first = view.nodes.find((n) => n.kind === "die")!;
-    expect(dies[0]!.symbolSize).toEqual([first.width * fit, first.height * fit]);
-    expect(series.edges).toHaveLength(8);
-    expect(series.edges.every((e) => (e.lineStyle as { type: string }).type === "dashed")).toBe(true);
-    const selected = dies.find((d) => d.id === "die:sp0-node03/d5")!;
-    expect((selected.itemStyle as { borderWidth: number }).borderWidth).toBe(4);
-    expect(String((dies[0]!.label as { formatter: string }).formatter)).toContain("rank 48");
+    const size = { width: 1000, height: 600 };
+    const option = chartOption({ view, size, theme: "light", ranks: undefined, labels });
+    const [cells, links] = option.series;
+    const fit = fitScale(view.bounds, size);
+
+    // One cell per node, in the view's order (containers first), each one a rect of its box at the fitted scale.
+    expect(cells.data).toHaveLength(view.nodes.length);
+    const drawnDies = paint(cells, fit, view.nodes).filter(({ node, element }) => node.kind === "die" && element);
+    expect(drawnDies).toHaveLength(16);
+    const first = drawnDies[0]!;
+    const expected = { x: first.node.x * fit, y: first.node.y * fit, width: first.node.width * fit, height: first.node.height * fit };
+    for (const [side, value] of Object.entries(expected)) expect(first.element!.shape[side as keyof typeof expected]).toBeCloseTo(value);
+    expect(first.element!.textContent!.style.text).toContain("rank 48");
+
+    expect(links.data).toHaveLength(8);
+    expect(links.data.every((line) => line.lineStyle.type === "dashed" && line.lineStyle.color === LINK_STYLES["backup-rail"].color)).toBe(true);
+    // Each backup rail runs across the gap between the two dies of one NPU: from the right side of die 2k to the left of 2k+1.
+    const dies = new Map(view.nodes.filter((n) => n.kind === "die").map((n) => [n.id, n]));
+    for (const [i, segment] of linkSegments(view).entries()) {
+      const [a, b] = [dies.get(segment.link.source)!, dies.get(segment.link.target)!];
+      expect(links.data[i]!.coords).toEqual([
+        [a.x + a.width, a.y + a.height / 2],
+        [b.x, b.y + b.height / 2],
+      ]);
+    }
+
+  });
+
+  it("outlines the selected node where it is drawn, and nothing for a node the view does not have", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
+    const die = view.nodes.find((n) => n.id === "sp0-node03/d5")!;
+    const toPixel = ([x, y]: [number, number]) => [10 + 2 * x, 20 + 2 * y];
+    expect(selectionOutline(view, "die:sp0-node03/d5", toPixel)).toEqual({ x: 10 + 2 * die.x, y: 20 + 2 * die.y, width: 2 * die.width, height: 2 * die.height });
+    expect(selectionOutline(view, "die:sp0-node04/d5", toPixel)).toBeNull();
+    expect(selectionOutline(view, null, toPixel)).toBeNull();
+  });
+
+  it("draws the super pods of 16,384 dies progressively, with every HCCS link, and folds dies away when zoomed out", () => {
+    const large = indexOf(largeA3Cluster(32, 32));
+    const view = buildTopologyView(large, "superpod", "pod-7");
+    const size = { width: 1200, height: 700 };
+    const [cells, links] = chartOption({ view, size, theme: "light", ranks: undefined, labels }).series;
+    expect(cells.data.length).toBeGreaterThan(cells.progressiveThreshold);
+    expect(cells.progressive).toBeLessThan(cells.data.length);
+    // 32 servers in a ring: 32 HCCS links, all drawn.
+    expect(view.links.filter((l) => l.kind === "hccs")).toHaveLength(32);
+    expect(links.data).toHaveLength(32);
+
+    const fit = fitScale(view.bounds, size);
+    const atFit = paint(cells, fit, view.nodes);
+    expect(atFit.filter(({ node, element }) => node.kind === "die" && element)).toHaveLength(512);
+    // No die label at the fit (text layout is the costly part); the servers carry theirs.
+    expect(atFit.filter(({ node, element }) => node.kind === "die" && element?.textContent)).toHaveLength(0);
+    expect(atFit.filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(32);
+    const zoomedIn = paint(cells, fit * 8, view.nodes).filter(({ node, element }) => node.kind === "die" && element?.textContent);
+    expect(zoomedIn).toHaveLength(512);
+    // On a small canvas a server's name shrinks to its header, above the dies, and goes once the header is too short.
+    const small = paint(cells, 0.4, view.nodes).find(({ node }) => node.kind === "server")!.element!.textContent!;
+    expect(small.style.fontSize).toBeLessThanOrEqual(24 * 0.4);
+    expect(paint(cells, 0.3, view.nodes).filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(0);
+    const zoomedOut = paint(cells, fit / 6, view.nodes);
+    expect(zoomedOut.filter(({ node, element }) => (node.kind === "die" || node.kind === "npu") && element)).toHaveLength(0);
+    expect(zoomedOut.filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(32);
+  });
+
+  it("fills a super pod with its health once its servers are too small to draw", () => {
+    const view = buildTopologyView(indexOf(largeA3Cluster(32, 32)), "cluster", null);
+    const faulty = { ...view, nodes: view.nodes.map((n) => (n.kind === "superpod" && n.id === "pod-3" ? { ...n, health: "faulty" as const } : n)) };
+    const size = { width: 1200, height: 700 };
+    const [cells, links] = chartOption({ view: faulty, size, theme: "light", ranks: undefined, labels }).series;
+    // The RoCE plane joins neighbouring pods: 31 links between 32 pods.
+    expect(links.data).toHaveLength(31);
+    const fit = fitScale(view.bounds, size);
+    const pod = (scale: number) => paint(cells, scale, view.nodes).find(({ node }) => node.kind === "superpod" && node.id === "pod-3")!.element!;
+    expect(paint(cells, fit, view.nodes).filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(1024);
+    expect(pod(fit).style.fill).not.toBe(HEALTH_COLORS.light.faulty);
+    expect(paint(cells, fit / 3, view.nodes).filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(0);
+    expect(pod(fit / 3).style.fill).toBe(HEALTH_COLORS.light.faulty);
+  });
+
+  it("keeps the operator's zoom window and fits the view with equal units on both axes", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "superpod", "0");
+    const size = { width: 1000, height: 600 };
+    const option = chartOption({ view, size, window: { x: [20, 40], y: [30, 50] }, theme: "dark", ranks: undefined, labels });
+    expect(option.dataZoom.map((z) => [z.start, z.end])).toEqual([
+      [20, 40],
+      [30, 50],
+    ]);
+    const extent = fittedExtent(view.bounds, size);
+    expect(option.xAxis).toMatchObject({ min: extent.x[0], max: extent.x[1] });
+    const pixelsPerUnit = fitScale(view.bounds, size);
+    expect((extent.x[1] - extent.x[0]) * pixelsPerUnit).toBeCloseTo(size.width - 56);
+    expect((extent.y[1] - extent.y[0]) * pixelsPerUnit).toBeCloseTo(size.height - 56);
+    expect(extent.x[0]).toBeLessThanOrEqual(0);
+    expect(extent.y[1]).toBeGreaterThanOrEqual(view.bounds.height);
+  });
+
+  it("tells the node or link under the pointer in its tooltip", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
+    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: new Map([["sp0-node03/d0", 7]]), labels });
+    const die = view.nodes.findIndex((n) => n.id === "sp0-node03/d0");
+    expect(option.tooltip.formatter({ seriesId: "cells", dataIndex: die })).toBe("sp0-node03/d0 rank 7");
+    expect(option.tooltip.formatter({ seriesId: "links", dataIndex: 0 })).toBe("backup-rail");
   });
 });
+
+type Series = { data: number[][]; renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI) => CustomSeriesRenderItemReturn };
+interface DrawnRect {
+  shape: { x: number; y: number; width: number; height: number };
+  style: Record<string, unknown>;
+  textContent?: { style: { text: string; fontSize: number } };
+}
+
+/** Runs a custom series' renderItem over its data at `pixelsPerUnit`, as ECharts would with the view's origin at 0. */
+function paint(series: Series, pixelsPerUnit: number, nodes: TopologyNode[]) {
+  const api = { coord: ([x, y]: number[]) => [x! * pixelsPerUnit, y! * pixelsPerUnit] } as unknown as CustomSeriesRenderItemAPI;
+  return series.data.map((_, dataIndex) => ({
+    node: nodes[dataIndex]!,
+    element: series.renderItem({ dataIndex } as CustomSeriesRenderItemParams, api) as DrawnRect | null,
+  }));
+}

@@ -1,6 +1,7 @@
+import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from "echarts";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { Box } from "@/lib/topology/layout";
-import type { Health, NodeKind, TopologyNode, TopologyView } from "@/lib/topology/model";
+import { SUPER_POD_VIEW_GEOMETRY, type Box } from "@/lib/topology/layout";
+import type { Health, NodeKind, TopologyLink, TopologyNode, TopologyView } from "@/lib/topology/model";
 
 /** The console's colours that mean something (spec/ui.md): the same in the graph, the legend and the panels. */
 export const HEALTH_COLORS: Record<"light" | "dark", Record<Health, string>> = {
@@ -12,18 +13,22 @@ export const LINK_STYLES: Record<LinkKind, { color: string; type: "solid" | "das
   hccs: { color: "#08979c", type: "solid", width: 2 },
   roce: { color: "#1d39c4", type: "solid", width: 3 },
 };
-export const SELECTION_COLOR = "#1668dc";
+const SELECTION_COLOR = "#1668dc";
+export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };
 
 const PADDING = 28;
+/** The deepest zoom, relative to the fitted view. */
+export const MAX_ZOOM = 40;
+/**
+ * Views with more cells than the threshold are drawn in chunks, one per animation frame, so drawing never blocks
+ * input for long; smaller views (a server) are drawn at once.
+ */
+export const PROGRESSIVE_CHUNK = 150;
+export const PROGRESSIVE_THRESHOLD = 500;
 
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
 export function nodeKey(node: { kind: NodeKind; id: string }): string {
   return `${node.kind}:${node.id}`;
-}
-
-export function parseNodeKey(key: string): { kind: NodeKind; id: string } | null {
-  const match = /^(superpod|server|npu|die):(.+)$/.exec(key);
-  return match ? { kind: match[1] as NodeKind, id: match[2]! } : null;
 }
 
 /** Pixels per view unit at zoom 1 when `bounds` is fitted into a canvas of `size`, aspect kept. */
@@ -32,6 +37,30 @@ export function fitScale(bounds: { width: number; height: number }, size: { widt
   const h = Math.max(1, size.height - 2 * PADDING);
   return Math.min(w / Math.max(1, bounds.width), h / Math.max(1, bounds.height));
 }
+
+/**
+ * The axes' ranges (view units) that show `bounds` whole and centred in a canvas of `size`, with the same pixels
+ * per unit on both axes, so boxes keep their shape.
+ */
+export function fittedExtent(bounds: { width: number; height: number }, size: { width: number; height: number }) {
+  const scale = fitScale(bounds, size);
+  const width = Math.max(1, size.width - 2 * PADDING) / scale;
+  const height = Math.max(1, size.height - 2 * PADDING) / scale;
+  return {
+    x: [(bounds.width - width) / 2, (bounds.width + width) / 2] as [number, number],
+    y: [(bounds.height - height) / 2, (bounds.height + height) / 2] as [number, number],
+  };
+}
+
+/**
+ * The part of the fitted view on screen, in percent of each axis (ECharts' inside data zoom). Both axes always
+ * span the same percentage, so the zoom is `100 / span`.
+ */
+export interface ZoomWindow {
+  x: [number, number];
+  y: [number, number];
+}
+export const FULL_WINDOW: ZoomWindow = { x: [0, 100], y: [0, 100] };
 
 /** Where the straight line between two boxes' centres leaves the first box and enters the second. */
 export function clipBetween(a: Box, b: Box): [[number, number], [number, number]] {
@@ -79,7 +108,7 @@ export function linkEndpointKind(view: Pick<TopologyView, "level" | "nodes">): N
  * Level of detail, from the size in pixels of a view's smallest cells: zoomed out, servers fold into their super
  * pod and dies into their server; labels appear once there is room for them.
  */
-export interface Detail {
+interface Detail {
   /** A super pod's label: its name and counts, its name, or only its id when the box is small. */
   podLabels: "full" | "name" | "id";
   showServerCells: boolean;
@@ -88,16 +117,19 @@ export interface Detail {
   dieLabels: "none" | "short" | "full";
 }
 
-export function levelOfDetail(view: Pick<TopologyView, "level" | "nodes">, pixelsPerUnit: number): Detail {
-  const widthOf = (kind: NodeKind) => {
-    const node = view.nodes.find((n) => n.kind === kind);
-    return node ? node.width * pixelsPerUnit : 0;
-  };
-  const server = widthOf("server");
-  const die = widthOf("die");
-  const pod = widthOf("superpod");
-  if (view.level === "cluster") {
-    const hasPods = view.nodes.some((n) => n.kind === "superpod");
+/** What the level of detail depends on, read once per view: the width of one cell of each kind. */
+function detailBasis(view: Pick<TopologyView, "level" | "nodes">) {
+  const widths: Partial<Record<NodeKind, number>> = {};
+  for (const node of view.nodes) widths[node.kind] ??= node.width;
+  return { level: view.level, widths };
+}
+
+function detailAt({ level, widths }: ReturnType<typeof detailBasis>, pixelsPerUnit: number): Detail {
+  const server = (widths.server ?? 0) * pixelsPerUnit;
+  const die = (widths.die ?? 0) * pixelsPerUnit;
+  const pod = (widths.superpod ?? 0) * pixelsPerUnit;
+  if (level === "cluster") {
+    const hasPods = widths.superpod !== undefined;
     return {
       podLabels: pod >= 300 ? "full" : pod >= 130 ? "name" : "id",
       showServerCells: !hasPods || server >= 6,
@@ -131,192 +163,282 @@ export interface ChartLabels {
 export interface ChartInput {
   view: TopologyView;
   size: { width: number; height: number };
-  zoom: number;
+  /** The operator's zoom and pan to keep; a new view starts from the whole view. */
+  window?: ZoomWindow;
   theme: "light" | "dark";
-  selected: string | null;
   /** Ranks from the chosen rank table, by die id; undefined means the inventory's own order. */
   ranks: Map<string, number> | undefined;
   labels: ChartLabels;
 }
 
-// Containers are translucent: links are drawn beneath the nodes and must show through them (a die's backup rail
-// runs inside its NPU's box).
+// Containers are translucent: a die's backup rail runs inside its NPU's box and must show through it.
 const palette = {
   light: { box: "rgba(0,0,0,0.025)", innerBox: "rgba(0,0,0,0.045)", border: "#bfbfbf", text: "#262626", subtle: "#595959" },
   dark: { box: "rgba(255,255,255,0.03)", innerBox: "rgba(255,255,255,0.06)", border: "#434343", text: "#e8e8e8", subtle: "#a6a6a6" },
 };
 
-/** The ECharts option of one view: a graph series with fixed positions (no force layout), rects sized in pixels. */
-export function chartOption(input: ChartInput) {
-  const { view, size, zoom, theme, selected, ranks, labels } = input;
-  const fit = fitScale(view.bounds, size);
-  const detail = levelOfDetail(view, fit * zoom);
+interface CellLabel {
+  text: string;
+  position: "inside" | "insideTopLeft";
+  fontSize: number;
+  /** Pixels the text may take before it is cut short. */
+  width: number;
+  bold: boolean;
+  /** Pixels between the text and the box's edge, when not ECharts' default. */
+  distance?: number;
+}
+
+/** How one node is drawn at one scale; null when the level of detail folds it into its parent. */
+interface CellLook {
+  fill: string;
+  stroke: string;
+  lineWidth: number;
+  dashed: boolean;
+  label: CellLabel | null;
+}
+
+/**
+ * The painter of a view's cells: for a node and the current pixels per view unit, its colours and label. Only what
+ * is on screen is painted, so text layout (the costly part) stays proportional to the canvas, not to the cluster.
+ */
+function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "labels">) {
+  const { view, theme, ranks, labels } = input;
   const colors = palette[theme];
   const health = HEALTH_COLORS[theme];
+  const basis = detailBasis(view);
+  const podsWithServers = view.level === "cluster" && basis.widths.superpod !== undefined;
+  let scale = NaN;
+  let detail = detailAt(basis, 1);
   const rankOf = (node: TopologyNode) => (node.kind === "die" ? (ranks ? ranks.get(node.id) : node.rank) : undefined);
 
-  const isLeaf = (node: TopologyNode) =>
-    node.kind === "die" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
   const visible = (node: TopologyNode) => {
     if (node.kind === "server" && view.level === "cluster") return detail.showServerCells;
     if (node.kind === "npu" || node.kind === "die") return view.level === "server" || detail.showDies;
     return true;
   };
+  const isLeaf = (node: TopologyNode) =>
+    node.kind === "die" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
-  const labelOf = (node: TopologyNode): { show: boolean; text: string; position: string } => {
+  const labelOf = (node: TopologyNode, pixelsPerUnit: number): (Omit<CellLabel, "width" | "fontSize"> & { fontSize?: number }) | null => {
+    const pixels = node.width * pixelsPerUnit;
     switch (node.kind) {
       case "superpod":
-        return {
-          show: true,
-          text:
-            detail.podLabels === "full"
-              ? `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`
-              : `{b|${detail.podLabels === "name" ? labels.superPod(node.id) : node.id}}`,
-          position: "insideTopLeft",
-        };
+        return detail.podLabels === "full"
+          ? { text: `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`, position: "insideTopLeft", bold: true }
+          : { text: `{b|${detail.podLabels === "name" ? labels.superPod(node.id) : node.id}}`, position: "insideTopLeft", bold: true };
       case "server":
-        if (view.level === "cluster" && view.nodes[0]?.kind === "superpod") {
-          return { show: detail.serverLabels !== "none", text: node.id, position: "inside" };
-        }
-        if (view.level === "server") {
-          return { show: true, text: `{b|${node.id}}  ${node.hostIp ?? ""}  ${node.model ?? ""}`, position: "insideTopLeft" };
+        if (podsWithServers) return detail.serverLabels === "none" ? null : { text: node.id, position: "inside", bold: false };
+        if (view.level === "server") return { text: `{b|${node.id}}  ${node.hostIp ?? ""}  ${node.model ?? ""}`, position: "insideTopLeft", bold: true };
+        if (detail.serverLabels === "none") return null;
+        if (view.level === "superpod") {
+          // The name sits in the server's header, above its NPUs: a smaller font when the header is short, none
+          // when it has no room, never over the dies.
+          const header = SUPER_POD_VIEW_GEOMETRY.serverHeader * pixelsPerUnit;
+          if (header < 8) return null;
+          const fontSize = Math.min(12, Math.max(9, Math.floor(header * 0.6)));
+          const text = detail.serverLabels === "full" ? `{b|${node.id}}  ${node.hostIp ?? ""}` : `{b|${node.id}}`;
+          return { text, position: "insideTopLeft", bold: true, fontSize, distance: Math.max(1, (header - fontSize) / 2) };
         }
         return {
-          show: detail.serverLabels !== "none",
           text: detail.serverLabels === "full" ? `{b|${node.id}}  ${node.hostIp ?? ""}` : `{b|${node.id}}`,
-          position: view.level === "cluster" ? "inside" : "insideTopLeft",
+          position: "inside",
+          bold: true,
         };
       case "npu":
-        return { show: view.level === "server", text: labels.npu(node.npuIndex ?? 0), position: "insideTopLeft" };
+        return view.level === "server" ? { text: labels.npu(node.npuIndex ?? 0), position: "insideTopLeft", bold: false } : null;
       case "die": {
-        const rank = rankOf(node);
         if (view.level === "server" || detail.dieLabels === "full") {
           // As much as the die's width on screen holds: name, address and port, rank.
-          const px = node.width * fit * zoom;
-          const address = px >= 150 ? `${node.deviceIp ?? "—"}${node.devicePort ? `:${node.devicePort}` : ""}` : px >= 105 ? (node.deviceIp ?? "—") : null;
-          const lines = [`{b|${px >= 150 ? labels.die(node) : labels.dieShort(node)}}`];
+          const rank = rankOf(node);
+          const address = pixels >= 150 ? `${node.deviceIp ?? "—"}${node.devicePort ? `:${node.devicePort}` : ""}` : pixels >= 105 ? (node.deviceIp ?? "—") : null;
+          const lines = [`{b|${pixels >= 150 ? labels.die(node) : labels.dieShort(node)}}`];
           if (address !== null) lines.push(address);
           if (rank !== undefined) lines.push(labels.rank(rank));
-          return { show: true, text: lines.join("\n"), position: "inside" };
+          return { text: lines.join("\n"), position: "inside", bold: true };
         }
-        return { show: detail.dieLabels === "short", text: String(node.deviceId ?? ""), position: "inside" };
+        return detail.dieLabels === "short" ? { text: String(node.deviceId ?? ""), position: "inside", bold: false } : null;
       }
     }
   };
 
-  const data: Record<string, unknown>[] = [
-    // Two invisible corners pin the view's bounding box, so the fit (and so every rect's size) is known here.
-    { id: "corner:0", name: "corner:0", x: 0, y: 0, symbolSize: 0, tooltip: { show: false }, label: { show: false } },
-    { id: "corner:1", name: "corner:1", x: view.bounds.width, y: view.bounds.height, symbolSize: 0, tooltip: { show: false }, label: { show: false } },
-  ];
-  const hiddenLabel = { show: false };
-  const richBold = {
-    12: { b: { fontWeight: "bold", color: colors.text, fontSize: 12 } },
-    13: { b: { fontWeight: "bold", color: colors.text, fontSize: 13 } },
+  return {
+    rankOf,
+    look(node: TopologyNode, pixelsPerUnit: number): CellLook | null {
+      if (!(Math.abs(pixelsPerUnit - scale) <= 1e-6 * pixelsPerUnit)) {
+        scale = pixelsPerUnit;
+        detail = detailAt(basis, pixelsPerUnit);
+      }
+      if (!visible(node)) return null;
+      const leaf = isLeaf(node);
+      const known = health[node.health] !== health.unknown;
+      const label = labelOf(node, pixelsPerUnit);
+      return {
+        fill: leaf ? health[node.health] : node.kind === "npu" ? colors.innerBox : colors.box,
+        stroke: leaf ? colors.subtle : (node.kind === "superpod" || node.kind === "server") && known ? health[node.health] : colors.border,
+        lineWidth: leaf ? 0.5 : 1,
+        dashed: node.kind === "superpod",
+        label: label && {
+          ...label,
+          fontSize: label.fontSize ?? (node.kind === "die" && view.level !== "server" ? 10 : node.kind === "superpod" ? 13 : 12),
+          width: Math.max(0, node.width * pixelsPerUnit - 8),
+        },
+      };
+    },
   };
-  const byKey = new Map<string, TopologyNode>();
-  for (const node of view.nodes) {
-    const key = nodeKey(node);
-    byKey.set(key, node);
-    if (!visible(node)) continue;
-    const leaf = isLeaf(node);
-    const isSelected = key === selected;
-    const label = labelOf(node);
-    const fill = leaf ? health[node.health] : node.kind === "npu" ? colors.innerBox : colors.box;
-    data.push({
-      id: key,
-      name: key,
-      x: node.x + node.width / 2,
-      y: node.y + node.height / 2,
-      symbol: "rect",
-      symbolSize: [node.width * fit, node.height * fit],
-      itemStyle: {
-        color: fill,
-        borderColor: isSelected ? SELECTION_COLOR : leaf ? colors.subtle : node.kind === "superpod" || node.kind === "server" ? health[node.health] === health.unknown ? colors.border : health[node.health] : colors.border,
-        borderWidth: isSelected ? 4 : leaf ? 0.5 : 1,
-        borderType: node.kind === "superpod" ? "dashed" : "solid",
-        shadowBlur: isSelected ? 12 : 0,
-        shadowColor: SELECTION_COLOR,
-      },
-      // Hidden labels carry nothing: text layout (rich text, truncation) is the costly part of drawing a view.
-      label: label.show
-        ? {
-            show: true,
-            formatter: label.text,
-            position: label.position,
-            color: colors.text,
-            fontSize: node.kind === "die" && view.level !== "server" ? 10 : 12,
-            lineHeight: 16,
-            overflow: "truncate",
-            width: Math.max(0, node.width * fit * zoom - 8),
-            rich: label.text.includes("{b|") ? richBold[node.kind === "superpod" ? 13 : 12] : undefined,
-          }
-        : hiddenLabel,
-      cursor: node.kind === "npu" ? "default" : "pointer",
-      z: isSelected ? 10 : undefined,
-    });
-  }
+}
 
+/** The drawn line of one link: between the boxes of its two ends. */
+export interface LinkSegment {
+  link: TopologyLink;
+  from: [number, number];
+  to: [number, number];
+  curveness: number;
+}
+
+export function linkSegments(view: TopologyView): LinkSegment[] {
   const endpointKind = linkEndpointKind(view);
-  const edges: Record<string, unknown>[] = [];
-  view.links.forEach((link, i) => {
-    const a = byKey.get(`${endpointKind}:${link.source}`);
-    const b = byKey.get(`${endpointKind}:${link.target}`);
-    if (!a || !b) return;
+  const ends = new Map<string, TopologyNode>();
+  for (const node of view.nodes) if (node.kind === endpointKind) ends.set(node.id, node);
+  const segments: LinkSegment[] = [];
+  for (const link of view.links) {
+    const a = ends.get(link.source);
+    const b = ends.get(link.target);
+    if (!a || !b) continue;
     const adjacent = touching(a, b);
     // Neighbours are joined straight across the gap between them; far ones (a ring closing on itself) leave from
     // the left sides of their boxes and bow out of the grid, so they never run underneath other boxes.
-    const [pa, pb] = adjacent ? clipBetween(a, b) : leftSides(a, b);
-    const ids = [`anchor:${i}:a`, `anchor:${i}:b`];
-    for (const [j, p] of [pa, pb].entries()) {
-      data.push({ id: ids[j], name: ids[j], x: p[0], y: p[1], symbolSize: 0, tooltip: { show: false }, label: { show: false } });
-    }
-    const style = LINK_STYLES[link.kind];
-    edges.push({
-      source: ids[0],
-      target: ids[1],
-      lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9, curveness: adjacent ? 0 : pa[1] < pb[1] ? -0.1 : 0.1 },
-      label: {
-        // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
-        show: view.level === "cluster" && link.count > 1 && view.links.length <= 4,
-        formatter: labels.linkCount(link.kind, link.count),
-        color: style.color,
-        fontSize: 11,
-      },
-      emphasis: { label: { show: true }, lineStyle: { width: style.width + 2 } },
-      tooltip: { formatter: labels.linkTooltip(link.kind, link.count, link.source, link.target) },
-    });
-  });
+    const [from, to] = adjacent ? clipBetween(a, b) : leftSides(a, b);
+    segments.push({ link, from, to, curveness: adjacent ? 0 : from[1] < to[1] ? -0.1 : 0.1 });
+  }
+  return segments;
+}
 
+const boxCorners = (node: Box) => [node.x, node.y, node.x + node.width, node.y + node.height];
+
+/** A box of view units as a rect in pixels (the y axis runs downwards, like the layout). */
+function pixelRect(toPixel: (point: [number, number]) => number[], box: Box) {
+  const [x0, y0] = toPixel([box.x, box.y]) as [number, number];
+  const [x1, y1] = toPixel([box.x + box.width, box.y + box.height]) as [number, number];
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/**
+ * Where the selected node's outline goes on the canvas, in pixels, or null when nothing in the view is selected.
+ * The outline is drawn over the chart rather than in it, so a click only moves it: the cells are not redrawn.
+ */
+export function selectionOutline(view: TopologyView, selected: string | null, toPixel: (point: [number, number]) => number[]) {
+  const node = selected === null ? undefined : view.nodes.find((n) => nodeKey(n) === selected);
+  return node ? pixelRect(toPixel, node) : null;
+}
+
+/**
+ * The ECharts option of one view, drawn on hidden value axes whose units are the layout's (positions come laid out
+ * from the API; nothing is laid out here):
+ * - `cells`: every super pod, server, NPU and die as a rect (custom series, progressive), in the view's order so
+ *   containers lie under what they contain; the level of detail is decided per frame from the cells' size on
+ *   screen, and cells off screen are filtered out by the data zoom;
+ * - `links`: the view's links (lines series).
+ * The selected node's outline is not part of the option (see selectionOutline): selecting redraws nothing.
+ * The mouse wheel zooms and dragging pans (inside data zoom on both axes, so boxes keep their shape).
+ */
+export function chartOption(input: ChartInput) {
+  const { view, size, theme, labels } = input;
+  const zoomWindow = input.window ?? FULL_WINDOW;
+  const colors = palette[theme];
+  const extent = fittedExtent(view.bounds, size);
+  const painter = cellPainter(input);
+  const segments = linkSegments(view);
+  const richBold = (fontSize: number) => ({ b: { fontWeight: "bold" as const, fill: colors.text, fontSize } });
+
+  const renderCell = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
+    const node = view.nodes[params.dataIndex];
+    if (!node) return null;
+    const rect = pixelRect((point) => api.coord(point), node);
+    const look = painter.look(node, rect.width / node.width);
+    if (!look) return null;
+    const label = look.label;
+    return {
+      type: "rect",
+      shape: rect,
+      style: { fill: look.fill, stroke: look.stroke, lineWidth: look.lineWidth, lineDash: look.dashed ? [4, 3] : undefined },
+      textContent: label
+        ? {
+            type: "text",
+            silent: true,
+            style: {
+              text: label.text,
+              fill: colors.text,
+              fontSize: label.fontSize,
+              lineHeight: 16,
+              width: label.width,
+              overflow: "truncate",
+              rich: label.bold ? richBold(label.fontSize) : undefined,
+            },
+          }
+        : undefined,
+      textConfig: label ? { position: label.position, inside: true, distance: label.distance } : undefined,
+    };
+  };
+
+  const cells = {
+    id: "cells",
+    type: "custom" as const,
+    coordinateSystem: "cartesian2d",
+    encode: { x: [0, 2], y: [1, 3] },
+    data: view.nodes.map(boxCorners),
+    renderItem: renderCell,
+    progressive: PROGRESSIVE_CHUNK,
+    progressiveThreshold: PROGRESSIVE_THRESHOLD,
+    cursor: "pointer",
+    clip: true,
+    z: 2,
+  };
+  const links = {
+    id: "links",
+    type: "lines" as const,
+    coordinateSystem: "cartesian2d",
+    clip: true,
+    z: 3,
+    data: segments.map(({ link, from, to, curveness }) => {
+      const style = LINK_STYLES[link.kind];
+      return {
+        coords: [from, to],
+        lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9, curveness },
+        label: {
+          // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
+          show: view.level === "cluster" && link.count > 1 && segments.length <= 4,
+          position: "middle" as const,
+          formatter: labels.linkCount(link.kind, link.count),
+          color: style.color,
+          fontSize: 11,
+        },
+        emphasis: { label: { show: true }, lineStyle: { width: style.width + 2 } },
+      };
+    }),
+  };
+  const zoomLimits = { minSpan: 100 / MAX_ZOOM, filterMode: "weakFilter" as const, zoomOnMouseWheel: true, moveOnMouseMove: true };
   return {
     animation: false,
+    grid: { left: PADDING, right: PADDING, top: PADDING, bottom: PADDING, outerBoundsMode: "none" as const },
+    xAxis: { type: "value" as const, min: extent.x[0], max: extent.x[1], show: false },
+    yAxis: { type: "value" as const, min: extent.y[0], max: extent.y[1], inverse: true, show: false },
+    dataZoom: [
+      { id: "zoom-x", type: "inside" as const, xAxisIndex: 0, start: zoomWindow.x[0], end: zoomWindow.x[1], ...zoomLimits },
+      { id: "zoom-y", type: "inside" as const, yAxisIndex: 0, start: zoomWindow.y[0], end: zoomWindow.y[1], ...zoomLimits },
+    ],
     tooltip: {
-      trigger: "item",
+      trigger: "item" as const,
       confine: true,
-      formatter: (params: { dataType?: string; data?: { id?: string } }) => {
-        if (params.dataType !== "node" || !params.data?.id) return "";
-        const node = byKey.get(params.data.id);
-        return node ? labels.tooltip(node, rankOf(node)) : "";
+      formatter: (params: { seriesId?: string; dataIndex?: number }) => {
+        const i = params.dataIndex ?? -1;
+        if (params.seriesId === "links") {
+          const link = segments[i]?.link;
+          return link ? labels.linkTooltip(link.kind, link.count, link.source, link.target) : "";
+        }
+        const node = params.seriesId === "cells" ? view.nodes[i] : undefined;
+        return node ? labels.tooltip(node, painter.rankOf(node)) : "";
       },
     },
-    series: [
-      {
-        type: "graph",
-        layout: "none",
-        roam: true,
-        zoom,
-        scaleLimit: { min: 0.5, max: 40 },
-        nodeScaleRatio: 1,
-        preserveAspect: "contain",
-        left: PADDING,
-        right: PADDING,
-        top: PADDING,
-        bottom: PADDING,
-        draggable: false,
-        emphasis: { disabled: false, focus: "none", scale: false },
-        data,
-        edges,
-      },
-    ],
+    series: [cells, links] as [typeof cells, typeof links],
   };
 }

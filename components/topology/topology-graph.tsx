@@ -1,9 +1,15 @@
 "use client";
 
+import { CustomChart, LinesChart } from "echarts/charts";
+import { DataZoomInsideComponent, GridComponent, TooltipComponent } from "echarts/components";
+import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
-import { chartOption, fitScale, levelOfDetail, parseNodeKey, type ChartLabels } from "./chart-option";
+import { chartOption, SELECTION_STYLE, selectionOutline, type ChartLabels, type ZoomWindow } from "./chart-option";
+
+// Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
+echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
 
 interface Props {
   view: TopologyView;
@@ -18,100 +24,114 @@ interface Props {
   resetToken: number;
 }
 
-/** Detail changes in steps, so a roam only redraws when it crosses one. */
-function detailSignature(view: TopologyView, pixelsPerUnit: number): string {
-  return JSON.stringify(levelOfDetail(view, pixelsPerUnit));
+/** The operator's current zoom and pan, to keep across updates of the same view. */
+function currentWindow(chart: EChartsInstance): ZoomWindow | undefined {
+  const zooms = (chart.getOption() as { dataZoom?: { id?: string; start?: number; end?: number }[] }).dataZoom ?? [];
+  const range = (id: string): [number, number] | undefined => {
+    const zoom = zooms.find((z) => z.id === id);
+    return zoom?.start === undefined || zoom.end === undefined ? undefined : [zoom.start, zoom.end];
+  };
+  const x = range("zoom-x");
+  const y = range("zoom-y");
+  return x && y ? { x, y } : undefined;
 }
 
 /**
- * The topology canvas. Positions come laid out from the API; this component only paints them (ECharts graph series,
- * canvas renderer), keeps the zoom across updates, and switches the level of detail as the operator zooms.
- * `performance.mark("topology:drawn")` is set when a view has been drawn completely (the benchmark reads it).
+ * The topology canvas. Positions come laid out from the API; this component only paints them (see chartOption),
+ * keeps the zoom across updates of a view, and starts a new view from the fit. Drawing starts in a task of its own
+ * after hydration and goes on progressively, so neither blocks input for long.
+ * `data-drawn="true"` and `performance.mark("topology:drawn")` are set when a view has been drawn completely
+ * (ECharts' `finished`: after the last progressive chunk); the end-to-end tests and the benchmark read them.
  */
 export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken }: Props) {
+  // A new view (level or id) starts from the fit; other changes keep the operator's zoom and pan.
+  const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}`;
   const chartRef = useRef<EChartsInstance | null>(null);
-  const zoom = useRef(1);
-  const signature = useRef("");
-  const latest = useRef({ view, selected, ranks, theme, labels, onSelect, onDrill });
+  const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill });
   useEffect(() => {
-    latest.current = { view, selected, ranks, theme, labels, onSelect, onDrill };
+    latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill };
   });
+  /** What the canvas shows now; null until the first drawing. */
+  const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels } | null>(null);
+  const outline = useRef<InstanceType<typeof echarts.graphic.Rect> | null>(null);
 
-  const draw = useCallback((chart: EChartsInstance, replace: boolean) => {
-    const { view, selected, ranks, theme, labels } = latest.current;
-    const size = { width: chart.getWidth(), height: chart.getHeight() };
-    signature.current = detailSignature(view, fitScale(view.bounds, size) * zoom.current);
-    const option = chartOption({ view, size, zoom: zoom.current, theme, selected, ranks, labels });
-    chart.setOption(option, { notMerge: replace, lazyUpdate: false });
-    if (!replace) return;
-    // A fresh view keeps neither the previous pan nor zoom.
+  /** Puts the selection's outline over the chart, where the selected node is drawn now. */
+  const placeOutline = useCallback((chart: EChartsInstance) => {
+    const { view, selected } = latest.current;
+    const rect = selectionOutline(view, selected, (point) => chart.convertToPixel({ gridIndex: 0 }, point) as number[]);
+    if (!rect) {
+      outline.current?.hide();
+      return;
+    }
+    if (!outline.current) {
+      outline.current = new echarts.graphic.Rect({ silent: true, z: 1000, style: SELECTION_STYLE });
+      chart.getZr().add(outline.current);
+    }
+    outline.current.setShape(rect);
+    outline.current.show();
   }, []);
+
+  const draw = useCallback(
+    (chart: EChartsInstance) => {
+      const { view, viewKey, ranks, theme, labels } = latest.current;
+      const fresh = drawn.current?.viewKey !== viewKey;
+      if (fresh) chart.getDom().dataset.drawn = "false";
+      const size = { width: chart.getWidth(), height: chart.getHeight() };
+      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels });
+      // Before setOption: a small view is drawn, and `finished` fires, within the call.
+      drawn.current = { view, viewKey, ranks, labels };
+      chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
+      placeOutline(chart);
+    },
+    [placeOutline],
+  );
+
+  const nodeAt = (params: { seriesId?: string; dataIndex?: number }) =>
+    params.seriesId === "cells" && params.dataIndex !== undefined ? latest.current.view.nodes[params.dataIndex] : undefined;
 
   const onReady = useCallback(
     (chart: EChartsInstance) => {
       chartRef.current = chart;
+      drawn.current = null;
+      outline.current = null;
       chart.on("finished", () => {
-        if (chart.getDom().dataset.drawn !== "true") {
+        // A resize before the first drawing renders an empty canvas, which is not a drawing of the view.
+        if (drawn.current && chart.getDom().dataset.drawn !== "true") {
           chart.getDom().dataset.drawn = "true";
           performance.mark("topology:drawn");
         }
       });
-      chart.on("click", (params) => {
-        const key = (params.data as { id?: string } | undefined)?.id;
-        const parsed = key ? parseNodeKey(key) : null;
-        const node = parsed ? latest.current.view.nodes.find((n) => n.kind === parsed.kind && n.id === parsed.id) : undefined;
-        latest.current.onSelect(node ?? null);
-      });
+      chart.on("click", (params) => latest.current.onSelect(nodeAt(params) ?? null));
       chart.on("dblclick", (params) => {
-        const key = (params.data as { id?: string } | undefined)?.id;
-        const parsed = key ? parseNodeKey(key) : null;
-        const node = parsed ? latest.current.view.nodes.find((n) => n.kind === parsed.kind && n.id === parsed.id) : undefined;
-        if (node?.drillable) latest.current.onDrill(node);
+        const node = nodeAt(params);
+        const { view } = latest.current;
+        // A die or NPU drawn inside a server of a super pod opens that server.
+        const target =
+          node && !node.drillable && view.level !== "server" ? view.nodes.find((n) => n.kind === "server" && n.id === node.serverId) : node;
+        if (target?.drillable) latest.current.onDrill(target);
       });
+      chart.on("datazoom", () => placeOutline(chart));
       chart.getZr().on("click", (event) => {
         if (!event.target) latest.current.onSelect(null);
       });
-      chart.on("graphroam", () => {
-        const series = (chart.getOption() as { series?: { zoom?: number }[] }).series?.[0];
-        zoom.current = series?.zoom ?? 1;
-        const { view } = latest.current;
-        const size = { width: chart.getWidth(), height: chart.getHeight() };
-        if (detailSignature(view, fitScale(view.bounds, size) * zoom.current) !== signature.current) {
-          // Keep the pan: only the data (and so the detail) changes.
-          const center = (chart.getOption() as { series?: { center?: unknown }[] }).series?.[0]?.center;
-          draw(chart, false);
-          if (center) chart.setOption({ series: [{ center }] });
-        }
-      });
-      draw(chart, true);
+      // Not inside the hydration's commit: the first drawing is a task of its own.
+      const first = setTimeout(() => draw(chart), 0);
+      return () => {
+        clearTimeout(first);
+        chartRef.current = null;
+      };
     },
-    [draw],
+    [draw, placeOutline],
   );
 
-  // A new view (level or id) starts from the fit; other changes keep the operator's zoom and pan.
-  const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}`;
-  const drawnKey = useRef(viewKey);
   useEffect(() => {
     const chart = chartRef.current;
-    if (!chart) return;
-    if (drawnKey.current !== viewKey) {
-      drawnKey.current = viewKey;
-      zoom.current = 1;
-      chart.getDom().dataset.drawn = "false";
-      draw(chart, true);
-    } else {
-      draw(chart, false);
-    }
-  }, [viewKey, selected, ranks, labels, draw]);
+    const shown = drawn.current;
+    // Before the first drawing there is nothing to update: it reads the latest props itself.
+    if (!chart || !shown) return;
+    if (shown.viewKey !== viewKey || shown.view !== view || shown.ranks !== ranks || shown.labels !== labels) draw(chart);
+    else placeOutline(chart);
+  }, [viewKey, view, selected, ranks, labels, draw, placeOutline]);
 
-  return (
-    <EChart
-      key={theme}
-      theme={theme}
-      ariaLabel={ariaLabel}
-      onReady={onReady}
-      onResize={(chart) => draw(chart, false)}
-      style={{ minHeight: 420 }}
-    />
-  );
+  return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => drawn.current && draw(chart)} style={{ minHeight: 420 }} />;
 }

@@ -4,8 +4,10 @@
  * - API: GET /api/v1/clusters/{id}/topology per level, cold (first request for an inventory revision: read the
  *   inventory, index it, lay the view out) and warm (cached per revision), and a 304 revalidation;
  * - Chromium (Debian's, at CHROMIUM_PATH): navigation → first complete drawing (`performance.mark("topology:drawn")`
- *   set on ECharts' `finished`) of the cluster view and of a super pod view, the longest main-thread task
- *   (PerformanceObserver "longtask") while loading and while zooming through the levels of detail.
+ *   set on ECharts' `finished`, which fires only once the last progressive chunk is painted) of the cluster view and
+ *   of a super pod view, the longest main-thread task (PerformanceObserver "longtask") while loading and while
+ *   zooming through the levels of detail. The machine's load is printed with them: on a shared machine every
+ *   browser figure grows with it.
  * It builds the app into .next-e2e under the e2e runner's lock (runs share that folder), serves it with
  * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
@@ -127,6 +129,7 @@ async function browserFigures(base: string) {
     { label: "16,384 dies: super pod view", path: "/topology?cluster=atlas-a3-large&level=superpod&id=pod-0" },
   ];
   const rows: string[][] = [];
+  const loadBefore = os.loadavg()[0]!;
   for (const c of cases) {
     const drawnAt: number[] = [];
     const loadTask: number[] = [];
@@ -159,6 +162,7 @@ async function browserFigures(base: string) {
     rows.push([c.label, ms(median(drawnAt)), ms(Math.max(...loadTask)), ms(Math.max(...zoomTask))]);
   }
   await browser.close();
+  console.log(`\nLoad average (1 min) on ${os.cpus().length} CPUs: ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after the browser runs.`);
   console.log("\n| Chromium | navigation → drawn (median) | longest main-thread task while loading (max) | longest task while zooming (max) |");
   console.log("| --- | --- | --- | --- |");
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

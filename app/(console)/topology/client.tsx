@@ -3,6 +3,7 @@
 import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Table, Tag, Typography, Upload } from "antd";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useFormatter, useTranslations } from "next-intl";
@@ -18,11 +19,16 @@ import { ImportDrawer } from "@/components/topology/import-drawer";
 import { TopologyLegend } from "@/components/topology/legend";
 import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
 import { TopologySearch } from "@/components/topology/search-box";
-import { TopologyGraph } from "@/components/topology/topology-graph";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
+
+// ECharts is loaded and evaluated after hydration, in a task of its own, rather than inside the hydration's.
+const TopologyGraph = dynamic(() => import("@/components/topology/topology-graph").then((module) => module.TopologyGraph), {
+  ssr: false,
+  loading: () => <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />,
+});
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -134,7 +140,8 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
         escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
       tooltip: (node: TopologyNode, rank: number | undefined) =>
         [
-          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.kind === "die" ? node.label : node.id}`)}</b></div>`,
+          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.id}`)}</b></div>`,
+          node.kind === "die" ? `<div>${escapeHtml(node.label)}</div>` : "",
           field("health", t(`health.${node.health}`)),
           node.kind === "die" ? field("serverId", node.serverId) : "",
           field("hostIp", node.hostIp),
