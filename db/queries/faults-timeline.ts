@@ -52,9 +52,10 @@ function densityBucketMs(from: number, to: number): number {
  * Events per bucket (aligned to UTC, an event in the bucket where it enters the window) and level. Filters the hourly
  * rollups know (kind, level) are read from them for the window's whole hours; finer filters read fault_events.
  */
-async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, from: number, to: number, bucketMs: number, base: Filters) {
+async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, from: number, to: number, bucketMs: number) {
   const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
   if (bucketMs % hourMs !== 0 || query.code || query.target || query.state) {
+    const base = filters(clusterId, query, from, to);
     const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
       `select ${bucketOf(`greatest(f.began_at, ${base.params.at(from)})`)} as bucket, f.level, count(*) as n
        from fault_events f where ${base.clause} group by 1, 2 order by 1`,
@@ -126,7 +127,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
        limit ${query.limit}`,
       params.values,
     ),
-    densityOf(pool, cluster.id, query, from, to, bucketMs, { clause, params }),
+    densityOf(pool, cluster.id, query, from, to, bucketMs),
   ]);
   const buckets = new Map<number, DensityBucket>();
   let total = 0;

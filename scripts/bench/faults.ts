@@ -5,10 +5,8 @@
  *   series, audit entry and NOTIFY), in batches of 1,000, 4 requests at a time (the API's connection pool);
  *   compared with raw PostgreSQL COPY of the same rows into the same table. Authentication and HTTP framing are
  *   not included (they cost the same per request whatever the batch holds).
- * - timeline: GET /api/v1/fault-events's query (rows + density) and the statistics over a 30-day window with
- *   10 million events in the table (a year of them, generated with generate_series), cold and warm.
- * Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M; `FAULT_BENCH_SKIP_INGEST=1` runs the
- * query part only.
+ * The timeline and statistics at 10 million events: scripts/bench/fault-queries.ts.
+ * Prints figures; never asserts timings.
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -18,9 +16,7 @@ import { startEmbeddedPostgres } from "@/db/embedded";
 import { migrate } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { findCluster, ingestFaultEvents } from "@/db/queries/faults";
-import { faultStatistics, listTimeline } from "@/db/queries/faults-timeline";
 import { seedDemo } from "@/db/seed";
-import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { serverName } from "@/lib/faults/simulate";
 import type { BenchSection } from "./index";
 
@@ -31,10 +27,6 @@ const day = 86_400_000;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 
 /**
  * Distinct events, as a collector replaying a month would send them: link downs (with the escalation rules to judge)
@@ -116,74 +108,9 @@ async function copyBench(handle: ReturnType<typeof connectDatabase>, clusterId: 
   }
 }
 
-async function generateEvents(handle: ReturnType<typeof connectDatabase>, clusterId: number, total: number, end: number): Promise<void> {
-  const began = performance.now();
-  const span = 365 * day;
-  const step = span / total;
-  // A year of events in time order (as they arrive), spread over the 1,536 dies; kinds and levels mixed.
-  const chunk = 1_000_000;
-  for (let offset = 0; offset < total; offset += chunk) {
-    await handle.pool.query(
-      `insert into fault_events (id, cluster_id, target_kind, target_key, series_key, server_ref, device_ref, super_pod_ref, kind, source, code,
-         reported_level, level, rule, episode_id, began_at, ended_at, raw)
-       select 'gen-' || g, $1, 'die', 'die:' || d.server_id || '/' || d.device_id, 'die:' || d.server_id || '/' || d.device_id || '|81078603',
-         d.server_ref, d.id, d.super_pod_ref,
-         (array['roce-link-down','gateway-probe-failure','hccl-error','npu-chip-fault'])[1 + g % 4]::fault_kind, 'simulator', '81078603',
-         (array['NotHandleFault','PreSeparateNPU','RestartBusiness','SeparateNPU'])[1 + g % 4]::fault_level,
-         (array['NotHandleFault','PreSeparateNPU','RestartBusiness','SeparateNPU'])[1 + g % 4]::fault_level,
-         'reported', 'gen-' || g,
-         to_timestamp(($2::bigint + g * $3::double precision) / 1000),
-         to_timestamp(($2::bigint + g * $3::double precision) / 1000) + (g % 600) * interval '1 second',
-         '{"generated":true}'::jsonb
-       from generate_series($4::bigint, $5::bigint) g
-       join (select dv.id, dv.device_id, dv.server_ref, s.server_id, s.super_pod_ref, row_number() over (order by dv.id) - 1 as i
-             from devices dv join servers s on s.id = dv.server_ref where dv.cluster_id = $1) d on d.i = g % 1536`,
-      [clusterId, end - span, step, offset, Math.min(total, offset + chunk) - 1],
-    );
-  }
-  await handle.pool.query("vacuum analyze fault_events");
-  console.log(`generated ${fmt(total)} events over a year in ${((performance.now() - began) / 1000).toFixed(0)} s`);
-}
-
-async function queryBench(handle: ReturnType<typeof connectDatabase>, end: number): Promise<void> {
-  const cluster = (await findCluster(handle.pool, "atlas-a3-demo"))!;
-  const window = { cluster: "atlas-a3-demo", from: end - 30 * day, to: end };
-  const cases: [string, Record<string, unknown>][] = [
-    ["30 days, no filter (first 20,000 rows + density + total)", {}],
-    ["30 days, kind=hccl-error", { kind: ["hccl-error"] }],
-    ["30 days, one server (target=sp0-node07/)", { target: "sp0-node07/" }],
-    ["30 days, open events only", { state: "open" }],
-  ];
-  const { rows: size } = await handle.pool.query<{ table: string; brin: string; series: string }>(
-    "select pg_size_pretty(pg_relation_size('fault_events')) as table, pg_size_pretty(pg_relation_size('fault_events_began_brin')) as brin, pg_size_pretty(pg_relation_size('fault_events_series')) as series",
-  );
-  console.log(`table ${size[0]!.table}, BRIN on began_at ${size[0]!.brin}, series btree ${size[0]!.series}`);
-  for (const [label, extra] of cases) {
-    const query = timelineQuerySchema.parse({ ...window, ...extra });
-    const times: number[] = [];
-    let shown = 0;
-    let total = 0;
-    for (let i = 0; i < 4; i++) {
-      const began = performance.now();
-      const result = await listTimeline(handle.pool, cluster, query, end);
-      times.push(performance.now() - began);
-      shown = result.events.length;
-      total = result.total;
-    }
-    console.log(`timeline ${label}: first ${ms(times[0]!)}, median of the rest ${ms(median(times.slice(1)))} (${fmt(shown)} of ${fmt(total)} events)`);
-  }
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const began = performance.now();
-    await faultStatistics(handle.pool, cluster, window.from, window.to, end);
-    times.push(performance.now() - began);
-  }
-  console.log(`statistics over 30 days: median ${ms(median(times))}`);
-}
-
 export const faultsBench: BenchSection = {
   name: "faults",
-  description: "fault ingestion (events/s in batches of 1,000 vs raw COPY) and the 30-day timeline query at 10M events",
+  description: "fault ingestion (events/s in batches of 1,000 vs raw COPY)",
   async run() {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-bench-faults-"));
     const server = await startEmbeddedPostgres({ dataDir, persistent: false });
@@ -193,16 +120,9 @@ export const faultsBench: BenchSection = {
       await seedDemo(handle.db);
       const cluster = (await findCluster(handle.pool, "atlas-a3-demo"))!;
       console.log(`machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; PostgreSQL embedded, default settings`);
-      if (process.env.FAULT_BENCH_SKIP_INGEST !== "1") {
-        const api = await ingestBench(handle);
-        const copy = await copyBench(handle, cluster.id);
-        console.log(`ingestion path / raw COPY: ${((api / copy) * 100).toFixed(0)} %`);
-        await handle.pool.query("delete from fault_events");
-      }
-      const total = Number(process.env.FAULT_BENCH_EVENTS ?? 10_000_000);
-      const end = Date.now();
-      await generateEvents(handle, cluster.id, total, end);
-      await queryBench(handle, end);
+      const api = await ingestBench(handle);
+      const copy = await copyBench(handle, cluster.id);
+      console.log(`ingestion path / raw COPY: ${((api / copy) * 100).toFixed(0)} %`);
     } finally {
       await handle.pool.end();
       await server.stop();
