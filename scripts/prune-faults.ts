@@ -23,7 +23,7 @@ await withDatabase(async ({ pool }) => {
     }
     return;
   }
-  const results = await runRetention(pool, now);
+  const results = await runRetention(pool, { now });
   if (!results) {
     console.log("another process is applying retention on this database; nothing done");
     return;

@@ -66,7 +66,7 @@ describe("retention", () => {
     expect(kept.some((r) => r.began < cutoff)).toBe(true);
     const before = await pool.query<{ row: Record<string, unknown> }>("select to_jsonb(f) as row from fault_events f where id = $1", [old[0]!.id]);
 
-    const result = await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, now, 7);
+    const result = await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, { now, batchSize: 7 });
     expect(result).toEqual({ cutoff, mode: "archive", events: old.length, batches: expectedBatches(old, 7) });
     expect(await ids("fault_event_archive")).toEqual(old.map((r) => r.id).sort());
     expect(await ids("fault_events")).toEqual(kept.map((r) => r.id).sort());
@@ -75,7 +75,7 @@ describe("retention", () => {
     await expectConsistentStatistics();
 
     // Nothing more to do on a second run.
-    expect((await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, now, 7)).events).toBe(0);
+    expect((await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, { now, batchSize: 7 })).events).toBe(0);
   });
 
   it("deletes exactly the events that ended before the cutoff and keeps open ones", async () => {
@@ -86,7 +86,7 @@ describe("retention", () => {
     const openOld = rows.filter((r) => r.ended === null && r.began < cutoff);
     expect(openOld.length).toBeGreaterThan(0);
 
-    const result = await applyRetention(pool, cluster.id, { days: 10, mode: "delete" }, now, 5);
+    const result = await applyRetention(pool, cluster.id, { days: 10, mode: "delete" }, { now, batchSize: 5 });
     expect(result).toMatchObject({ events: old.length, batches: expectedBatches(old, 5) });
     const left = await ids("fault_events");
     expect(left).toEqual(rows.filter((r) => remaining.has(r.id) && !old.includes(r)).map((r) => r.id).sort());
@@ -99,12 +99,12 @@ describe("retention", () => {
     const holder = await pool.connect();
     try {
       await holder.query("select pg_advisory_lock(7302114520)");
-      expect(await runRetention(pool, now)).toBeNull();
+      expect(await runRetention(pool, { now })).toBeNull();
     } finally {
       await holder.query("select pg_advisory_unlock(7302114520)");
       holder.release();
     }
-    const results = await runRetention(pool, now + 2 * day);
+    const results = await runRetention(pool, { now: now + 2 * day });
     // The stored setting (20 days, archive) applies, two days later.
     expect(results?.get("atlas-a3-demo")).toMatchObject({ mode: "archive", cutoff: now + 2 * day - 20 * day });
   });

@@ -33,6 +33,13 @@ export async function putRetention(handle: DatabaseHandle, cluster: ClusterRef, 
   return settings;
 }
 
+export interface RetentionOptions {
+  now?: number;
+  batchSize?: number;
+  /** Stops between batches (server shutdown); what was done stays done. */
+  signal?: AbortSignal;
+}
+
 export interface RetentionResult {
   cutoff: number;
   mode: RetentionSettings["mode"];
@@ -59,7 +66,8 @@ async function archiveColumns(pool: pg.Pool): Promise<string> {
  * `batchSize` rows per statement (each its own short transaction; rows an ingestion holds are skipped and taken
  * next time), so ingestion never waits on it. Open events are kept. Rollups of the hours touched are refreshed.
  */
-export async function applyRetention(pool: pg.Pool, clusterId: number, settings: RetentionSettings, now = Date.now(), batchSize = retentionBatchSize): Promise<RetentionResult> {
+export async function applyRetention(pool: pg.Pool, clusterId: number, settings: RetentionSettings, options: RetentionOptions = {}): Promise<RetentionResult> {
+  const { now = Date.now(), batchSize = retentionBatchSize, signal } = options;
   const cutoff = retentionCutoff(settings, now);
   const cutoffIso = new Date(cutoff).toISOString();
   // Every hour an event began in is in the rollups or still marked stale: together, where old events can be.
@@ -81,6 +89,7 @@ export async function applyRetention(pool: pg.Pool, clusterId: number, settings:
   for (const { hour } of hours) {
     const slice = [clusterId, hour.toISOString(), new Date(Math.min(hour.getTime() + 3_600_000, cutoff)).toISOString(), cutoffIso, batchSize];
     for (;;) {
+      signal?.throwIfAborted();
       const { rowCount } = await pool.query(statement, slice);
       const moved = rowCount ?? 0;
       if (moved > 0) batches++;
@@ -96,7 +105,7 @@ export async function applyRetention(pool: pg.Pool, clusterId: number, settings:
  * Applies every cluster's retention, unless another process is already doing it (then returns null). Also drops
  * stale-hour marks of clusters that no longer exist.
  */
-export async function runRetention(pool: pg.Pool, now = Date.now()): Promise<Map<string, RetentionResult> | null> {
+export async function runRetention(pool: pg.Pool, options: Omit<RetentionOptions, "batchSize"> = {}): Promise<Map<string, RetentionResult> | null> {
   const lock = await pool.connect();
   try {
     const { rows } = await lock.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [retentionLockKey]);
@@ -105,7 +114,7 @@ export async function runRetention(pool: pg.Pool, now = Date.now()): Promise<Map
       await pool.query("delete from fault_rollup_dirty d where not exists (select 1 from clusters c where c.id = d.cluster_id)");
       const { rows: clusters } = await pool.query<{ id: number; slug: string }>("select id, slug from clusters order by id");
       const results = new Map<string, RetentionResult>();
-      for (const cluster of clusters) results.set(cluster.slug, await applyRetention(pool, cluster.id, await getRetention(pool, cluster.id), now));
+      for (const cluster of clusters) results.set(cluster.slug, await applyRetention(pool, cluster.id, await getRetention(pool, cluster.id), options));
       return results;
     } finally {
       await lock.query("select pg_advisory_unlock($1)", [retentionLockKey]);
