@@ -51,22 +51,27 @@ CREATE INDEX "fault_event_archive_began_brin" ON "fault_event_archive" USING bri
 -- Marks the hours a statement on fault_events touched as stale for the rollups (db/queries/fault-rollups.ts): the
 -- hour each changed row began in, and, for a later event of a multi-event episode, the hour its first event began
 -- in (whether that one is a fault of one event or of several changes). Statement-level with transition tables:
--- one INSERT per statement whatever its size.
+-- one INSERT per statement whatever its size. Always a new row, never "already marked": a mark a refresh is deleting
+-- could stand for events that refresh does not see yet. The server's hourly retention run drains the log.
 CREATE FUNCTION "fault_rollups_mark_dirty"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO fault_rollup_dirty (cluster_id, hour)
-    SELECT cluster_id, date_bin('1 hour', began_at, timestamptz '2000-01-01 00:00:00+00') FROM changed_new
-    UNION
-    SELECT p.cluster_id, date_bin('1 hour', p.began_at, timestamptz '2000-01-01 00:00:00+00')
-    FROM changed_new c JOIN fault_events p ON p.id = c.episode_id WHERE c.episode_id <> c.id;
+    SELECT t.cluster_id, t.hour FROM (
+      SELECT cluster_id, date_bin('1 hour', began_at, timestamptz '2000-01-01 00:00:00+00') AS hour FROM changed_new
+      UNION
+      SELECT p.cluster_id, date_bin('1 hour', p.began_at, timestamptz '2000-01-01 00:00:00+00')
+      FROM changed_new c JOIN fault_events p ON p.id = c.episode_id WHERE c.episode_id <> c.id
+    ) t;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     INSERT INTO fault_rollup_dirty (cluster_id, hour)
-    SELECT cluster_id, date_bin('1 hour', began_at, timestamptz '2000-01-01 00:00:00+00') FROM changed_old
-    UNION
-    SELECT p.cluster_id, date_bin('1 hour', p.began_at, timestamptz '2000-01-01 00:00:00+00')
-    FROM changed_old c JOIN fault_events p ON p.id = c.episode_id WHERE c.episode_id <> c.id;
+    SELECT t.cluster_id, t.hour FROM (
+      SELECT cluster_id, date_bin('1 hour', began_at, timestamptz '2000-01-01 00:00:00+00') AS hour FROM changed_old
+      UNION
+      SELECT p.cluster_id, date_bin('1 hour', p.began_at, timestamptz '2000-01-01 00:00:00+00')
+      FROM changed_old c JOIN fault_events p ON p.id = c.episode_id WHERE c.episode_id <> c.id
+    ) t;
   END IF;
   RETURN NULL;
 END

@@ -64,7 +64,7 @@ async function archiveColumns(pool: pg.Pool): Promise<string> {
 /**
  * Deletes or archives a cluster's events that ended before the retention cutoff, hour by hour of their beginning,
  * `batchSize` rows per statement (each its own short transaction; rows an ingestion holds are skipped and taken
- * next time), so ingestion never waits on it. Open events are kept. Rollups of the hours touched are refreshed.
+ * next time), so ingestion never waits on it. Open events are kept. Then refreshes the cluster's stale rollups.
  */
 export async function applyRetention(pool: pg.Pool, clusterId: number, settings: RetentionSettings, options: RetentionOptions = {}): Promise<RetentionResult> {
   const { now = Date.now(), batchSize = retentionBatchSize, signal } = options;
@@ -97,7 +97,9 @@ export async function applyRetention(pool: pg.Pool, clusterId: number, settings:
       if (moved < batchSize) break;
     }
   }
-  if (events > 0) await refreshFaultRollups(pool, clusterId, { from: hours[0]!.hour.getTime(), to: cutoff + 3_600_000 });
+  // Every stale hour, not only those retention touched: run hourly, this keeps the stale-hour log short and the
+  // rollups ready for the next read.
+  await refreshFaultRollups(pool, clusterId);
   return { cutoff, mode: settings.mode, events, batches };
 }
 
