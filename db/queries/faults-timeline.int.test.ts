@@ -5,7 +5,8 @@ import { testDatabase } from "@/test/database";
 import { directStatistics, eventTargets, insertEvents, nextEventId, random, randomEvents, type EventRow, type EventTarget } from "@/test/fault-events";
 import { seedDemo } from "../seed";
 import { findCluster, type ClusterRef } from "./faults";
-import { faultStatistics } from "./faults-timeline";
+import { timelineQuerySchema } from "../schema/fault-event/validation";
+import { faultStatistics, listTimeline } from "./faults-timeline";
 import { refreshFaultRollups } from "./fault-rollups";
 
 const hour = 3_600_000;
@@ -73,6 +74,28 @@ describe("statistics from rollups", () => {
     await pool.query("update fault_events set episode_id = $1 where id = any($2::text[])", [singles[0]!.id, singles.slice(1, 4).map((r) => r.id)]);
     await pool.query("delete from fault_events where id = any($1::text[])", [rows.filter((_, i) => i % 23 === 5).map((r) => r.id)]);
     await expectRollupsMatch();
+  });
+
+  it("gives the timeline's density and total from rollups as counted event by event", async () => {
+    const from = t0 + 5 * hour + 17 * 60_000;
+    const to = from + 12 * 24 * hour;
+    for (const filter of [{}, { kind: ["hccl-error", "npu-chip-fault"] }, { level: ["SeparateNPU"] }]) {
+      const query = timelineQuerySchema.parse({ cluster: cluster.slug, from, to, ...filter });
+      const { density, total } = await listTimeline(pool, cluster, query, now);
+      expect(density.bucketMs).toBe(2 * hour);
+      const { rows } = await pool.query<{ at: Date; level: string; n: string }>(
+        `select date_bin('2 hours', greatest(began_at, $2::timestamptz), timestamptz '2000-01-01 00:00:00+00') as at, level::text, count(*) as n
+         from fault_events where cluster_id = $1 and began_at < $3::timestamptz and (began_at >= $2::timestamptz or ended_at is null or ended_at > $2::timestamptz)
+           and ($4::text[] is null or kind::text = any($4::text[])) and ($5::text[] is null or level::text = any($5::text[]))
+         group by 1, 2`,
+        [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), query.kind ?? null, query.level ?? null],
+      );
+      const expected = new Map<number, Record<string, number>>();
+      for (const r of rows) expected.set(r.at.getTime(), { ...expected.get(r.at.getTime()), [r.level]: Number(r.n) });
+      expect(new Map(density.buckets.map((b) => [b.at, b.counts]))).toEqual(expected);
+      expect(total).toBe(rows.reduce((sum, r) => sum + Number(r.n), 0));
+      expect(total).toBeGreaterThan(100);
+    }
   });
 
   it("recomputes only the stale hours", async () => {
