@@ -88,7 +88,7 @@ async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery,
  * The timeline of a window. The density (events per time bucket and level) covers every matching event and gives
  * the total; the rows are at most `limit` of them, read without a global sort or window function so a big window
  * stops reading early (rows come in the BRIN's physical, roughly time order; sorted here). Targets are named from
- * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/faults.ts.
+ * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/fault-queries.ts.
  */
 export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {
   const from = query.from;
