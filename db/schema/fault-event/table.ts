@@ -15,7 +15,7 @@ export const faultRetentionMode = pgEnum("fault_retention_mode", retentionModes)
  * kept as a stable text key, so an event outlives a re-seeded inventory. No foreign keys besides the cluster: they
  * would cost a lookup per row at ingestion, and the key names the target anyway.
  *
- * Indexes, measured on 10M events over a year (scripts/bench/faults.ts has the query): for a 30-day window a BRIN
+ * Indexes, measured on 10M events over a year (scripts/bench/fault-queries.ts has the queries): for a 30-day window a BRIN
  * on began_at (176 kB) answered the timeline rows in 428 ms and the density in 332 ms, a btree on (cluster_id,
  * began_at) (301 MB) in 374 / 463 ms, while inserting 50k events in 1,000-row statements took 1.2 s with the BRIN
  * and 1.9 s with the btree. Events arrive roughly in time order, which is what BRIN needs, so: BRIN on began_at for
