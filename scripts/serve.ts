@@ -1,7 +1,8 @@
 /**
  * `npm run dev` / `npm start`: owns the database for the lifetime of the Next.js server. Starts the embedded
  * PostgreSQL when DATABASE_URL is unset, applies pending migrations, seeds the demo clusters into an empty embedded
- * database, runs Next.js, and on Ctrl-C / SIGTERM stops Next.js first and PostgreSQL last, so nothing is orphaned.
+ * database, runs Next.js and the hourly fault-event retention, and on Ctrl-C / SIGTERM stops Next.js first and
+ * PostgreSQL last, so nothing is orphaned.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -13,6 +14,7 @@ import { seedDemoFaults } from "@/db/queries/faults-seed";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";
+import { scheduleRetention } from "./retention-schedule";
 
 const log = (line: string) => console.log(`[rankscope] ${line}`);
 const mode = process.argv[2];
@@ -68,7 +70,9 @@ async function main(): Promise<number> {
     child.kill(signal);
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+  const retention = scheduleRetention(database.url, log);
   const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
+  await retention.stop();
   await database.close();
   if (database.embedded) log("embedded PostgreSQL stopped");
   return stopping ? 0 : (code ?? 1);

@@ -6,36 +6,24 @@ import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
 export type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult };
 import type { TimelineQuery } from "../schema/fault-event/validation";
+import { ceilTo, durationMs, hourMs, dayMs, outsideRollups, refreshFaultRollups, runningAt, runningPast, splitPeriod, SqlParams } from "./fault-rollups";
 import { loadTargetIndex, reevaluateSeries, type ClusterRef } from "./faults";
 import { getFaultSettings } from "./settings";
 
-/** Events longer than this that began before the window are found through the open-events index or not at all. */
-const longestClosedEventMs = 7 * 86_400_000;
-
-
-
-
 interface Filters {
   clause: string;
-  params: unknown[];
+  params: SqlParams;
 }
 
+/** The window's events (those that began in it, or before it and still going at its start) that pass the filters. */
 function filters(clusterId: number, query: TimelineQuery, from: number, to: number): Filters {
-  const params: unknown[] = [clusterId, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
-  const parts = [
-    "f.cluster_id = $1",
-    // Both arms are indexable: a began_at range (BRIN), and older open events (the partial index on open events).
-    "((f.began_at >= $4::timestamptz and f.began_at < $3::timestamptz) or (f.ended_at is null and f.began_at < $4::timestamptz))",
-    "(f.ended_at is null or f.ended_at > $2::timestamptz)",
-  ];
-  const add = (sql: (n: number) => string, value: unknown) => {
-    params.push(value);
-    parts.push(sql(params.length));
-  };
-  if (query.kind?.length) add((n) => `f.kind = any($${n}::fault_kind[])`, query.kind);
-  if (query.level?.length) add((n) => `f.level = any($${n}::fault_level[])`, query.level);
-  if (query.code) add((n) => `f.code = $${n}`, query.code.toUpperCase() === query.code ? query.code : query.code.toUpperCase());
-  if (query.target) add((n) => `f.target_key like $${n}`, `%${query.target.replace(/[%_\\]/g, "\\$&")}%`);
+  const params = new SqlParams();
+  const parts = [`f.cluster_id = ${params.add(clusterId)}`, `((f.began_at >= ${params.at(from)} and f.began_at < ${params.at(to)}) or ${runningAt(params, from)})`];
+  const add = (sql: (placeholder: string) => string, value: unknown) => parts.push(sql(params.add(value)));
+  if (query.kind?.length) add((n) => `f.kind = any(${n}::fault_kind[])`, query.kind);
+  if (query.level?.length) add((n) => `f.level = any(${n}::fault_level[])`, query.level);
+  if (query.code) add((n) => `f.code = ${n}`, query.code.toUpperCase());
+  if (query.target) add((n) => `f.target_key like ${n}`, `%${query.target.replace(/[%_\\]/g, "\\$&")}%`);
   if (query.state === "open") parts.push("f.ended_at is null");
   if (query.state === "closed") parts.push("f.ended_at is not null");
   return { clause: parts.join(" and "), params };
@@ -55,18 +43,60 @@ export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, n
   return result.updated;
 }
 
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+/** About 240 buckets over the window; whole hours from an hour up, so they can be read from the hourly rollups. */
+function densityBucketMs(from: number, to: number): number {
+  const minutes = Math.max(60_000, Math.ceil((to - from) / 240 / 60_000) * 60_000);
+  return minutes < hourMs ? minutes : ceilTo(minutes, hourMs);
+}
+
+/**
+ * Events per bucket (aligned to UTC, an event in the bucket where it enters the window) and level. Filters the hourly
+ * rollups know (kind, level) are read from them for the window's whole hours; finer filters read fault_events.
+ */
+async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, from: number, to: number, bucketMs: number) {
+  const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
+  if (bucketMs % hourMs !== 0 || query.code || query.target || query.state !== "all") {
+    const base = filters(clusterId, query, from, to);
+    const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
+      `select ${bucketOf(`greatest(f.began_at, ${base.params.at(from)})`)} as bucket, f.level, count(*) as n
+       from fault_events f where ${base.clause} group by 1, 2 order by 1`,
+      base.params.values,
+    );
+    return rows;
+  }
+  const split = splitPeriod(from, to, hourMs);
+  await refreshFaultRollups(pool, clusterId, { from: split.fullFrom, to: split.fullTo });
+  const p = new SqlParams();
+  const kinds = query.kind?.length ? p.add(query.kind) : null;
+  const levels = query.level?.length ? p.add(query.level) : null;
+  const filtered = (alias: string) =>
+    (kinds ? ` and ${alias}kind = any(${kinds}::fault_kind[])` : "") + (levels ? ` and ${alias}level = any(${levels}::fault_level[])` : "");
+  const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
+    `select ${bucketOf("x.at")} as bucket, x.level, sum(x.n) as n from (
+       select hour as at, level, events as n from fault_hour_rollups
+       where cluster_id = ${p.add(clusterId)} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)}${filtered("")}
+       union all
+       select greatest(f.began_at, ${p.at(from)}), f.level, 1 from fault_events f where ${outsideRollups(p, clusterId, from, to, split)}${filtered("f.")}
+     ) x group by 1, 2 order by 1`,
+    p.values,
+  );
+  return rows;
+}
+
 /**
  * The timeline of a window. The density (events per time bucket and level) covers every matching event and gives
  * the total; the rows are at most `limit` of them, read without a global sort or window function so a big window
  * stops reading early (rows come in the BRIN's physical, roughly time order; sorted here). Targets are named from
- * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/faults.ts.
+ * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/fault-queries.ts.
  */
 export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {
   const from = query.from;
   const to = Math.max(query.to, from + 1);
   await refreshOpenEscalations(pool, cluster.id, now);
   const { clause, params } = filters(cluster.id, query, from, to);
-  const bucketMs = Math.max(60_000, Math.ceil((to - from) / 240 / 60_000) * 60_000);
+  const bucketMs = densityBucketMs(from, to);
   const [index, rows, density] = await Promise.all([
     loadTargetIndex(pool, cluster),
     pool.query<{
@@ -84,31 +114,29 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
       reported_level: FaultLevel;
       level: FaultLevel;
       rule: EscalationRule;
-      rule_at: Date | null;
-      release_at: Date | null;
+      rule_at: number | null;
+      release_at: number | null;
       episode_id: string;
-      began_at: Date;
-      ended_at: Date | null;
+      began_at: number;
+      ended_at: number | null;
       job: string | null;
       rank: number | null;
       message: string | null;
     }>(
+      // Instants as epoch ms (float8): parsing tens of thousands of timestamps into Dates costs more than the query.
       `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index, f.kind, f.source, f.code,
-         f.phase, f.reported_level, f.level, f.rule, f.rule_at, f.release_at, f.episode_id, f.began_at, f.ended_at, f.job, f.rank, f.message
+         f.phase, f.reported_level, f.level, f.rule, ${epochMs("f.rule_at")} as rule_at, ${epochMs("f.release_at")} as release_at, f.episode_id,
+         ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at, f.job, f.rank, f.message
        from fault_events f
        where ${clause}
        limit ${query.limit}`,
-      params,
+      params.values,
     ),
-    pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
-      `select date_bin(make_interval(secs => ${bucketMs / 1000}), greatest(f.began_at, $2::timestamptz), $2::timestamptz) as bucket, f.level, count(*) as n
-       from fault_events f where ${clause} group by 1, 2 order by 1`,
-      params,
-    ),
+    densityOf(pool, cluster.id, query, from, to, bucketMs),
   ]);
   const buckets = new Map<number, DensityBucket>();
   let total = 0;
-  for (const row of density.rows) {
+  for (const row of density) {
     const at = row.bucket.getTime();
     const bucket = buckets.get(at) ?? { at, counts: {} };
     bucket.counts[row.level] = Number(row.n);
@@ -133,11 +161,11 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
     reportedLevel: r.reported_level,
     level: r.level,
     rule: r.rule,
-    ruleAt: r.rule_at?.getTime() ?? null,
-    releaseAt: r.release_at?.getTime() ?? null,
+    ruleAt: r.rule_at,
+    releaseAt: r.release_at,
     episodeId: r.episode_id,
-    beganAt: r.began_at.getTime(),
-    endedAt: r.ended_at?.getTime() ?? null,
+    beganAt: r.began_at,
+    endedAt: r.ended_at,
     job: r.job,
     rank: r.rank,
     message: r.message,
@@ -156,60 +184,108 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
 
+/**
+ * Statistics of the events in [from, to) (those that began in it, or before it and still going at its start): events
+ * by kind and level, MTTR over their faults (episodes; an episode's events outside the period don't count), the most
+ * affected servers and dies and each super pod's availability by the time faults cover inside the period (open
+ * faults until `now`). Whole hours and days come from the rollups, the rest from fault_events; equal to computing it
+ * all from fault_events (db/queries/faults-timeline.int.test.ts checks).
+ */
 export async function faultStatistics(pool: pg.Pool, cluster: ClusterRef, from: number, to: number, now = Date.now()): Promise<FaultStatistics> {
   const end = Math.min(to, now);
-  const base = [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), new Date(from - longestClosedEventMs).toISOString()];
-  const window = `f.cluster_id = $1 and (f.ended_at is null or f.ended_at > $2::timestamptz)
-    and ((f.began_at >= $4::timestamptz and f.began_at < $3::timestamptz) or (f.ended_at is null and f.began_at < $4::timestamptz))`;
-  // Time a fault covers inside the window, in ms; open faults run until now.
-  const covered = `extract(epoch from (least(coalesce(f.ended_at, $5::timestamptz), $3::timestamptz) - greatest(f.began_at, $2::timestamptz))) * 1000`;
-  const params = [...base, new Date(end).toISOString()];
-  const [kinds, levels, mttr, servers, dies, availability] = await Promise.all([
-    pool.query<{ kind: FaultKind; n: string }>(`select kind, count(*) n from fault_events f where ${window} group by 1 order by 2 desc`, base),
-    pool.query<{ level: FaultLevel; n: string }>(`select level, count(*) n from fault_events f where ${window} group by 1 order by 2 desc`, base),
-    pool.query<{ mttr: number | null; recovered: string; open: string }>(
-      `select avg(extract(epoch from (e.ended - e.began)) * 1000) filter (where e.ended is not null) as mttr,
-         count(*) filter (where e.ended is not null) as recovered, count(*) filter (where e.ended is null) as open
-       from (select min(f.began_at) began, case when bool_or(f.ended_at is null) then null else max(f.ended_at) end ended
-             from fault_events f where ${window} group by f.episode_id) e`,
-      base,
+  const hours = splitPeriod(from, to, hourMs);
+  const days = splitPeriod(from, to, dayMs);
+  await refreshFaultRollups(pool, cluster.id, { from: hours.fullFrom, to: hours.fullTo });
+  /** An event's time inside the period, ms (open events run until `now`), minus what the rollups already hold of it. */
+  const covered = (p: SqlParams) => `(extract(epoch from (least(coalesce(f.ended_at, ${p.at(end)}), ${p.at(to)}) - greatest(f.began_at, ${p.at(from)}))) * 1000)`;
+  const beyondRollups = (p: SqlParams) => `(${covered(p)} - case when f.ended_at is null then 0 else ${durationMs} end)`;
+  const rollupRange = (p: SqlParams, column: string, split: { fullFrom: number; fullTo: number }) =>
+    `cluster_id = ${p.add(cluster.id)} and ${column} >= ${p.at(split.fullFrom)} and ${column} < ${p.at(split.fullTo)}`;
+
+  const counts = new SqlParams();
+  const episodes = new SqlParams();
+  const servers = new SqlParams();
+  const dies = new SqlParams();
+  const pods = new SqlParams();
+  const targets = (p: SqlParams, ref: string) => `
+    select ${ref} as ref, events as n, closed_ms as ms from fault_day_target_rollups where ${rollupRange(p, "day", days)} and ${ref} is not null
+    union all select f.${ref}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and f.${ref} is not null
+    union all select f.${ref}, 0, ${beyondRollups(p)} from fault_events f
+      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and f.${ref} is not null`;
+  const [levelRows, episodeRows, serverRows, dieRows, availabilityRows] = await Promise.all([
+    pool.query<{ kind: FaultKind; level: FaultLevel; n: string; single_recovered: string; single_recovered_ms: string; single_open: string }>(
+      `select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
+       from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups where ${rollupRange(counts, "hour", hours)}
+             union all select f.kind, f.level, 1, 0, 0, 0 from fault_events f where ${outsideRollups(counts, cluster.id, from, to, hours)}) x
+       group by 1, 2`,
+      counts.values,
     ),
-    pool.query<{ server_id: string; n: string; ms: number }>(
-      `select s.server_id, count(*) n, sum(${covered}) ms from fault_events f join servers s on s.id = f.server_ref
-       where ${window} group by 1 order by 2 desc, 3 desc limit 10`,
-      params,
+    // Faults of several events, merged from their parts in whole hours and their events outside them.
+    pool.query<{ recovered: string; recovered_ms: string | null; open: string }>(
+      `with parts as (
+         select episode_id, began_at, ended_at, open_events from fault_episode_parts where ${rollupRange(episodes, "hour", hours)}
+         union all select f.episode_id, f.began_at, f.ended_at, (f.ended_at is null)::int from fault_events f where ${outsideRollups(episodes, cluster.id, from, to, hours)}
+       ), merged as (
+         select min(began_at) as began, case when sum(open_events) > 0 then null else max(ended_at) end as ended from parts group by episode_id
+       )
+       select count(ended) as recovered, sum(extract(epoch from (ended - began)) * 1000) as recovered_ms, count(*) - count(ended) as open from merged`,
+      episodes.values,
     ),
-    pool.query<{ server_id: string; device_id: number; n: string; ms: number }>(
-      `select s.server_id, d.device_id, count(*) n, sum(${covered}) ms from fault_events f
-       join devices d on d.id = f.device_ref join servers s on s.id = d.server_ref
-       where ${window} group by 1, 2 order by 3 desc, 4 desc limit 10`,
-      params,
+    pool.query<{ server_id: string; n: string; ms: string }>(
+      `select s.server_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(servers, "server_ref")}) x join servers s on s.id = x.ref
+       group by 1 order by 2 desc, 3 desc, 1 limit 10`,
+      servers.values,
     ),
-    pool.query<{ super_pod_id: string | null; dies: string; ms: number | null }>(
+    pool.query<{ server_id: string; device_id: number; n: string; ms: string }>(
+      `select s.server_id, d.device_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(dies, "device_ref")}) x
+       join devices d on d.id = x.ref join servers s on s.id = d.server_ref
+       group by 1, 2 order by 3 desc, 4 desc, 1, 2 limit 10`,
+      dies.values,
+    ),
+    pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
       `with pods as (
-         select s.super_pod_ref, count(d.id) dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = $1 group by 1
+         select s.super_pod_ref, count(d.id) as dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = ${pods.add(cluster.id)} group by 1
        ), faulty as (
-         -- One die's faulty time is the union of its faulty events; summing per episode is close enough for pods.
-         select f.super_pod_ref, sum(${covered}) ms from fault_events f
-         where ${window} and f.device_ref is not null and f.level = any($6::fault_level[]) group by 1
+         -- One die's faulty time is the union of its faulty events; summing events is close enough for pods.
+         select super_pod_ref, sum(ms) as ms from (
+           select super_pod_ref, die_closed_ms as ms from fault_hour_rollups where ${rollupRange(pods, "hour", hours)} and level = any(${pods.add(faultyLevels)}::fault_level[])
+           union all select f.super_pod_ref, ${covered(pods)} from fault_events f
+             where ${outsideRollups(pods, cluster.id, from, to, hours)} and f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+           union all select f.super_pod_ref, ${beyondRollups(pods)} from fault_events f
+             where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and f.device_ref is not null
+               and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+         ) x group by 1
        )
        select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
        left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
-      [...params, faultyLevels],
+      pods.values,
     ),
   ]);
+  const byKind = new Map<FaultKind, number>();
+  const byLevel = new Map<FaultLevel, number>();
+  let recovered = Number(episodeRows.rows[0]?.recovered ?? 0);
+  let recoveredMs = Number(episodeRows.rows[0]?.recovered_ms ?? 0);
+  let open = Number(episodeRows.rows[0]?.open ?? 0);
+  for (const row of levelRows.rows) {
+    byKind.set(row.kind, (byKind.get(row.kind) ?? 0) + Number(row.n));
+    byLevel.set(row.level, (byLevel.get(row.level) ?? 0) + Number(row.n));
+    recovered += Number(row.single_recovered);
+    recoveredMs += Number(row.single_recovered_ms);
+    open += Number(row.single_open);
+  }
+  const byCount = <K extends string>(counts: Map<K, number>) => [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const spanMs = Math.max(1, end - from);
   return {
     from,
     to,
-    byKind: kinds.rows.map((r) => ({ kind: r.kind, count: Number(r.n) })),
-    byLevel: levels.rows.map((r) => ({ level: r.level, count: Number(r.n) })),
-    mttrMs: mttr.rows[0]?.mttr === null || mttr.rows[0]?.mttr === undefined ? null : Number(mttr.rows[0].mttr),
-    recovered: Number(mttr.rows[0]?.recovered ?? 0),
-    open: Number(mttr.rows[0]?.open ?? 0),
-    topServers: servers.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
-    topDies: dies.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
-    availability: availability.rows.map((r) => {
+    byKind: byCount(byKind).map(([kind, count]) => ({ kind, count })),
+    byLevel: byCount(byLevel).map(([level, count]) => ({ level, count })),
+    mttrMs: recovered === 0 ? null : recoveredMs / recovered,
+    recovered,
+    open,
+    topServers: serverRows.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topDies: dieRows.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    availability: availabilityRows.rows.map((r) => {
       const diesCount = Number(r.dies);
       const faultyDieMs = Math.max(0, Number(r.ms ?? 0));
       return { superPodId: r.super_pod_id, dies: diesCount, faultyDieMs, availability: Math.max(0, 1 - faultyDieMs / (diesCount * spanMs)) };
@@ -241,22 +317,4 @@ export async function faultHealthSnapshot(pool: pg.Pool, clusterId: number): Pro
   const faults = await openFaultHealth(pool, clusterId);
   const version = createHash("sha256").update(JSON.stringify(faults)).digest("base64url").slice(0, 12);
   return { collected, version, faults };
-}
-
-/**
- * Retention: deletes events that ended before `before`, `batchSize` rows per statement (each its own short
- * transaction, so ingestion is never blocked for long). Returns the number deleted.
- */
-export async function pruneFaultEvents(pool: pg.Pool, clusterId: number, before: number, batchSize = 5_000): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const { rowCount } = await pool.query(
-      `delete from fault_events where id in (
-         select id from fault_events where cluster_id = $1 and began_at < $2::timestamptz and ended_at is not null and ended_at < $2::timestamptz
-         limit $3 for update skip locked)`,
-      [clusterId, new Date(before).toISOString(), batchSize],
-    );
-    deleted += rowCount ?? 0;
-    if ((rowCount ?? 0) < batchSize) return deleted;
-  }
 }

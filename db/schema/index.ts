@@ -11,3 +11,4 @@ export * from "./sign-in-throttle/table";
 export * from "./setting/table";
 export * from "./rank-table/table";
 export * from "./fault-event/table";
+export * from "./fault-rollup/table";

@@ -3,6 +3,7 @@
  * modules and are listed here; other features add theirs. Benchmarks print; they never assert timings.
  */
 import { editorBench } from "./editor";
+import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { rankTableBench } from "./rank-table";
 import { topologyBench } from "./topology";
@@ -13,7 +14,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -1,3 +1,5 @@
+import { defaultRetention } from "@/lib/faults/retention";
+
 /** Most events one POST /api/v1/fault-events takes. */
 export const maxEventsPerRequest = 10_000;
 /** Body limit for a batch of that many events (about 1 KiB each, raw payloads included). */
@@ -7,9 +9,10 @@ export const maxDeviceInfoBytes = 1024 * 1024;
 /** Events dated further ahead than this are refused: a clock that wrong would distort every statistic. */
 export const maxFutureSkewMs = 24 * 3600 * 1000;
 /** Default retention of fault events per cluster. */
-export const defaultRetentionDays = 400;
+export const defaultRetentionDays = defaultRetention.days;
 /** The PostgreSQL NOTIFY channel fault changes are announced on (feeds the server-sent events). */
 export const faultChannel = "rankscope_fault_events";
 
 export { faultLevels, type FaultLevel } from "@/lib/faults/levels";
+export { retentionModes } from "@/lib/faults/retention";
 export { escalationRules, faultKinds, faultSources, hcclPhaseIds, rescheduleScopes, targetKinds } from "@/lib/faults/model";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { escalationRules, faultKinds, faultLevels, faultSources, targetKinds } from "./constants";
+import { escalationRules, faultKinds, faultLevels, faultSources, retentionModes, targetKinds } from "./constants";
 import { clusters } from "../cluster/table";
 
 export const faultKind = pgEnum("fault_kind", faultKinds);
@@ -8,13 +8,14 @@ export const faultLevel = pgEnum("fault_level", faultLevels);
 export const faultSource = pgEnum("fault_source", faultSources);
 export const faultTargetKind = pgEnum("fault_target_kind", targetKinds);
 export const faultRule = pgEnum("fault_rule", escalationRules);
+export const faultRetentionMode = pgEnum("fault_retention_mode", retentionModes);
 
 /**
  * Every fault event. Targets are resolved against the inventory at ingestion (server_ref, device_ref, …) and also
  * kept as a stable text key, so an event outlives a re-seeded inventory. No foreign keys besides the cluster: they
  * would cost a lookup per row at ingestion, and the key names the target anyway.
  *
- * Indexes, measured on 10M events over a year (scripts/bench/faults.ts has the query): for a 30-day window a BRIN
+ * Indexes, measured on 10M events over a year (scripts/bench/fault-queries.ts has the queries): for a 30-day window a BRIN
  * on began_at (176 kB) answered the timeline rows in 428 ms and the density in 332 ms, a btree on (cluster_id,
  * began_at) (301 MB) in 374 / 463 ms, while inserting 50k events in 1,000-row statements took 1.2 s with the BRIN
  * and 1.9 s with the btree. Events arrive roughly in time order, which is what BRIN needs, so: BRIN on began_at for
@@ -64,6 +65,11 @@ export const faultEvents = pgTable(
     index("fault_events_began_brin").using("brin", t.beganAt).with({ pages_per_range: 32 }),
     index("fault_events_series").on(t.clusterId, t.seriesKey, t.beganAt),
     index("fault_events_open").on(t.clusterId, t.seriesKey).where(sql`${t.endedAt} is null`),
+    // Added for the statistics (0005): events that last an hour or more are the only ones that can cross an instant
+    // from further back than an hour, so "what was going on at t" is a short BRIN range plus this small index.
+    index("fault_events_long").on(t.clusterId, t.endedAt).where(sql`${t.endedAt} - ${t.beganAt} >= interval '1 hour'`),
+    // Later events of a multi-event episode (flaps), by episode: tells the rollups which faults are one event.
+    index("fault_events_continuations").on(t.episodeId).where(sql`${t.episodeId} <> ${t.id}`),
     check("fault_events_end_after_begin", sql`${t.endedAt} is null or ${t.endedAt} >= ${t.beganAt}`),
   ],
 );
@@ -75,6 +81,8 @@ export const faultSettings = pgTable("fault_settings", {
     .references(() => clusters.id, { onDelete: "cascade" }),
   escalation: jsonb("escalation").notNull(),
   retentionDays: integer("retention_days").notNull(),
+  /** What retention does with events older than retentionDays: delete them or move them to fault_event_archive. */
+  retentionMode: faultRetentionMode("retention_mode").default("delete").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).defaultNow().notNull(),
 });
 

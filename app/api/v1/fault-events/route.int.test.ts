@@ -452,20 +452,3 @@ describe("dry run (the CSV import's preview)", () => {
     expect((await timeline(`from=${at(69_000)}&to=${at(71_000)}&target=sp1-node03/12`)).events).toHaveLength(0);
   });
 });
-
-describe("retention", () => {
-  it("deletes closed events older than the cutoff in batches, never open ones", async () => {
-    const { pruneFaultEvents } = await import("@/db/queries/faults-timeline");
-    const { findCluster } = await import("@/db/queries/faults");
-    const { pool } = testDatabase();
-    const cluster = (await findCluster(pool, "atlas-a3-demo"))!;
-    const cutoff = t0 + 40_000_000;
-    const count = async (sql: string) => Number((await pool.query<{ n: string }>(`select count(*) n from fault_events where cluster_id = $1 and ${sql}`, [cluster.id, new Date(cutoff).toISOString()])).rows[0]!.n);
-    const old = await count("ended_at < $2::timestamptz");
-    const open = await count("ended_at is null and $2::text is not null");
-    expect(old).toBeGreaterThan(3);
-    expect(await pruneFaultEvents(pool, cluster.id, cutoff, 2)).toBe(old);
-    expect(await count("ended_at < $2::timestamptz")).toBe(0);
-    expect(await count("ended_at is null and $2::text is not null")).toBe(open);
-  });
-});

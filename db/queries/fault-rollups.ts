@@ -1,0 +1,158 @@
+import type pg from "pg";
+
+/**
+ * The statistics rollups (db/schema/fault-rollup/table.ts): kept fresh lazily. Triggers on fault_events append the
+ * hours a statement touched to fault_rollup_dirty (cheap for ingestion: one INSERT per statement); whoever reads a
+ * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
+ * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
+ * and days at its edges, events still going when it starts (began earlier), and open events or events running past
+ * its end (their time inside the period depends on it).
+ */
+
+export const hourMs = 3_600_000;
+export const dayMs = 86_400_000;
+/** Hours and days are UTC, whatever the session's time zone. */
+const origin = "timestamptz '2000-01-01 00:00:00+00'";
+/** pg_advisory_xact_lock(class, cluster): one refresher per cluster at a time. */
+const refreshLockClass = 730_211;
+
+export const floorTo = (ms: number, grain: number) => Math.floor(ms / grain) * grain;
+export const ceilTo = (ms: number, grain: number) => Math.ceil(ms / grain) * grain;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Positional parameters for SQL assembled from fragments. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  at(ms: number): string {
+    return `${this.add(iso(ms))}::timestamptz`;
+  }
+}
+
+/** An event's duration in ms (closed events). */
+export const durationMs = "(extract(epoch from (f.ended_at - f.began_at)) * 1000)";
+
+/**
+ * Events of `f` that began before `t` and were still going at `t` (open, or ending after it), as three arms each
+ * an index can answer: a one-hour BRIN range, the open events, and the events lasting an hour or more.
+ */
+export function runningAt(p: SqlParams, t: number): string {
+  const at = p.at(t);
+  const hourBefore = p.at(t - hourMs);
+  return `((f.began_at >= ${hourBefore} and f.began_at < ${at} and (f.ended_at is null or f.ended_at > ${at}))
+    or (f.ended_at is null and f.began_at < ${hourBefore})
+    or (f.ended_at > ${at} and f.ended_at - f.began_at >= interval '1 hour' and f.began_at < ${hourBefore}))`;
+}
+
+/** Events of `f` that began in [from, to) and are open or end after `after`: those whose whole duration a rollup can't use. */
+export function runningPast(p: SqlParams, from: number, to: number, after: number): string {
+  const lo = p.at(from);
+  const hi = p.at(to);
+  const past = p.at(after);
+  const recentFrom = p.at(Math.max(from, after - hourMs));
+  return `((f.ended_at is null and f.began_at >= ${lo} and f.began_at < ${hi})
+    or (f.began_at >= ${recentFrom} and f.began_at < ${hi} and f.ended_at > ${past})
+    or (f.ended_at > ${past} and f.ended_at - f.began_at >= interval '1 hour' and f.began_at >= ${lo} and f.began_at < ${hi}))`;
+}
+
+/**
+ * How a period [from, to) splits for rollups of `grain`: whole buckets [fullFrom, fullTo) read from rollups, the
+ * rest from fault_events. With no whole bucket, fullFrom = fullTo = to.
+ */
+export function splitPeriod(from: number, to: number, grain: number): { fullFrom: number; fullTo: number } {
+  const fullFrom = ceilTo(from, grain);
+  const fullTo = floorTo(to, grain);
+  return fullFrom < fullTo ? { fullFrom, fullTo } : { fullFrom: to, fullTo: to };
+}
+
+/** The events of the period that rollups of the split leave out (cluster condition included). */
+export function outsideRollups(p: SqlParams, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }): string {
+  return `f.cluster_id = ${p.add(clusterId)} and ((f.began_at >= ${p.at(from)} and f.began_at < ${p.at(split.fullFrom)})
+    or (f.began_at >= ${p.at(split.fullTo)} and f.began_at < ${p.at(to)}) or ${runningAt(p, from)})`;
+}
+
+/** Contiguous runs of bucket starts, as [from, to) ranges. */
+function runs(starts: number[], grain: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const start of [...new Set(starts)].sort((a, b) => a - b)) {
+    const last = ranges.at(-1);
+    if (last && last[1] === start) last[1] = start + grain;
+    else ranges.push([start, start + grain]);
+  }
+  return ranges;
+}
+
+/** Whether an event is a fault of its own (an episode of one event), not part of a flapping series. */
+const singleEvent = `(f.episode_id = f.id and not exists (select 1 from fault_events c where c.episode_id = f.id and c.episode_id <> c.id))`;
+
+async function rebuildHours(client: pg.PoolClient, clusterId: number, from: number, to: number): Promise<void> {
+  const range = [clusterId, iso(from), iso(to)];
+  await client.query("delete from fault_hour_rollups where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz", range);
+  await client.query("delete from fault_episode_parts where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz", range);
+  await client.query(
+    `insert into fault_hour_rollups (cluster_id, hour, kind, level, super_pod_ref, events, die_closed_ms, single_recovered, single_recovered_ms, single_open)
+     select $1, date_bin('1 hour', f.began_at, ${origin}), f.kind, f.level, f.super_pod_ref, count(*),
+       coalesce(sum(${durationMs}) filter (where f.ended_at is not null and f.device_ref is not null), 0),
+       count(*) filter (where f.single and f.ended_at is not null),
+       coalesce(sum(${durationMs}) filter (where f.single and f.ended_at is not null), 0),
+       count(*) filter (where f.single and f.ended_at is null)
+     from (select f.*, ${singleEvent} as single from fault_events f
+           where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz) f
+     group by 2, 3, 4, 5`,
+    range,
+  );
+  await client.query(
+    `insert into fault_episode_parts (cluster_id, hour, episode_id, began_at, ended_at, open_events)
+     select $1, date_bin('1 hour', f.began_at, ${origin}), f.episode_id, min(f.began_at), max(f.ended_at), count(*) filter (where f.ended_at is null)
+     from fault_events f
+     where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz and not ${singleEvent}
+     group by 2, 3`,
+    range,
+  );
+}
+
+async function rebuildDays(client: pg.PoolClient, clusterId: number, from: number, to: number): Promise<void> {
+  const range = [clusterId, iso(from), iso(to)];
+  await client.query("delete from fault_day_target_rollups where cluster_id = $1 and day >= $2::timestamptz and day < $3::timestamptz", range);
+  await client.query(
+    `insert into fault_day_target_rollups (cluster_id, day, server_ref, device_ref, events, closed_ms)
+     select $1, date_bin('1 day', f.began_at, ${origin}), f.server_ref, f.device_ref, count(*),
+       coalesce(sum(${durationMs}) filter (where f.ended_at is not null), 0)
+     from fault_events f
+     where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz
+       and (f.server_ref is not null or f.device_ref is not null)
+     group by 2, 3, 4`,
+    range,
+  );
+}
+
+/**
+ * Recomputes the cluster's stale hours that begin in [from, to) (every stale hour when no period is given), and the
+ * days holding them. Returns how many hours were recomputed.
+ */
+export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from: number; to: number }): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
+    const { rows } = await client.query<{ hour: Date }>(
+      period
+        ? "delete from fault_rollup_dirty where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz returning hour"
+        : "delete from fault_rollup_dirty where cluster_id = $1 returning hour",
+      period ? [clusterId, iso(period.from), iso(period.to)] : [clusterId],
+    );
+    const hours = rows.map((r) => r.hour.getTime());
+    for (const [from, to] of runs(hours, hourMs)) await rebuildHours(client, clusterId, from, to);
+    for (const [from, to] of runs(hours.map((h) => floorTo(h, dayMs)), dayMs)) await rebuildDays(client, clusterId, from, to);
+    await client.query("commit");
+    return new Set(hours).size;
+  } catch (error) {
+    await client.query("rollback");
+    throw error;
+  } finally {
+    client.release();
+  }
+}

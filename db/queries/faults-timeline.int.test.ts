@@ -1,0 +1,107 @@
+import type pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
+import { demoA3Cluster } from "@/lib/inventory/demo";
+import { testDatabase } from "@/test/database";
+import { directStatistics, eventTargets, insertEvents, nextEventId, random, randomEvents, type EventRow, type EventTarget } from "@/test/fault-events";
+import { seedDemo } from "../seed";
+import { findCluster, type ClusterRef } from "./faults";
+import { timelineQuerySchema } from "../schema/fault-event/validation";
+import { faultStatistics, listTimeline } from "./faults-timeline";
+import { refreshFaultRollups } from "./fault-rollups";
+
+const hour = 3_600_000;
+const t0 = Date.parse("2026-11-01T00:00:00Z");
+const now = t0 + 4 * 24 * hour + 17 * 60_000;
+let cluster: ClusterRef;
+let pool: pg.Pool;
+let targets: EventTarget[] = [];
+const insert = (rows: EventRow[]) => insertEvents(pool, cluster.id, rows);
+
+/** Periods: whole days and hours, ragged edges, shorter than an hour, ending in the future, before any event. */
+const periods: [string, number, number][] = [
+  ["four whole days", t0, t0 + 4 * 24 * hour],
+  ["ragged edges", t0 + 5 * hour + 17 * 60_000 + 123, t0 + 3 * 24 * hour + 11 * 60_000],
+  ["one day from mid-day", t0 + 30 * hour + 1, t0 + 54 * hour + 59_999],
+  ["under an hour", t0 + 40 * hour + 5 * 60_000, t0 + 40 * hour + 50 * 60_000],
+  ["ending after now", t0 + 2 * 24 * hour + 7 * 60_000, now + 26 * hour],
+  ["before every event", t0 - 3 * 24 * hour, t0 - hour],
+];
+
+async function expectRollupsMatch(): Promise<void> {
+  for (const [label, from, to] of periods) {
+    const direct = await directStatistics(pool, cluster, from, to, now);
+    const rolled = await faultStatistics(pool, cluster, from, to, now);
+    const { mttrMs, ...rest } = rolled;
+    const { mttrMs: directMttr, ...directRest } = direct;
+    expect(rest, label).toEqual(directRest);
+    if (directMttr === null) expect(mttrMs, label).toBeNull();
+    else expect(mttrMs, label).toBeCloseTo(directMttr, 3);
+  }
+}
+
+beforeAll(async () => {
+  ({ pool } = testDatabase());
+  await seedDemo(testDatabase().db, [demoA3Cluster(2, 3)]);
+  cluster = (await findCluster(pool, "atlas-a3-demo"))!;
+  targets = await eventTargets(pool, cluster.id);
+});
+
+describe("statistics from rollups", () => {
+  it("equal the direct computation as events arrive, end late, flap, change level and are deleted", async () => {
+    const next = random(7);
+    const rows = randomEvents(next, targets, 1500, [t0 - 2 * 24 * hour, now - hour]);
+    await insert(rows);
+    await expectRollupsMatch();
+
+    // A fault of one event becomes a flapping one: only a later event, hours after, arrives.
+    const grown = rows.find((r) => r.episode === r.id && r.ended !== null && r.began > t0 + hour && r.began < t0 + 40 * hour)!;
+    await insert([{ ...grown, id: nextEventId(), began: grown.ended! + 2 * hour, ended: grown.ended! + 3 * hour }]);
+    await expectRollupsMatch();
+
+    // Late arrivals into hours already rolled up.
+    await insert(randomEvents(next, targets, 300, [t0, now]));
+    await expectRollupsMatch();
+
+    // Open events end (some far later), levels are re-judged, episodes merge, some events are deleted.
+    const open = rows.filter((r) => r.ended === null);
+    expect(open.length).toBeGreaterThan(20);
+    await pool.query(
+      `update fault_events set ended_at = began_at + (case when id like '%1' then interval '30 hours' else interval '40 minutes' end) where id = any($1::text[])`,
+      [open.slice(0, Math.floor(open.length / 2)).map((r) => r.id)],
+    );
+    await pool.query("update fault_events set level = 'SeparateNPU' where id = any($1::text[])", [rows.filter((_, i) => i % 17 === 0).map((r) => r.id)]);
+    const singles = rows.filter((r) => r.episode === r.id && r.began > t0 && r.began < t0 + 2 * 24 * hour);
+    await pool.query("update fault_events set episode_id = $1 where id = any($2::text[])", [singles[0]!.id, singles.slice(1, 4).map((r) => r.id)]);
+    await pool.query("delete from fault_events where id = any($1::text[])", [rows.filter((_, i) => i % 23 === 5).map((r) => r.id)]);
+    await expectRollupsMatch();
+  });
+
+  it("gives the timeline's density and total from rollups as counted event by event", async () => {
+    const from = t0 + 5 * hour + 17 * 60_000;
+    const to = from + 12 * 24 * hour;
+    for (const filter of [{}, { kind: ["hccl-error", "npu-chip-fault"] }, { level: ["SeparateNPU"] }]) {
+      const query = timelineQuerySchema.parse({ cluster: cluster.slug, from, to, ...filter });
+      const { density, total } = await listTimeline(pool, cluster, query, now);
+      expect(density.bucketMs).toBe(2 * hour);
+      const { rows } = await pool.query<{ at: Date; level: string; n: string }>(
+        `select date_bin('2 hours', greatest(began_at, $2::timestamptz), timestamptz '2000-01-01 00:00:00+00') as at, level::text, count(*) as n
+         from fault_events where cluster_id = $1 and began_at < $3::timestamptz and (began_at >= $2::timestamptz or ended_at is null or ended_at > $2::timestamptz)
+           and ($4::text[] is null or kind::text = any($4::text[])) and ($5::text[] is null or level::text = any($5::text[]))
+         group by 1, 2`,
+        [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), query.kind ?? null, query.level ?? null],
+      );
+      const expected = new Map<number, Record<string, number>>();
+      for (const r of rows) expected.set(r.at.getTime(), { ...expected.get(r.at.getTime()), [r.level]: Number(r.n) });
+      expect(new Map(density.buckets.map((b) => [b.at, b.counts]))).toEqual(expected);
+      expect(total).toBe(rows.reduce((sum, r) => sum + Number(r.n), 0));
+      expect(total).toBeGreaterThan(100);
+    }
+  });
+
+  it("recomputes only the stale hours", async () => {
+    await refreshFaultRollups(pool, cluster.id);
+    expect(await refreshFaultRollups(pool, cluster.id)).toBe(0);
+    await pool.query("update fault_events set ended_at = ended_at + interval '1 second' where id = (select id from fault_events where ended_at is not null and episode_id = id order by id limit 1)");
+    expect(await refreshFaultRollups(pool, cluster.id)).toBe(1);
+  });
+});

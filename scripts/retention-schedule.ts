@@ -1,0 +1,43 @@
+import { connectDatabase } from "@/db/client";
+import { runRetention } from "@/db/queries/faults-retention";
+import { retentionIntervalMs } from "@/lib/faults/retention";
+
+/** Let the console come up before the first run. */
+const firstRunDelayMs = 60_000;
+
+/**
+ * Fault-event retention inside the server process (scripts/serve.ts): every hour, each cluster's retention is applied
+ * in short batches. Every instance schedules it; an advisory lock lets one of them run at a time. `stop()` ends it
+ * between two batches.
+ */
+export function scheduleRetention(databaseUrl: string, log: (line: string) => void): { stop(): Promise<void> } {
+  const handle = connectDatabase(databaseUrl, { max: 2 });
+  const abort = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  const run = async () => {
+    try {
+      const results = await runRetention(handle.pool, { signal: abort.signal });
+      for (const [slug, r] of results ?? []) {
+        if (r.events > 0) log(`retention: ${slug}: ${r.mode === "archive" ? "archived" : "deleted"} ${r.events} fault events ended before ${new Date(r.cutoff).toISOString()}`);
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) log(`retention failed (next try in an hour): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const tick = () => {
+    running = running.then(run);
+  };
+  const first = setTimeout(tick, firstRunDelayMs);
+  const every = setInterval(tick, retentionIntervalMs);
+  first.unref();
+  every.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(every);
+      abort.abort();
+      await running;
+      await handle.pool.end();
+    },
+  };
+}
