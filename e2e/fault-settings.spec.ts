@@ -20,12 +20,15 @@ test.describe("fault escalation settings as an editor", () => {
     await expect(page.getByText("Fault timeout: at most 600.")).toBeVisible();
 
     await faultTimeout(page).fill("35");
+    await expect(page.getByRole("radio", { name: "Delete" })).toBeChecked();
+    await page.getByRole("radio", { name: "Archive" }).check();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Saved. The rules apply to events judged from now on.")).toBeVisible();
     await expect(page.getByText("Changed for this cluster")).toBeVisible();
 
     await page.reload();
     await expect(faultTimeout(page)).toHaveValue("35");
+    await expect(page.getByRole("radio", { name: "Archive" })).toBeChecked();
 
     await page.goto("/faults?cluster=atlas-a2-demo&tab=reference");
     const rules = page.getByRole("region", { name: /escalation/ });
@@ -42,6 +45,8 @@ test.describe("fault escalation settings as a viewer", () => {
     await expect(page.getByText("changing them needs the editor role")).toBeVisible();
     await expect(faultTimeout(page)).toHaveValue("35");
     await expect(faultTimeout(page)).toBeDisabled();
+    await expect(page.getByRole("radio", { name: "Archive" })).toBeChecked();
+    await expect(page.getByRole("radio", { name: "Archive" })).toBeDisabled();
     await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
 
     const current = await (await page.request.get(`/api/v1/fault-events/settings?cluster=atlas-a2-demo`)).json();

@@ -2,7 +2,7 @@
 
 import { MinusCircleOutlined, PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Card, Form, InputNumber, Select, Space, Spin, Tag, Typography } from "antd";
+import { Alert, Button, Card, Form, InputNumber, Radio, Select, Space, Spin, Tag, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { DateTime } from "@/components/primitives/date-time";
@@ -10,15 +10,16 @@ import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { faultSettingsInputSchema, type FaultSettingsInput } from "@/db/schema/fault-event/validation";
 import { zodIssueProblem } from "@/lib/faults/errors";
 import { defaultEscalationSettings, settingRanges, type EscalationSettings } from "@/lib/faults/escalation";
+import { retentionModes } from "@/lib/faults/retention";
 import { faultLevels } from "@/lib/faults/levels";
 import { faultKinds } from "@/lib/faults/model";
 import { faultKeys, fetchFaultSettings, saveFaultSettings, type FaultSettings } from "./api";
 import { useProblemText } from "./problem-text";
 
-type FormValues = EscalationSettings & { retentionDays: number };
+type FormValues = EscalationSettings & Pick<FaultSettings, "retentionDays" | "retentionMode">;
 
-const toForm = (settings: FaultSettings): FormValues => ({ ...settings.escalation, retentionDays: settings.retentionDays });
-const toInput = ({ retentionDays, duration, frequency }: FormValues): unknown => ({ escalation: { duration, frequency }, retentionDays });
+const toForm = (settings: FaultSettings): FormValues => ({ ...settings.escalation, retentionDays: settings.retentionDays, retentionMode: settings.retentionMode });
+const toInput = ({ retentionDays, retentionMode, duration, frequency }: FormValues): unknown => ({ escalation: { duration, frequency }, retentionDays, retentionMode });
 /** A schema issue's path (`escalation.duration.0.faultTimeoutSeconds`) as the form names the field. */
 const fieldName = (path: PropertyKey[]): (string | number)[] => path.filter((part) => part !== "escalation").map((part) => (typeof part === "number" ? part : String(part)));
 
@@ -82,6 +83,7 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
     windowSeconds: t("window"),
     releaseSeconds: t("release"),
     retentionDays: t("retentionDays"),
+    retentionMode: t("retentionMode"),
   };
   const submit = (values: FormValues) => {
     clearErrors();
@@ -216,6 +218,12 @@ function SettingsEditor({ cluster, canEdit, loaded }: { cluster: string; canEdit
         <Card title={t("retentionTitle")} size="small">
           <Form.Item name="retentionDays" label={labels.retentionDays} extra={t("retentionHelp")}>
             <InputNumber<number> suffix={t("daysUnit")} style={{ width: 160 }} aria-label={labels.retentionDays} />
+          </Form.Item>
+          <Form.Item name="retentionMode" label={labels.retentionMode} extra={t("retentionModeHelp")}>
+            <Radio.Group
+              aria-label={labels.retentionMode}
+              options={retentionModes.map((mode) => ({ value: mode, label: t(`retentionModes.${mode}`) }))}
+            />
           </Form.Item>
         </Card>
 

@@ -6,7 +6,10 @@ import { directStatistics, eventTargets, insertEvents, random, randomEvents, typ
 import { systemActor } from "./audit";
 import { seedDemo } from "../seed";
 import { findCluster, type ClusterRef } from "./faults";
-import { applyRetention, getRetention, putRetention, runRetention } from "./faults-retention";
+import { faultSettingsInputSchema } from "@/db/schema/fault-event/validation";
+import { defaultEscalationSettings } from "@/lib/faults/escalation";
+import { applyRetention, getRetention, runRetention } from "./faults-retention";
+import { putFaultSettings } from "./settings";
 import { faultStatistics } from "./faults-timeline";
 
 const hour = 3_600_000;
@@ -50,11 +53,15 @@ beforeAll(async () => {
 });
 
 describe("retention", () => {
-  it("stores days and mode per cluster, validated, with the defaults until set", async () => {
+  it("stores days and mode per cluster with the fault settings, validated, with the defaults until set", async () => {
     expect(await getRetention(pool, cluster.id)).toEqual({ days: 400, mode: "delete" });
-    await expect(putRetention(testDatabase(), cluster, { days: 0, mode: "delete" }, systemActor)).rejects.toThrow();
-    await expect(putRetention(testDatabase(), cluster, { days: 30, mode: "export" }, systemActor)).rejects.toThrow();
-    await putRetention(testDatabase(), cluster, { days: 20, mode: "archive" }, systemActor);
+    expect(faultSettingsInputSchema.safeParse({ escalation: defaultEscalationSettings, retentionDays: 0 }).success).toBe(false);
+    expect(faultSettingsInputSchema.safeParse({ escalation: defaultEscalationSettings, retentionDays: 30, retentionMode: "export" }).success).toBe(false);
+    // Clients that predate the archive mode send no mode and get `delete`.
+    expect(faultSettingsInputSchema.parse({ escalation: defaultEscalationSettings, retentionDays: 30 }).retentionMode).toBe("delete");
+    const input = faultSettingsInputSchema.parse({ escalation: defaultEscalationSettings, retentionDays: 20, retentionMode: "archive" });
+    const saved = await putFaultSettings(testDatabase(), cluster, input, null, systemActor);
+    expect(saved).toMatchObject({ retentionDays: 20, retentionMode: "archive", customised: true });
     expect(await getRetention(pool, cluster.id)).toEqual({ days: 20, mode: "archive" });
   });
 

@@ -1,10 +1,5 @@
 import type pg from "pg";
-import { defaultRetention, retentionBatchSize, retentionCutoff, retentionSettingsSchema, type RetentionSettings } from "@/lib/faults/retention";
-import { recordAudit, type AuditActor } from "./audit";
-import type { ClusterRef } from "./faults";
-import { defaultEscalationSettings } from "@/lib/faults/escalation";
-import type { DatabaseHandle } from "../client";
-import { faultSettings } from "../schema";
+import { defaultRetention, retentionBatchSize, retentionCutoff, type RetentionSettings } from "@/lib/faults/retention";
 import { refreshFaultRollups } from "./fault-rollups";
 
 /** pg_try_advisory_lock key: one retention runner per database, however many servers share it. */
@@ -17,20 +12,6 @@ export async function getRetention(pool: pg.Pool | pg.PoolClient, clusterId: num
     [clusterId],
   );
   return rows[0] ?? { ...defaultRetention };
-}
-
-/** Sets a cluster's retention (validated with retentionSettingsSchema); the escalation settings stay as they are. */
-export async function putRetention(handle: DatabaseHandle, cluster: ClusterRef, input: unknown, actor: AuditActor): Promise<RetentionSettings> {
-  const settings = retentionSettingsSchema.parse(input);
-  const before = await getRetention(handle.pool, cluster.id);
-  await handle.db.transaction(async (tx) => {
-    await tx
-      .insert(faultSettings)
-      .values({ clusterId: cluster.id, escalation: defaultEscalationSettings, retentionDays: settings.days, retentionMode: settings.mode })
-      .onConflictDoUpdate({ target: faultSettings.clusterId, set: { retentionDays: settings.days, retentionMode: settings.mode, updatedAt: new Date() } });
-    await recordAudit(tx, { actor, action: "fault_retention.update", target: { type: "cluster", id: cluster.slug }, before: { ...before }, after: { ...settings } });
-  });
-  return settings;
 }
 
 export interface RetentionOptions {

@@ -4,10 +4,10 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import type { FaultSettings } from "@/lib/faults/api-types";
 import { defaultEscalationSettings } from "@/lib/faults/escalation";
+import { defaultRetention, type RetentionMode } from "@/lib/faults/retention";
 import type { Database, DatabaseHandle } from "../client";
 import * as schema from "../schema";
 import { appSettings } from "../schema";
-import { defaultRetentionDays } from "../schema/fault-event/constants";
 import { escalationSettingsSchema, type FaultSettingsInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { inTransaction } from "./faults";
@@ -45,18 +45,19 @@ export class FaultSettingsConflictError extends Error {
 type Queryable = pg.Pool | pg.PoolClient;
 
 async function readFaultSettings(executor: Queryable, clusterId: number, lock: boolean): Promise<FaultSettings> {
-  const { rows } = await executor.query<{ escalation: unknown; retention_days: number; version: string; updated_ms: string }>(
-    `select escalation, retention_days, (extract(epoch from updated_at) * 1000000)::bigint::text as version,
+  const { rows } = await executor.query<{ escalation: unknown; retention_days: number; retention_mode: RetentionMode; version: string; updated_ms: string }>(
+    `select escalation, retention_days, retention_mode, (extract(epoch from updated_at) * 1000000)::bigint::text as version,
             (extract(epoch from updated_at) * 1000)::bigint::text as updated_ms
      from fault_settings where cluster_id = $1${lock ? " for update" : ""}`,
     [clusterId],
   );
   const row = rows[0];
-  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetentionDays, customised: false, version: "0", updatedAt: null };
+  if (!row) return { escalation: defaultEscalationSettings, retentionDays: defaultRetention.days, retentionMode: defaultRetention.mode, customised: false, version: "0", updatedAt: null };
   const parsed = escalationSettingsSchema.safeParse(row.escalation);
   return {
     escalation: parsed.success ? parsed.data : defaultEscalationSettings,
     retentionDays: row.retention_days,
+    retentionMode: row.retention_mode,
     customised: true,
     version: row.version,
     updatedAt: Number(row.updated_ms),
@@ -85,20 +86,20 @@ export async function putFaultSettings(
     if (expectedVersion !== null && expectedVersion !== before.version) throw new FaultSettingsConflictError(before);
     const onConflict =
       before.customised || expectedVersion === null
-        ? "do update set escalation = excluded.escalation, retention_days = excluded.retention_days, updated_at = excluded.updated_at"
+        ? "do update set escalation = excluded.escalation, retention_days = excluded.retention_days, retention_mode = excluded.retention_mode, updated_at = excluded.updated_at"
         : "do nothing";
     const written = await client.query(
-      `insert into fault_settings (cluster_id, escalation, retention_days, updated_at) values ($1, $2::jsonb, $3, clock_timestamp())
+      `insert into fault_settings (cluster_id, escalation, retention_days, retention_mode, updated_at) values ($1, $2::jsonb, $3, $4, clock_timestamp())
        on conflict (cluster_id) ${onConflict}`,
-      [cluster.id, JSON.stringify(settings.escalation), settings.retentionDays],
+      [cluster.id, JSON.stringify(settings.escalation), settings.retentionDays, settings.retentionMode],
     );
     if (written.rowCount !== 1) throw new FaultSettingsConflictError(await readFaultSettings(client, cluster.id, false));
     await recordAudit(drizzle(client, { schema }), {
       actor,
       action: "fault_settings.update",
       target: { type: "cluster", id: cluster.slug },
-      before: { escalation: before.escalation, retentionDays: before.retentionDays },
-      after: { escalation: settings.escalation, retentionDays: settings.retentionDays },
+      before: { escalation: before.escalation, retentionDays: before.retentionDays, retentionMode: before.retentionMode },
+      after: { escalation: settings.escalation, retentionDays: settings.retentionDays, retentionMode: settings.retentionMode },
     });
     return readFaultSettings(client, cluster.id, false);
   });

@@ -1,3 +1,4 @@
+import type { RetentionMode } from "./retention";
 import type { DeviceInfoSnapshot } from "./device-info";
 import type { FaultProblem } from "./errors";
 import type { EscalationSettings } from "./escalation";
@@ -89,6 +90,8 @@ export interface DeviceInfoResult {
 export interface FaultSettings {
   escalation: EscalationSettings;
   retentionDays: number;
+  /** What retention does with events past retentionDays: delete them or move them to fault_event_archive. */
+  retentionMode: RetentionMode;
   /** False while the cluster uses MindCluster's defaults. */
   customised: boolean;
   /**

@@ -1,4 +1,3 @@
-import { defaultRetention } from "@/lib/faults/retention";
 
 /** Most events one POST /api/v1/fault-events takes. */
 export const maxEventsPerRequest = 10_000;
@@ -8,8 +7,6 @@ export const maxBatchBytes = 16 * 1024 * 1024;
 export const maxDeviceInfoBytes = 1024 * 1024;
 /** Events dated further ahead than this are refused: a clock that wrong would distort every statistic. */
 export const maxFutureSkewMs = 24 * 3600 * 1000;
-/** Default retention of fault events per cluster. */
-export const defaultRetentionDays = defaultRetention.days;
 /** The PostgreSQL NOTIFY channel fault changes are announced on (feeds the server-sent events). */
 export const faultChannel = "rankscope_fault_events";
 

@@ -1,3 +1,4 @@
+import { defaultRetention, retentionSettingsSchema } from "@/lib/faults/retention";
 import { z } from "zod";
 import { faultLevels } from "@/lib/faults/levels";
 import { faultKinds, faultSources, hcclPhaseIds, rescheduleScopes } from "@/lib/faults/model";
@@ -101,7 +102,9 @@ export const escalationSettingsSchema = z.object({
 
 export const faultSettingsInputSchema = z.object({
   escalation: escalationSettingsSchema,
-  retentionDays: z.number().int().min(1).max(3650),
+  retentionDays: retentionSettingsSchema.shape.days,
+  /** Optional so clients written before the archive mode keep working: they get `delete`. */
+  retentionMode: retentionSettingsSchema.shape.mode.default(defaultRetention.mode),
 });
 export type FaultSettingsInput = z.infer<typeof faultSettingsInputSchema>;
 
