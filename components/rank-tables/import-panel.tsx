@@ -3,8 +3,9 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { App, Button, Card, Input, InputNumber, Progress, Segmented, Space, Steps, Tabs, Typography, Upload } from "antd";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { generateFromHccn, writeRankTable, type HccnServer } from "@/lib/rank-table";
+import { useRef, useState } from "react";
+import { generateFromHccn, writeRankTable } from "@/lib/rank-table";
+import { addHccnFile, type HccnFile } from "@/lib/rank-table-workspace/hccn-files";
 import { IMPORT_STAGES, type ImportStage } from "@/lib/rank-table-workspace/import";
 import { InventoryImport, type InventoryActions } from "./inventory-import";
 
@@ -73,7 +74,14 @@ export function ImportPanel({
   const t = useTranslations("rankTables.import");
   const { message } = App.useApp();
   const [text, setText] = useState("");
-  const [hccn, setHccn] = useState<HccnServer[]>([]);
+  const [hccn, setHccn] = useState<HccnFile[]>([]);
+  /** The files as last set, for reads that finish together; `hccnOrder` numbers the files in the order they were given. */
+  const hccnRef = useRef<HccnFile[]>([]);
+  const hccnOrder = useRef(0);
+  const setHccnFiles = (files: HccnFile[]) => {
+    hccnRef.current = files;
+    setHccn(files);
+  };
   const [version, setVersion] = useState<"1.0" | "1.2">("1.2");
   const [basePort, setBasePort] = useState<number | null>(null);
 
@@ -135,9 +143,14 @@ export function ImportPanel({
                   multiple
                   showUploadList={false}
                   beforeUpload={(file) => {
+                    const order = hccnOrder.current++;
                     file
                       .text()
-                      .then((content) => setHccn((servers) => [...servers.filter((server) => server.serverId !== file.name.replace(/\.conf$/i, "")), { serverId: file.name.replace(/(\.hccn)?\.conf$/i, ""), hccnConf: content }]))
+                      .then((content) => {
+                        const added = addHccnFile(hccnRef.current, file.name, content, order);
+                        if (!added) message.error(t("hccnNoAddresses", { name: file.name }));
+                        else setHccnFiles(added);
+                      })
                       .catch(() => message.error(t("readFailed", { name: file.name })));
                     return false;
                   }}
@@ -154,7 +167,7 @@ export function ImportPanel({
                   <Button type="primary" disabled={hccn.length === 0} onClick={buildFromHccn}>
                     {t("build")}
                   </Button>
-                  <Button disabled={hccn.length === 0} onClick={() => setHccn([])}>
+                  <Button disabled={hccn.length === 0} onClick={() => setHccnFiles([])}>
                     {t("clear")}
                   </Button>
                 </Space>
