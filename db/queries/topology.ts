@@ -211,13 +211,22 @@ export async function recentNodeFaults(
     total: string;
     open: string;
   }>(
-    `select f.id, f.target_kind, f.target_key, f.kind, f.level, f.code, f.began_at, f.ended_at,
+    // One arm per index (a node's own targets; links by their first or their second end), so each reads only the
+    // node's rows; `union` drops a link that has both ends in the node.
+    `with hits as (
+       select id, target_kind, target_key, kind, level, code, began_at, ended_at from fault_events
+       where cluster_id = $1 and target_key = any($3::text[])
+       union
+       select id, target_kind, target_key, kind, level, code, began_at, ended_at from fault_events
+       where cluster_id = $1 and target_kind = 'link' and split_part(substr(target_key, 6), '~', 1) = any($4::text[])
+       union
+       select id, target_kind, target_key, kind, level, code, began_at, ended_at from fault_events
+       where cluster_id = $1 and target_kind = 'link' and split_part(target_key, '~', 2) = any($4::text[])
+     )
+     select f.id, f.target_kind, f.target_key, f.kind, f.level, f.code, f.began_at, f.ended_at,
        count(*) over () as total, count(*) filter (where f.ended_at is null) over () as open
-     from fault_events f
-     where f.cluster_id = $1
-       and (f.began_at >= $2::timestamptz or f.ended_at is null)
-       and (f.target_key = any($3::text[])
-         or (f.target_kind = 'link' and (split_part(substr(f.target_key, 6), '~', 1) = any($4::text[]) or split_part(f.target_key, '~', 2) = any($4::text[]))))
+     from hits f
+     where f.began_at >= $2::timestamptz or f.ended_at is null
      order by f.began_at desc, f.id
      limit $5`,
     [clusterId, new Date(since).toISOString(), scope.targetKeys, scope.linkEnds, limit],

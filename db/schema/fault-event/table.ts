@@ -64,6 +64,11 @@ export const faultEvents = pgTable(
   (t) => [
     index("fault_events_began_brin").using("brin", t.beganAt).with({ pages_per_range: 32 }),
     index("fault_events_series").on(t.clusterId, t.seriesKey, t.beganAt),
+    // The topology details panel's recent faults: a node's own targets by key, and links by either end (target_key
+    // is `link:<a>~<b>`), so a click reads the node's rows instead of a week of the whole cluster.
+    index("fault_events_target").on(t.clusterId, t.targetKey, t.beganAt),
+    index("fault_events_link_first_end").on(t.clusterId, sql`split_part(substr(${t.targetKey}, 6), '~', 1)`).where(sql`${t.targetKind} = 'link'`),
+    index("fault_events_link_second_end").on(t.clusterId, sql`split_part(${t.targetKey}, '~', 2)`).where(sql`${t.targetKind} = 'link'`),
     index("fault_events_open").on(t.clusterId, t.seriesKey).where(sql`${t.endedAt} is null`),
     // Added for the statistics (0005): events that last an hour or more are the only ones that can cross an instant
     // from further back than an hour, so "what was going on at t" is a short BRIN range plus this small index.

@@ -1,0 +1,3 @@
+CREATE INDEX "fault_events_target" ON "fault_events" USING btree ("cluster_id","target_key","began_at");--> statement-breakpoint
+CREATE INDEX "fault_events_link_first_end" ON "fault_events" USING btree ("cluster_id",split_part(substr("target_key", 6), '~', 1)) WHERE "fault_events"."target_kind" = 'link';--> statement-breakpoint
+CREATE INDEX "fault_events_link_second_end" ON "fault_events" USING btree ("cluster_id",split_part("target_key", '~', 2)) WHERE "fault_events"."target_kind" = 'link';
