@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * A stable event id. A source that names its events keeps its name (`<source>:<id>`), so re-sending is recognised;
@@ -15,9 +15,7 @@ export function stableEventId(parts: {
   beganAt: number;
 }): string {
   if (parts.sourceId) return `${parts.source}:${parts.sourceId}`;
-  const digest = createHash("sha256")
-    .update([parts.cluster, parts.targetKey, parts.kind, parts.code ?? "", parts.source, String(parts.beganAt)].join("\u0000"))
-    .digest("base64url")
-    .slice(0, 22);
+  // One-shot hash: no Hash object per event (ingestion derives 1,000 ids a batch); the same digest as before.
+  const digest = hash("sha256", `${parts.cluster}\u0000${parts.targetKey}\u0000${parts.kind}\u0000${parts.code ?? ""}\u0000${parts.source}\u0000${parts.beganAt}`, "base64url").slice(0, 22);
   return `${parts.source}~${digest}`;
 }

@@ -94,7 +94,9 @@ function cpuMeter(routePid: number, dataDir: string): CpuMeter {
 /** Starts the route handler's server in its own process (see fault-ingest-server.ts). */
 async function startRouteServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
+  // FAULT_BENCH_CPU_PROFILE=<dir> writes the route process's V8 CPU profile there (open it in Chrome DevTools).
+  const profile = process.env.FAULT_BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.FAULT_BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
   });
