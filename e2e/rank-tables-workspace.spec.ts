@@ -116,6 +116,8 @@ test.describe("Rank table workspace (editor)", () => {
     await expect(dialog).toContainText("Revision 2 was saved by");
     await expect(dialog).toContainText("192.168.3.66");
     await dialog.getByRole("button", { name: "Merge my changes onto theirs" }).click();
+    // The dialog's own "Save mine over revision" button stays in the page until its closing animation ends.
+    await expect(dialog).toBeHidden();
     await second.getByRole("button", { name: "Save" }).click();
     await expect(second.getByText("Revision 3", { exact: true })).toBeVisible();
     await other.close();
