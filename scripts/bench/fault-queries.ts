@@ -8,20 +8,16 @@
  *   stale hours, and the refresh (and statistics) after such a batch.
  * Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { connectDatabase, type DatabaseHandle } from "@/db/client";
-import { startEmbeddedPostgres } from "@/db/embedded";
-import { migrate } from "@/db/migrate";
+import type { DatabaseHandle } from "@/db/client";
 import { refreshFaultRollups } from "@/db/queries/fault-rollups";
 import { findCluster, type ClusterRef } from "@/db/queries/faults";
 import { faultStatistics, listTimeline } from "@/db/queries/faults-timeline";
 import { findClusterHeader, recentNodeFaults, topologyIndex } from "@/db/queries/topology";
-import { seedDemo } from "@/db/seed";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { faultScopeOf, recentFaultLimit, recentFaultWindowMs } from "@/lib/topology/details";
 import type { NodeKind } from "@/lib/topology/model";
+import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 
 const day = 86_400_000;
@@ -151,13 +147,9 @@ async function ingestionCost(handle: DatabaseHandle, cluster: ClusterRef, end: n
 export const faultQueriesBench: BenchSection = {
   name: "fault-queries",
   description: "the 30-day fault timeline and statistics and the details panel's recent faults at 10M events, and what the rollups cost",
-  async run() {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-bench-fault-queries-"));
-    let server = await startEmbeddedPostgres({ dataDir, persistent: true });
-    let handle = connectDatabase(server.url(), { max: 6 });
-    try {
-      await migrate(handle.pool);
-      await seedDemo(handle.db);
+  run: () =>
+    withDemoDatabase(6, async (database) => {
+      const { handle } = database;
       console.log(`machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; PostgreSQL embedded, default settings`);
       const cluster = (await findCluster(handle.pool, "atlas-a3-demo"))!;
       const total = Number(process.env.FAULT_BENCH_EVENTS ?? 10_000_000);
@@ -172,17 +164,9 @@ export const faultQueriesBench: BenchSection = {
       );
       console.log(`rollups built from scratch: ${fmt(hours)} hours in ${seconds(build)}; ${fmt(Number(sizes[0]!.n))} rollup rows, ${sizes[0]!.rollups} (table ${sizes[0]!.table}, BRIN ${sizes[0]!.brin})`);
       // Cold: a restarted server (empty shared buffers; the OS page cache is not ours to drop).
-      await handle.pool.end();
-      await server.stop();
-      server = await startEmbeddedPostgres({ dataDir, persistent: true });
-      handle = connectDatabase(server.url(), { max: 6 });
-      await queryTimes(handle, cluster, end);
-      await detailsPanelTimes(handle, cluster, end);
-      await ingestionCost(handle, cluster, end);
-    } finally {
-      await handle.pool.end();
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  },
+      await database.restart();
+      await queryTimes(database.handle, cluster, end);
+      await detailsPanelTimes(database.handle, cluster, end);
+      await ingestionCost(database.handle, cluster, end);
+    }),
 };

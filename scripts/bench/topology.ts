@@ -12,18 +12,14 @@
  * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { connectDatabase } from "@/db/client";
-import { freePort, startEmbeddedPostgres } from "@/db/embedded";
-import { migrate } from "@/db/migrate";
+import { freePort } from "@/db/embedded";
 import { systemActor } from "@/db/queries/audit";
 import { insertCluster } from "@/db/queries/inventory";
 import { createUser } from "@/db/queries/users";
-import { seedDemo } from "@/db/seed";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { lockCheckout } from "../e2e-lock";
+import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 
 const RUNS = 5;
@@ -170,37 +166,32 @@ async function browserFigures(base: string) {
 
 async function runTopologyBench(): Promise<void> {
   const release = await lockCheckout();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-bench-pg-"));
-  const postgres = await startEmbeddedPostgres({ dataDir, persistent: false });
-  const handle = connectDatabase(postgres.url(), { max: 2 });
-  let server: ChildProcess | undefined;
   try {
-    await migrate(handle.pool);
-    await seedDemo(handle.db);
-    await insertCluster(handle.db, largeA3Cluster(32, 32));
-    await createUser(handle.db, { ...user, role: "viewer" }, systemActor);
-    const bump = async (slug: string) => {
-      await handle.pool.query("update clusters set inventory_revision = inventory_revision + 1 where slug = $1", [slug]);
-    };
+    await withDemoDatabase(2, async ({ handle, server: postgres }) => {
+      await insertCluster(handle.db, largeA3Cluster(32, 32));
+      await createUser(handle.db, { ...user, role: "viewer" }, systemActor);
+      const bump = async (slug: string) => {
+        await handle.pool.query("update clusters set inventory_revision = inventory_revision + 1 where slug = $1", [slug]);
+      };
 
-    console.log("building the app into .next-e2e …");
-    const env = { NEXT_DIST_DIR: ".next-e2e", NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" };
-    if ((await run(process.platform === "win32" ? "npx.cmd" : "npx", ["next", "build"], env)) !== 0) throw new Error("next build failed");
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: postgres.url() },
+      console.log("building the app into .next-e2e …");
+      const env = { NEXT_DIST_DIR: ".next-e2e", NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" };
+      if ((await run(process.platform === "win32" ? "npx.cmd" : "npx", ["next", "build"], env)) !== 0) throw new Error("next build failed");
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: postgres.url() },
+      });
+      try {
+        await waitFor(`${base}/api/health`, server);
+        await apiFigures(base, await signIn(base), bump);
+        await browserFigures(base);
+      } finally {
+        server.kill("SIGTERM");
+      }
     });
-    await waitFor(`${base}/api/health`, server);
-
-    await apiFigures(base, await signIn(base), bump);
-    await browserFigures(base);
   } finally {
-    server?.kill("SIGTERM");
-    await handle.pool.end();
-    await postgres.stop();
-    await rm(dataDir, { recursive: true, force: true });
     release();
   }
 }
