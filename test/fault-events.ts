@@ -158,3 +158,19 @@ export async function directStatistics(pool: pg.Pool, cluster: ClusterRef, from:
   };
 }
 
+
+/** Events as a feeder posts them to POST /api/v1/fault-events (A3 demo cluster), with times in seconds after `t0`. */
+export function postedEvents(t0: number) {
+  const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+  const linkDown = (server: string, die: number, begin: number, end: number | null, extra: object = {}) => ({
+    cluster: "atlas-a3-demo",
+    kind: "roce-link-down",
+    source: "simulator",
+    code: "81078603",
+    target: { server, die },
+    beganAt: at(begin),
+    ...(end === null ? {} : { endedAt: at(end) }),
+    ...extra,
+  });
+  return { at, linkDown };
+}

@@ -11,6 +11,7 @@ import { demoA3Cluster } from "@/lib/inventory/demo";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { postedEvents } from "@/test/fault-events";
 
 withAppDatabase();
 
@@ -44,16 +45,7 @@ async function send(events: unknown[]): Promise<{ counts: Counts; items: { statu
 const sendTogether = (batches: unknown[][]) => Promise.all(batches.map(send));
 
 const t0 = Date.parse("2026-11-10T00:00:00Z");
-const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
-const linkDown = (server: string, die: number, begin: number, end: number | null) => ({
-  cluster: "atlas-a3-demo",
-  kind: "roce-link-down",
-  source: "simulator",
-  code: "81078603",
-  target: { server, die },
-  beganAt: at(begin),
-  ...(end === null ? {} : { endedAt: at(end) }),
-});
+const { at, linkDown } = postedEvents(t0);
 const linkUp = (server: string, die: number, end: number) => ({
   cluster: "atlas-a3-demo",
   kind: "roce-link-up",

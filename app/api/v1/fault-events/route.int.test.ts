@@ -7,6 +7,7 @@ import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { postedEvents } from "@/test/fault-events";
 
 // Response bodies are read loosely: the assertions say what they must hold.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +42,7 @@ beforeAll(async () => {
 
 const auth = (role: keyof typeof tokens = "editor") => ({ authorization: `Bearer ${tokens[role]}` });
 const t0 = Date.parse("2026-11-20T08:00:00Z");
-const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+const { at, linkDown } = postedEvents(t0);
 
 async function send(events: unknown[], atomic: "all" | "item" = "all", role: keyof typeof tokens = "editor") {
   const response = await post(jsonRequest(`/api/v1/fault-events?atomic=${atomic}`, "POST", events, auth(role)), none);
@@ -66,16 +67,6 @@ async function postDeviceInfo(body: unknown, query = "cluster=atlas-a3-demo&node
   return { status: response.status, body: (await response.json()) as Record<string, Loose> };
 }
 
-const linkDown = (server: string, die: number, begin: number, end: number | null, extra: object = {}) => ({
-  cluster: "atlas-a3-demo",
-  kind: "roce-link-down",
-  source: "simulator",
-  code: "81078603",
-  target: { server, die },
-  beganAt: at(begin),
-  ...(end === null ? {} : { endedAt: at(end) }),
-  ...extra,
-});
 
 describe("POST /api/v1/fault-events", () => {
   it("needs a token or session with the editor role", async () => {
