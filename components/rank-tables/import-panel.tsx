@@ -5,7 +5,7 @@ import { App, Button, Card, Input, InputNumber, Progress, Segmented, Space, Step
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import { generateFromHccn, writeRankTable } from "@/lib/rank-table";
-import { addHccnFile, type HccnFile } from "@/lib/rank-table-workspace/hccn-files";
+import { addHccnFile, hasHccnAddresses, type HccnFile } from "@/lib/rank-table-workspace/hccn-files";
 import { IMPORT_STAGES, type ImportStage } from "@/lib/rank-table-workspace/import";
 import { InventoryImport, type InventoryActions } from "./inventory-import";
 
@@ -75,13 +75,8 @@ export function ImportPanel({
   const { message } = App.useApp();
   const [text, setText] = useState("");
   const [hccn, setHccn] = useState<HccnFile[]>([]);
-  /** The files as last set, for reads that finish together; `hccnOrder` numbers the files in the order they were given. */
-  const hccnRef = useRef<HccnFile[]>([]);
+  /** Numbers the files in the order they were given, whatever order their reads finish in. */
   const hccnOrder = useRef(0);
-  const setHccnFiles = (files: HccnFile[]) => {
-    hccnRef.current = files;
-    setHccn(files);
-  };
   const [version, setVersion] = useState<"1.0" | "1.2">("1.2");
   const [basePort, setBasePort] = useState<number | null>(null);
 
@@ -147,9 +142,8 @@ export function ImportPanel({
                     file
                       .text()
                       .then((content) => {
-                        const added = addHccnFile(hccnRef.current, file.name, content, order);
-                        if (!added) message.error(t("hccnNoAddresses", { name: file.name }));
-                        else setHccnFiles(added);
+                        if (hasHccnAddresses(content)) setHccn((files) => addHccnFile(files, file.name, content, order));
+                        else message.error(t("hccnNoAddresses", { name: file.name }));
                       })
                       .catch(() => message.error(t("readFailed", { name: file.name })));
                     return false;
@@ -167,7 +161,7 @@ export function ImportPanel({
                   <Button type="primary" disabled={hccn.length === 0} onClick={buildFromHccn}>
                     {t("build")}
                   </Button>
-                  <Button disabled={hccn.length === 0} onClick={() => setHccnFiles([])}>
+                  <Button disabled={hccn.length === 0} onClick={() => setHccn([])}>
                     {t("clear")}
                   </Button>
                 </Space>

@@ -10,12 +10,13 @@ export function hccnServerId(fileName: string): string {
   return fileName.replace(/(\.hccn)?\.conf$/i, "");
 }
 
-/**
- * Adds a server's file to those collected, replacing an earlier file of the same server in its place. A file with no
- * `address_N` line would give a server without dies, so it is refused (`undefined`).
- */
-export function addHccnFile(files: readonly HccnFile[], fileName: string, content: string, order: number): HccnFile[] | undefined {
-  if (parseHccnConf(content).size === 0) return undefined;
+/** A file with no `address_N` line would give a server without dies, so the import refuses it. */
+export function hasHccnAddresses(content: string): boolean {
+  return parseHccnConf(content).size > 0;
+}
+
+/** Adds a server's file to those collected, replacing an earlier file of the same server in its place. */
+export function addHccnFile(files: readonly HccnFile[], fileName: string, content: string, order: number): HccnFile[] {
   const serverId = hccnServerId(fileName);
   const earlier = files.find((file) => file.serverId === serverId);
   const added = { serverId, hccnConf: content, order: earlier?.order ?? order };
