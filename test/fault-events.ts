@@ -84,7 +84,7 @@ export async function insertEvents(pool: pg.Pool, clusterId: number, rows: Event
   await pool.query(
     `insert into fault_events (id, cluster_id, target_kind, target_key, series_key, super_pod_ref, server_ref, device_ref, kind, source,
        reported_level, level, rule, episode_id, began_at, ended_at)
-     select u.id, $1, case when u.device_ref is not null then 'die' when u.server_ref is not null then 'server' else 'cluster' end::fault_target_kind,
+     select u.id, $1, (case split_part(u.key, ':', 1) when 'pod' then 'super-pod' else split_part(u.key, ':', 1) end)::fault_target_kind,
        u.key, u.key, u.super_pod_ref, u.server_ref, u.device_ref, u.kind::fault_kind, 'api', u.level::fault_level, u.level::fault_level, 'reported',
        u.episode, u.began, u.ended
      from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[])

@@ -105,3 +105,45 @@ describe("statistics from rollups", () => {
     expect(await refreshFaultRollups(pool, cluster.id)).toBe(1);
   });
 });
+
+describe("the target filter", () => {
+  it("matches a known server or die exactly, links at either end included, and anything else by substring", async () => {
+    const { rows: dies } = await pool.query<{ server_id: string; server_ref: number; device_id: number; device_ref: number }>(
+      `select s.server_id, s.id as server_ref, d.device_id, d.id as device_ref from servers s join devices d on d.server_ref = s.id
+       where s.cluster_id = $1 order by s.position, s.id, d.device_id`,
+      [cluster.id],
+    );
+    const [first, second] = [...new Set(dies.map((d) => d.server_id))];
+    const die = (serverId: string | undefined, deviceId: number) => dies.find((d) => d.server_id === serverId && d.device_id === deviceId)!;
+    const target = (key: string, end = die(first, 1)): EventTarget => ({ serverRef: end.server_ref, deviceRef: end.device_ref, superPodRef: null, key });
+    const began = t0 - 20 * 24 * hour;
+    const placed: [string, EventTarget][] = [
+      ["die 1", target(`die:${first}/1`)],
+      ["die 10", target(`die:${first}/10`, die(first, 10))],
+      ["link 0~1", target(`link:${first}/0~${first}/1`)],
+      ["link 1 to the next server", target(`link:${first}/1~${second}/1`)],
+      ["link 10~11", target(`link:${first}/10~${first}/11`, die(first, 10))],
+      ["npu 0", target(`npu:${first}/0`)],
+      ["server", target(`server:${first}`)],
+      ["other server's die", target(`die:${second}/1`, die(second, 1))],
+    ];
+    const names = new Map<string, string>();
+    await insert(
+      placed.map(([name, eventTarget], i) => {
+        const id = nextEventId();
+        names.set(id, name);
+        return { id, began: began + i * 60_000, ended: began + i * 60_000 + 30_000, episode: id, target: eventTarget, kind: "hccl-error", level: "RestartBusiness" };
+      }),
+    );
+    const matched = async (text: string) => {
+      const query = timelineQuerySchema.parse({ cluster: cluster.slug, from: began - hour, to: began + hour, target: text });
+      const result = await listTimeline(pool, cluster, query, now);
+      expect(result.total, text).toBe(result.events.length);
+      return result.events.map((e) => names.get(e.id)).sort();
+    };
+    expect(await matched(`${first}/1`)).toEqual(["die 1", "link 0~1", "link 1 to the next server"]);
+    expect(await matched(`${second}/1`)).toEqual(["link 1 to the next server", "other server's die"]);
+    expect(await matched(first!)).toEqual(["die 1", "die 10", "link 0~1", "link 1 to the next server", "link 10~11", "npu 0", "server"]);
+    expect(await matched("/10")).toEqual(["die 10", "link 10~11"]);
+  });
+});

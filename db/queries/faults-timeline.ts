@@ -4,10 +4,11 @@ import type { OpenFault } from "@/lib/faults/health";
 import type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
+import { targetFilterOf, type TargetFilter } from "@/lib/faults/target-filter";
 export type { DensityBucket, FaultStatistics, TimelineEvent, TimelineResult };
 import type { TimelineQuery } from "../schema/fault-event/validation";
 import { ceilTo, durationMs, hourMs, dayMs, outsideRollups, refreshFaultRollups, runningAt, runningPast, splitPeriod, SqlParams } from "./fault-rollups";
-import { loadTargetIndex, reevaluateSeries, type ClusterRef } from "./faults";
+import { loadTargetIndex, reevaluateSeries, type ClusterRef, type TargetIndex } from "./faults";
 import { getFaultSettings } from "./settings";
 
 interface Filters {
@@ -15,15 +16,36 @@ interface Filters {
   params: SqlParams;
 }
 
+/** The timeline's target filter over the cached inventory: a known server or die exactly, anything else by substring. */
+function targetFilterIn(index: TargetIndex, text: string): TargetFilter {
+  return targetFilterOf(text, (serverId) => {
+    const server = index.servers.get(serverId);
+    if (!server) return undefined;
+    const prefix = `${server.ref}/`;
+    const inServer = (keys: Iterable<string>) =>
+      [...keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(prefix.length))).sort((a, b) => a - b);
+    return { npuIndexes: inServer(index.npus), deviceIds: inServer(index.dies.keys()) };
+  });
+}
+
+/** Exact targets through the target and link-end indexes (migration 0006), the same arms as a node's recent faults. */
+function targetClause(params: SqlParams, target: TargetFilter): string {
+  if (target.kind === "search") return `f.target_key like ${params.add(`%${target.text.replace(/[%_\\]/g, "\\$&")}%`)}`;
+  const keys = params.add(target.targetKeys);
+  const ends = params.add(target.linkEnds);
+  return `(f.target_key = any(${keys}::text[]) or (f.target_kind = 'link' and
+    (split_part(substr(f.target_key, 6), '~', 1) = any(${ends}::text[]) or split_part(f.target_key, '~', 2) = any(${ends}::text[]))))`;
+}
+
 /** The window's events (those that began in it, or before it and still going at its start) that pass the filters. */
-function filters(clusterId: number, query: TimelineQuery, from: number, to: number): Filters {
+function filters(clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number): Filters {
   const params = new SqlParams();
   const parts = [`f.cluster_id = ${params.add(clusterId)}`, `((f.began_at >= ${params.at(from)} and f.began_at < ${params.at(to)}) or ${runningAt(params, from)})`];
   const add = (sql: (placeholder: string) => string, value: unknown) => parts.push(sql(params.add(value)));
   if (query.kind?.length) add((n) => `f.kind = any(${n}::fault_kind[])`, query.kind);
   if (query.level?.length) add((n) => `f.level = any(${n}::fault_level[])`, query.level);
   if (query.code) add((n) => `f.code = ${n}`, query.code.toUpperCase());
-  if (query.target) add((n) => `f.target_key like ${n}`, `%${query.target.replace(/[%_\\]/g, "\\$&")}%`);
+  if (target) parts.push(targetClause(params, target));
   if (query.state === "open") parts.push("f.ended_at is null");
   if (query.state === "closed") parts.push("f.ended_at is not null");
   return { clause: parts.join(" and "), params };
@@ -55,10 +77,10 @@ function densityBucketMs(from: number, to: number): number {
  * Events per bucket (aligned to UTC, an event in the bucket where it enters the window) and level. Filters the hourly
  * rollups know (kind, level) are read from them for the window's whole hours; finer filters read fault_events.
  */
-async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, from: number, to: number, bucketMs: number) {
+async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number, bucketMs: number) {
   const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
-  if (bucketMs % hourMs !== 0 || query.code || query.target || query.state !== "all") {
-    const base = filters(clusterId, query, from, to);
+  if (bucketMs % hourMs !== 0 || query.code || target || query.state !== "all") {
+    const base = filters(clusterId, query, target, from, to);
     const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
       `select ${bucketOf(`greatest(f.began_at, ${base.params.at(from)})`)} as bucket, f.level, count(*) as n
        from fault_events f where ${base.clause} group by 1, 2 order by 1`,
@@ -95,10 +117,11 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
   const from = query.from;
   const to = Math.max(query.to, from + 1);
   await refreshOpenEscalations(pool, cluster.id, now);
-  const { clause, params } = filters(cluster.id, query, from, to);
+  const index = await loadTargetIndex(pool, cluster);
+  const target = query.target ? targetFilterIn(index, query.target) : null;
+  const { clause, params } = filters(cluster.id, query, target, from, to);
   const bucketMs = densityBucketMs(from, to);
-  const [index, rows, density] = await Promise.all([
-    loadTargetIndex(pool, cluster),
+  const [rows, density] = await Promise.all([
     pool.query<{
       id: string;
       target_kind: TargetKind;
@@ -132,7 +155,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterRef, query: Ti
        limit ${query.limit}`,
       params.values,
     ),
-    densityOf(pool, cluster.id, query, from, to, bucketMs),
+    densityOf(pool, cluster.id, query, target, from, to, bucketMs),
   ]);
   const buckets = new Map<number, DensityBucket>();
   let total = 0;

@@ -76,7 +76,9 @@ async function queryTimes(handle: DatabaseHandle, cluster: ClusterRef, end: numb
   const cases: [string, Record<string, unknown>][] = [
     ["no filter (first 20,000 rows + density + total)", {}],
     ["kind=hccl-error", { kind: ["hccl-error"] }],
-    ["one server (target=sp0-node07/)", { target: "sp0-node07/" }],
+    ["one server (target=sp0-node07: its own, NPU, die and link events)", { target: "sp0-node07" }],
+    ["one die (target=sp0-node07/5, links at it included)", { target: "sp0-node07/5" }],
+    ["a substring of target keys (target=node07/1)", { target: "node07/1" }],
     ["open events only", { state: "open" }],
   ];
   for (const [name, extra] of cases) {
