@@ -126,6 +126,39 @@ test.describe("Rank table workspace (editor)", () => {
     expect(stored).toContain('"device_ip": "192.168.3.66"');
     expect(stored).toContain('"device_ip": "192.168.4.77"');
   });
+
+  test("restoring a revision after someone else saved: the dialog offers the restored revision as mine, and overwriting stores it", async ({ page, request, baseURL }) => {
+    const created = await request.post("/api/v1/rank-tables", {
+      data: { name: `restore conflict ${Date.now()}`, text: await readFile(seedExample, "utf8") },
+      headers: { origin: baseURL! },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+
+    await page.goto(`/rank-tables/${id}`);
+    await deviceIp(page, "node_2", "0").fill("192.168.3.66");
+    await deviceIp(page, "node_2", "0").press("Enter");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Revision 2", { exact: true })).toBeVisible();
+
+    // Someone else saves revision 3 while this editor still holds revision 2.
+    const second = (await (await request.get(`/api/v1/rank-tables/${id}/export`)).text()).replace("192.168.3.66", "192.168.3.99");
+    const third = await request.put(`/api/v1/rank-tables/${id}`, { data: { text: second }, headers: { origin: baseURL!, "if-match": '"2"' } });
+    expect(third.status(), await third.text()).toBe(200);
+
+    await page.getByRole("tab", { name: "Revisions" }).click();
+    await page.getByRole("row", { name: /^#1 / }).getByRole("button", { name: "Restore" }).click();
+    await page.locator(".ant-popover:visible").getByRole("button", { name: "Restore" }).click();
+    const dialog = page.getByRole("dialog", { name: "Someone saved this table in the meantime" });
+    await expect(dialog).toContainText("revision 1, which you are restoring");
+    await expect(dialog).toContainText("192.168.3.99");
+    await dialog.getByRole("button", { name: "Save mine over revision 3" }).click();
+    await expect(page.getByText("Revision 4", { exact: true })).toBeVisible();
+
+    const stored = await (await request.get(`/api/v1/rank-tables/${id}/export`)).text();
+    expect(stored).not.toContain("192.168.3.");
+    expect(stored).toBe(await (await request.get(`/api/v1/rank-tables/${id}/export?format=json&revision=1`)).text());
+  });
 });
 
 test.describe("Rank table workspace (viewer)", () => {

@@ -17,6 +17,7 @@ export function ConflictDialog({
   theirs,
   base,
   mine,
+  restoring,
   onMerge,
   onReload,
   onOverwrite,
@@ -25,6 +26,8 @@ export function ConflictDialog({
   theirs: RankTableDetail;
   base: JsonValue | undefined;
   mine: JsonValue;
+  /** Set when "mine" is an old revision being restored rather than the editor's edits. */
+  restoring?: number | undefined;
   onMerge: (table: JsonValue, conflicts: number) => void;
   onReload: () => void;
   onOverwrite: () => void;
@@ -44,7 +47,7 @@ export function ConflictDialog({
             {t("revisionBy", { revision: theirs.revision, author: theirs.updatedBy ?? "?" })} · {format.dateTime(new Date(theirs.updatedAt), { dateStyle: "short", timeStyle: "short" })} ·{" "}
             {t("summary", { errors: theirs.summary.errors, warnings: theirs.summary.warnings })}
           </Descriptions.Item>
-          <Descriptions.Item label={t("mine")}>{t("mineDetail")}</Descriptions.Item>
+          <Descriptions.Item label={t("mine")}>{restoring === undefined ? t("mineDetail") : t("mineRestoring", { revision: restoring })}</Descriptions.Item>
         </Descriptions>
         <Typography.Text strong>{t("differences", { count: difference.entries.length })}</Typography.Text>
         <DiffList diff={difference} beforeLabel={t("theirs")} afterLabel={t("mine")} height={260} />

@@ -51,6 +51,12 @@ const loaded = (previous: Loaded | undefined, history: History, lastEdit?: Loade
 const NO_STRUCTURE = tableStructure(undefined);
 
 /** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
+/** A save of the editor's table, or of a restored revision's text (`restoreOf`). */
+interface SaveOptions {
+  restoreOf?: number | undefined;
+  text?: string | undefined;
+}
+
 interface ImportRun {
   cancelled: boolean;
   abort?: () => void;
@@ -93,7 +99,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const [selectedNode, setSelectedNode] = useState<string | undefined>();
   const [selectedRow, setSelectedRow] = useState<string | undefined>();
   const [severity, setSeverity] = useState<SeverityFilter>("all");
-  const [conflict, setConflict] = useState<RankTableDetail | undefined>();
+  /** A save refused because someone saved in between: their revision, and what this save tried to store (a restore's table, not the editor's). */
+  const [conflict, setConflict] = useState<{ theirs: RankTableDetail; mine: JsonValue; attempt: SaveOptions } | undefined>();
   const [draftOffer, setDraftOffer] = useState<Draft | undefined>();
   const [saving, setSaving] = useState(false);
   /** Findings about the imported text itself (RT001 comments), which the parsed table no longer shows; kept until saved. */
@@ -142,7 +149,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     const timer = setTimeout(
       () =>
         void write(table).then((text) => {
-          if (!superseded) return saveDraft({ key, name, baseRevision: saved?.revision ?? 0, text, savedAt: new Date().toISOString() });
+          if (!superseded) return saveDraft({ key, name, baseRevision: saved?.revision ?? 0, text, cluster: saved ? undefined : link, savedAt: new Date().toISOString() });
         }),
       700,
     );
@@ -150,7 +157,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       superseded = true;
       clearTimeout(timer);
     };
-  }, [dirty, table, key, name, saved?.revision, write]);
+  }, [dirty, table, key, name, link, saved, write]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -237,7 +244,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   }, []);
 
   const save = useCallback(
-    async (options: { overwrite?: RankTableDetail; restoreOf?: number; text?: string } = {}) => {
+    async (options: SaveOptions & { overwrite?: RankTableDetail } = {}) => {
       if (table === undefined && options.text === undefined) return;
       if (!name.trim()) {
         message.error(t("nameRequired"));
@@ -262,7 +269,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         if (!saved) router.replace(`/rank-tables/${result.id}`);
       } catch (error) {
         const current = conflictCurrent(error);
-        if (current) setConflict(current);
+        const mine = options.text === undefined ? table : parseRankTable(options.text).value;
+        if (current && mine !== undefined) setConflict({ theirs: current, mine, attempt: { restoreOf: options.restoreOf, text: options.text } });
         else message.error(t("saveFailed", { reason: (error as Error).message }));
       } finally {
         setSaving(false);
@@ -396,7 +404,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   if (!state) {
     return (
       <Space orientation="vertical" style={{ width: "100%" }} size="middle">
-        {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { void runImport(draftOffer.text, undefined); setName(draftOffer.name); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
+        {draftOffer && <DraftAlert draft={draftOffer} onRestore={() => { void runImport(draftOffer.text, undefined); setName(draftOffer.name); if (draftOffer.cluster) setLink(draftOffer.cluster); setDraftOffer(undefined); }} onDiscard={() => { void clearDraft(key); setDraftOffer(undefined); }} />}
         <ImportPanel
           onImport={(text, fileName) => void runImport(text, fileName)}
           onImportFile={(file) => void runImport(file, file.name)}
@@ -437,6 +445,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             const value = parseRankTable(draftOffer.text).value;
             if (value !== undefined) edit({ type: "replace", table: value });
             setName(draftOffer.name || name);
+            if (draftOffer.cluster) setLink(draftOffer.cluster);
             setDraftOffer(undefined);
           }}
           onDiscard={() => {
@@ -612,28 +621,29 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
           <Descriptions.Item label={t("cluster")}>{link.clusterName ?? "—"}</Descriptions.Item>
         </Descriptions>
       )}
-      {conflict && table !== undefined && (
+      {conflict && (
         <ConflictDialog
-          theirs={conflict}
+          theirs={conflict.theirs}
           base={cleanTable}
-          mine={table}
+          mine={conflict.mine}
+          restoring={conflict.attempt.restoreOf}
           onCancel={() => setConflict(undefined)}
           onReload={() => {
-            const value = parseRankTable(conflict.text).value ?? null;
-            setSaved(conflict);
+            const value = parseRankTable(conflict.theirs.text).value ?? null;
+            setSaved(conflict.theirs);
             setCleanTable(value);
             setState((current) => (current ? loaded(current, pushHistory(current.history, value)) : current));
             setConflict(undefined);
           }}
           onMerge={(merged, conflicts) => {
-            const theirValue = parseRankTable(conflict.text).value ?? null;
-            setSaved(conflict);
+            const theirValue = parseRankTable(conflict.theirs.text).value ?? null;
+            setSaved(conflict.theirs);
             setCleanTable(theirValue);
             setState((current) => (current ? loaded(current, pushHistory(current.history, merged)) : current));
             setConflict(undefined);
             message.info(t("merged", { conflicts }));
           }}
-          onOverwrite={() => void save({ overwrite: conflict })}
+          onOverwrite={() => void save({ ...conflict.attempt, overwrite: conflict.theirs })}
         />
       )}
     </Space>
