@@ -165,6 +165,26 @@ test.describe("Rank table sources (editor)", () => {
     await expect(page.getByText("No differences")).toBeVisible();
   });
 
+  test("a new table's draft keeps its cluster link: after a reload, restoring it and saving links the table", async ({ page, request }) => {
+    const name = `draft link ${Date.now()}`;
+    await page.goto("/rank-tables/new");
+    await page.locator('input[type="file"]').first().setInputFiles(seedExample);
+    await expect(report(page)).toContainText("Valid: HCCL accepts this table");
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+    await choose(page, "Linked cluster", a2Name);
+    await expect(selectOf(page, "Linked cluster")).toContainText(a2Name);
+    // The draft is written a moment after the last change.
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await page.getByRole("button", { name: "Restore them" }).click();
+    await expect(report(page)).toContainText("Valid: HCCL accepts this table");
+    await expect(selectOf(page, "Linked cluster")).toContainText(a2Name);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/rank-tables\/\d+/);
+    const id = Number(/\/rank-tables\/(\d+)/.exec(page.url())![1]);
+    expect(await fetchTable(request, id)).toMatchObject({ revision: 1, clusterName: a2Name });
+  });
+
   test("links a saved table to a cluster and unlinks it, without a new revision; a save keeps the link; the list filters by cluster", async ({ page, request, baseURL, browser }) => {
     const name = `link ${Date.now()}`;
     const created = await createTable(request, baseURL!, name, await readFile(seedExample, "utf8"));
@@ -199,6 +219,13 @@ test.describe("Rank table sources (editor)", () => {
     await choose(page, "Filter by cluster", "No cluster");
     await expect(row).toHaveCount(0);
     await choose(page, "Filter by cluster", a2Name);
+    await expect(row).toBeVisible();
+    // Both filters are in the URL: a reload, or the link pasted into a chat, shows the same list.
+    const { clusterId } = await fetchTable(request, created.id);
+    await expect(page).toHaveURL(new RegExp(`[?&]linked=${clusterId}(&|$)`));
+    await page.reload();
+    await expect(page.getByLabel("Filter by name", { exact: true })).toHaveValue(name);
+    await expect(selectOf(page, "Filter by cluster")).toContainText(a2Name);
     await expect(row).toBeVisible();
 
     await row.getByRole("link", { name }).click();

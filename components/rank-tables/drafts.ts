@@ -3,6 +3,8 @@
  * Unsaved work, kept in the browser (IndexedDB: a 16,384-rank table is larger than localStorage allows) so that a
  * closed tab, a crash or a failed save loses nothing: the editor offers the draft back when the table is opened.
  */
+import type { ClusterLinkValue } from "./cluster-link";
+
 export interface Draft {
   /** "new" or the table's id. */
   key: string;
@@ -10,6 +12,8 @@ export interface Draft {
   /** The revision the draft started from (0 for a table not saved yet). */
   baseRevision: number;
   text: string;
+  /** A table not saved yet keeps its cluster link here; a saved table's link is saved as soon as it is chosen. */
+  cluster?: ClusterLinkValue | undefined;
   savedAt: string;
 }
 

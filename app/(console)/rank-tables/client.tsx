@@ -5,11 +5,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Empty, Input, Select, Space, Table, Tag } from "antd";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useMemo, useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
+import { rankTableListQuery, rankTableListSearchParams, type RankTableListSearchParams } from "./search-params";
 
 /** The cluster filter: every table, the tables linked to one cluster (its id), or those linked to none. */
 type ClusterFilter = "all" | "none" | number;
@@ -21,8 +23,21 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
   const { modal, message } = App.useApp();
   const canWrite = useCan("write");
   const queryClient = useQueryClient();
-  const [filter, setFilter] = useState("");
-  const [clusterFilter, setClusterFilter] = useState<ClusterFilter>("all");
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const state = useMemo(() => rankTableListSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const filter = state.q ?? "";
+  const clusterFilter: ClusterFilter = state.linked ?? "all";
+  // Typing replaces the entry; a pasted link opens the same filtered list.
+  const navigate = useCallback(
+    (next: Partial<RankTableListSearchParams>) => {
+      const query = rankTableListQuery({ ...state, ...next });
+      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+    },
+    [state, pathname],
+  );
+  const setFilter = (text: string) => navigate({ q: text || undefined });
+  const setClusterFilter = (value: ClusterFilter) => navigate({ linked: value === "all" ? undefined : value });
   const tables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, initialData: initial });
   const remove = useMutation({
     mutationFn: (id: number) => deleteRankTable(id),

@@ -4,6 +4,7 @@ import { appDatabase } from "@/db/client";
 import { listRankTables } from "@/db/queries/rank-tables";
 import { requirePage } from "@/server/auth/page";
 import { RankTableListClient } from "./client";
+import { rankTableListQuery, rankTableListSearchParams } from "./search-params";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** The saved rank tables; the first paint comes straight from the database. */
-export default async function RankTablesPage() {
-  await requirePage("read", "/rank-tables");
+export default async function RankTablesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  const query = rankTableListQuery(rankTableListSearchParams.parse(await searchParams));
+  await requirePage("read", query ? `/rank-tables?${query}` : "/rank-tables");
   return <RankTableListClient initial={await listRankTables(appDatabase().db)} />;
 }
