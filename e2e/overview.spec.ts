@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
+import { storageStateOf } from "./accounts";
 
 test.describe("Overview", () => {
   test("shows each demo cluster with its counts per level and per server model", async ({ page }) => {
@@ -46,5 +48,38 @@ test.describe("Overview", () => {
     await page.keyboard.press("Enter");
     await expect(page.getByRole("main")).toBeFocused();
     await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
+  });
+});
+
+test.describe("The top bar's search", () => {
+  test.use({ storageState: storageStateOf("editor") });
+
+  test("`/` focuses it; it finds a die by device IP and a rank table by name, and opens them", async ({ page, request, baseURL }) => {
+    const name = `search me ${Date.now()}`;
+    const created = await request.post("/api/v1/rank-tables", { data: { name, text: await readFile("lib/rank-table/fixtures/seed-super-pod.jsonc", "utf8") }, headers: { origin: baseURL! } });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+
+    await page.goto("/rank-tables");
+    const search = page.getByRole("combobox", { name: "Search the console" });
+    await page.getByRole("heading", { level: 1 }).click();
+    await page.keyboard.press("/");
+    await expect(search).toBeFocused();
+    await page.keyboard.type("192.168.50.9");
+    const dropdown = page.locator(".ant-select-dropdown:visible");
+    await expect(dropdown).toContainText("Atlas 900 A3 SuperPoD (demo)");
+    await dropdown.getByText("sp1-node01 · die 3").click();
+    await expect(page).toHaveURL(/\/topology\?cluster=atlas-a3-demo&level=server&id=sp1-node01&sel=die%3Asp1-node01%2Fd3/);
+    await expect(page.getByRole("region", { name: "Details" }).getByRole("row", { name: /Device IP\s*192\.168\.50\.9/ })).toBeVisible();
+
+    await search.fill(name.slice(0, 12));
+    await expect(dropdown.getByRole("option").first()).toContainText(name);
+    await search.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/rank-tables/${id}$`));
+    // Typing `/` into a field types it; only outside fields is it the shortcut.
+    await page.getByRole("textbox", { name: "Name", exact: true }).press("End");
+    await page.keyboard.type("/x");
+    await expect(page.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(`${name}/x`);
+    await expect(search).not.toBeFocused();
   });
 });

@@ -19,6 +19,7 @@ import type { ReactNode } from "react";
 import { useThemeControl } from "@/components/providers/app-providers";
 import type { ThemeName } from "@/components/providers/preferences";
 import { ClusterSwitcher } from "./cluster-switcher";
+import { GlobalSearch } from "./global-search";
 import { LanguageSwitcher } from "./language-switcher";
 import { useCan } from "@/components/auth/current-user";
 import { activeNavKey, adminNavItems, navItems, type NavKey } from "./nav-items";
@@ -82,7 +83,10 @@ export function AppShell({ children }: { children: ReactNode }) {
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
           }}
         >
-          <ClusterSwitcher />
+          <Space size="middle">
+            <ClusterSwitcher />
+            <GlobalSearch />
+          </Space>
           <Space size="middle">
             <LanguageSwitcher />
             <Segmented

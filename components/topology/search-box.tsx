@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { SearchOutlined } from "@ant-design/icons";
 import { AutoComplete, Button, Select, Space } from "antd";
 import { useTranslations } from "next-intl";
-import { forwardRef, useEffect, useRef, useState, type ComponentRef } from "react";
+import { forwardRef, useRef, useState, type ComponentRef } from "react";
+import { useDebounced } from "@/components/primitives/use-debounced";
 import { searchFields, type SearchField, type SearchHit } from "@/lib/topology/model";
 import { fetchSearch, topologyKeys } from "./queries";
 
@@ -17,15 +18,6 @@ interface Props {
   onFieldChange: (field: SearchField) => void;
   onLand: (hit: SearchHit, query: string) => void;
   onNoMatch: (query: string) => void;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 function localRankHit(fileRanks: Map<number, string> | null, q: string, field: SearchField): SearchHit | null {

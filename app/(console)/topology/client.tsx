@@ -22,7 +22,7 @@ import { TopologySearch } from "@/components/topology/search-box";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
-import { parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
+import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
 
 // ECharts is loaded and evaluated after hydration, in a task of its own, rather than inside the hydration's.
 const TopologyGraph = dynamic(() => import("@/components/topology/topology-graph").then((module) => module.TopologyGraph), {
@@ -169,11 +169,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   /** Shows a node in the view that contains it, selected. */
   const land = useCallback(
     (target: { kind: NodeKind; id: string; serverId?: string; superPodId?: string | null }, extra: Partial<TopologySearchParams> = {}) => {
-      const sel = `${target.kind}:${target.id}`;
-      if (target.kind === "die" || target.kind === "npu") navigate({ level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel, ...extra });
-      else if (target.kind === "server") {
-        navigate(target.superPodId ? { level: "superpod", id: target.superPodId, sel, ...extra } : { level: "cluster", id: undefined, sel, ...extra });
-      } else navigate({ level: "cluster", id: undefined, sel, ...extra });
+      navigate({ ...landingViewOf(target), ...extra });
     },
     [navigate],
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSelection, topologyQuery, topologySearchParams } from "./search-params";
+import { landingViewOf, parseSelection, topologyQuery, topologySearchParams } from "./search-params";
 
 describe("topology search params", () => {
   it("parses a deep link and writes it back the same", () => {
@@ -18,5 +18,13 @@ describe("topology search params", () => {
       ranks: "inventory",
     });
     expect(topologyQuery({ level: "cluster", id: "ignored" })).toBe("");
+  });
+
+  it("lands on a node in the view that shows it, selected", () => {
+    expect(landingViewOf({ kind: "die", id: "sp0-node03/d5", serverId: "sp0-node03" })).toEqual({ level: "server", id: "sp0-node03", sel: "die:sp0-node03/d5" });
+    expect(landingViewOf({ kind: "npu", id: "sp0-node03/npu2" })).toEqual({ level: "server", id: "sp0-node03", sel: "npu:sp0-node03/npu2" });
+    expect(landingViewOf({ kind: "server", id: "sp1-node07", superPodId: "1" })).toEqual({ level: "superpod", id: "1", sel: "server:sp1-node07" });
+    expect(landingViewOf({ kind: "server", id: "node_2", superPodId: null })).toEqual({ level: "cluster", id: undefined, sel: "server:node_2" });
+    expect(landingViewOf({ kind: "superpod", id: "1" })).toEqual({ level: "cluster", id: undefined, sel: "superpod:1" });
   });
 });

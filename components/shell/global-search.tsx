@@ -1,0 +1,121 @@
+"use client";
+
+import { SearchOutlined } from "@ant-design/icons";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { AutoComplete, Input, type InputRef } from "antd";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useEffect, useRef, useState } from "react";
+import { landingViewOf, topologyQuery } from "@/app/(console)/topology/search-params";
+import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useDebounced } from "@/components/primitives/use-debounced";
+import { listRankTables, rankTablesKey } from "@/components/rank-tables/api";
+import { fetchSearch, topologyKeys } from "@/components/topology/queries";
+
+const PER_GROUP = 6;
+
+/** Whether a key press belongs to a field being typed in, where `/` is a character and not the search shortcut. */
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element?.closest?.("input, textarea, select, [contenteditable=''], [contenteditable='true'], .cm-editor");
+}
+
+/**
+ * The top bar's search (`/` focuses it): servers and dies of the current cluster (of every cluster when none is
+ * chosen) by server id, host IP, device IP or super device id, and saved rank tables by name. A hit opens the
+ * topology view that shows it, selected, or the rank table.
+ */
+export function GlobalSearch() {
+  const t = useTranslations("topbar");
+  const tf = useTranslations("topology.search");
+  const router = useRouter();
+  const searchParams = useSearchParams();
+  const input = useRef<InputRef>(null);
+  const [text, setText] = useState("");
+  const q = useDebounced(text.trim(), 200);
+  const chosen = searchParams.get("cluster");
+  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const searched = (clusters.data ?? []).filter((cluster) => !chosen || cluster.slug === chosen);
+  const hits = useQueries({
+    queries: searched.map((cluster) => ({
+      queryKey: topologyKeys.search(cluster.slug, q, "any"),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSearch(cluster.slug, q, "any", signal),
+      enabled: q.length > 0,
+      staleTime: 60_000,
+    })),
+  });
+  const tables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, enabled: q.length > 0, staleTime: 30_000 });
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      event.preventDefault();
+      input.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  // Suggestions only for what is in the box now, so Enter never opens a hit of the previous text.
+  const current = q.length > 0 && q === text.trim();
+  const lower = q.toLowerCase();
+  const options = current
+    ? [
+        ...searched.flatMap((cluster, i) => {
+          const found = hits[i]?.data?.hits.slice(0, PER_GROUP) ?? [];
+          if (found.length === 0) return [];
+          return [
+            {
+              label: cluster.name,
+              options: found.map((hit) => ({
+                value: `/topology?${topologyQuery({ cluster: cluster.slug, ...landingViewOf(hit), q: hit.value })}`,
+                label: (
+                  <span>
+                    <strong>{hit.label}</strong> · {tf(`fields.${hit.field}`)} {hit.value}
+                  </span>
+                ),
+              })),
+            },
+          ];
+        }),
+        ...((tables.data ?? []).some((table) => table.name.toLowerCase().includes(lower))
+          ? [
+              {
+                label: t("searchRankTables"),
+                options: (tables.data ?? [])
+                  .filter((table) => table.name.toLowerCase().includes(lower))
+                  .slice(0, PER_GROUP)
+                  .map((table) => ({ value: `/rank-tables/${table.id}`, label: <span>{table.name}</span> })),
+              },
+            ]
+          : []),
+      ]
+    : [];
+  const searching = current && (hits.some((hit) => hit.isFetching) || tables.isFetching);
+
+  return (
+    <AutoComplete
+      options={options}
+      value={text}
+      onChange={(value: string) => setText(value ?? "")}
+      onSelect={(href: string) => {
+        setText("");
+        input.current?.blur();
+        router.push(href);
+      }}
+      defaultActiveFirstOption
+      notFoundContent={current && !searching ? t("searchNoMatch", { q }) : null}
+      style={{ width: 340 }}
+    >
+      <Input
+        ref={input}
+        role="searchbox"
+        aria-label={t("search")}
+        placeholder={t("searchPlaceholder")}
+        prefix={<SearchOutlined aria-hidden />}
+        suffix={<kbd style={{ opacity: 0.6 }}>/</kbd>}
+        allowClear
+      />
+    </AutoComplete>
+  );
+}
