@@ -109,7 +109,6 @@ export function GlobalSearch() {
     >
       <Input
         ref={input}
-        role="searchbox"
         aria-label={t("search")}
         placeholder={t("searchPlaceholder")}
         prefix={<SearchOutlined aria-hidden />}
