@@ -2,10 +2,10 @@
 
 import { SearchOutlined } from "@ant-design/icons";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { AutoComplete, Input, type InputRef } from "antd";
+import { AutoComplete } from "antd";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentRef } from "react";
 import { landingViewOf, topologyQuery } from "@/app/(console)/topology/search-params";
 import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
 import { useDebounced } from "@/components/primitives/use-debounced";
@@ -30,7 +30,7 @@ export function GlobalSearch() {
   const tf = useTranslations("topology.search");
   const router = useRouter();
   const searchParams = useSearchParams();
-  const input = useRef<InputRef>(null);
+  const input = useRef<ComponentRef<typeof AutoComplete>>(null);
   const [text, setText] = useState("");
   const q = useDebounced(text.trim(), 200);
   const chosen = searchParams.get("cluster");
@@ -48,7 +48,8 @@ export function GlobalSearch() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      // A page with a search of its own (the topology's) takes `/` first and marks the event handled.
+      if (event.key !== "/" || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       event.preventDefault();
       input.current?.focus();
     };
@@ -95,6 +96,11 @@ export function GlobalSearch() {
 
   return (
     <AutoComplete
+      ref={input}
+      aria-label={t("search")}
+      placeholder={t("searchPlaceholder")}
+      prefix={<SearchOutlined aria-hidden />}
+      allowClear
       options={options}
       value={text}
       onChange={(value: string) => setText(value ?? "")}
@@ -105,16 +111,7 @@ export function GlobalSearch() {
       }}
       defaultActiveFirstOption
       notFoundContent={current && !searching ? t("searchNoMatch", { q }) : null}
-      style={{ width: 340 }}
-    >
-      <Input
-        ref={input}
-        aria-label={t("search")}
-        placeholder={t("searchPlaceholder")}
-        prefix={<SearchOutlined aria-hidden />}
-        suffix={<kbd style={{ opacity: 0.6 }}>/</kbd>}
-        allowClear
-      />
-    </AutoComplete>
+      style={{ width: 320 }}
+    />
   );
 }

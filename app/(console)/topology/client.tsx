@@ -121,8 +121,9 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
         navigate({ sel: undefined });
       }
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    // Capture: `/` reaches this page's search before the top bar's, which leaves a handled key alone.
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
   }, [navigate, state.sel]);
 
   const labels = useMemo<ChartLabels>(() => {
