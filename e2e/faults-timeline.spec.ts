@@ -46,6 +46,8 @@ test.describe("Fault timeline", () => {
     await page.goto("/faults?cluster=atlas-a3-demo&tab=statistics");
     await expect(page.getByTestId("fault-statistics")).toContainText("Mean time to recovery");
     await expect(page.getByTestId("fault-statistics")).toContainText("Availability per super pod");
+    // What the window's faults cost, in die-hours under a level that stops work.
+    await expect(page.getByTestId("fault-statistics")).toContainText(/Die-hours lost \(red levels\)\s*[\d.,]+\s*die-h/);
   });
 });
 
