@@ -472,29 +472,14 @@ interface History {
   writers: Set<string>;
 }
 
-/**
- * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
- * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured);
- * they are whole milliseconds, rounded back from the float.
- */
-async function loadSeries(
-  client: pg.PoolClient | pg.Pool,
-  clusterId: number,
-  keys: string[],
-  from: number,
-  /** Only rows other transactions wrote since `earlier` was read (not by its writers, nor by this transaction). */
-  earlier?: History,
-): Promise<History> {
-  const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
-  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
-  const { rows } = await client.query<Row>({
-    text: `select id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
-       episode_id, xmin::text
-     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
-       ${earlier ? `and not (xmin::text = any($4::text[])) and ${notOwnRow}` : ""}`,
-    values: earlier ? [clusterId, keys, iso(from), [...earlier.writers]] : [clusterId, keys, iso(from)],
-    rowMode: "array",
-  });
+/** The columns the rules read of a stored event, in `StoredRow` order; times as epoch ms. */
+const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
+const storedColumns = `id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
+  episode_id, xmin::text`;
+type StoredRow = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
+
+/** Groups rows (`StoredRow`) by series: whole milliseconds, rounded back from the float. */
+function historyOf(rows: StoredRow[]): History {
   const whole = (value: number | null) => (value === null ? null : Math.round(value));
   const history: History = { bySeries: new Map(), rows: rows.length, writers: new Set() };
   for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId, writer] of rows) {
@@ -520,6 +505,19 @@ async function loadSeries(
   return history;
 }
 
+/**
+ * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
+ * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured).
+ */
+async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
+  const { rows } = await client.query<StoredRow>({
+    text: `select ${storedColumns} from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
+    values: [clusterId, keys, iso(from)],
+    rowMode: "array",
+  });
+  return historyOf(rows);
+}
+
 /** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */
 const notOwnRow = "xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296";
 
@@ -536,32 +534,37 @@ export function noneFinishedSince(snapshot: string): string {
 }
 
 /**
- * What other transactions did to these series since `history` was read (rows this transaction wrote aside):
- * nothing; or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or
- * null when rows were removed too, which only a fresh read accounts for.
+ * What other transactions did to these series since `history` was read (with `snapshot` taken before): nothing;
+ * or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or null when
+ * rows were removed too, which only a fresh read accounts for. Rows this transaction wrote are left aside. One
+ * statement and one scan, or none (a one-time filter) when no other transaction finished since `snapshot`: what is
+ * committed is then what was read.
  */
 async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History, snapshot: string): Promise<History | null> {
-  // The rows are only counted when some other transaction finished since `snapshot` (a one-time filter): if none
-  // did, what is committed is what was read.
-  const { rows } = await client.query<{ quiet: boolean; rows: number; unseen: number }>(
-    `with quiet as (select ${noneFinishedSince("$5")} as quiet)
-     select quiet.quiet, c.rows, c.unseen from quiet left join lateral (
-       select count(*)::int as rows, count(*) filter (where not (xmin::text = any($4::text[])))::int as unseen
-       from fault_events
-       where not quiet.quiet and cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz and ${notOwnRow}
-     ) c on true`,
-    [clusterId, keys, iso(from), [...history.writers], snapshot],
-  );
-  const { quiet, rows: now, unseen } = rows[0]!;
-  const nothing: History = { bySeries: new Map(), rows: 0, writers: new Set() };
-  if (quiet) return nothing;
-  if (unseen === 0) return now === history.rows ? nothing : null;
-  const changes = await loadSeries(client, clusterId, keys, from, history);
+  const { rows } = await client.query<StoredRow>({
+    text: `with quiet as materialized (select ${noneFinishedSince("$5")} as quiet),
+       current as materialized (
+         select ${storedColumns} from fault_events
+         where not (select quiet from quiet) and cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
+           and ${notOwnRow}
+       )
+       select * from current where not (xmin = any($4::text[]))
+       union all
+       select null, null, null, null, null, null, null, null, null, null, null, (select quiet from quiet)::text, (select count(*) from current)::text`,
+    values: [clusterId, keys, iso(from), [...history.writers], snapshot],
+    rowMode: "array",
+  });
+  // The last row: whether nothing finished since `snapshot`, and how many rows there are now.
+  const summary = rows.pop()!;
+  const count = Number(summary[12]);
+  const changes = historyOf(rows);
+  if (summary[11] === "true") return changes;
+  if (rows.length === 0) return count === history.rows ? changes : null;
   const known = new Set<string>();
   for (const series of history.bySeries.values()) for (const event of series) known.add(event.id);
   let added = 0;
   for (const series of changes.bySeries.values()) for (const event of series) if (!known.has(event.id)) added++;
-  return history.rows + added === now ? changes : null;
+  return history.rows + added === count ? changes : null;
 }
 
 /** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
