@@ -331,13 +331,17 @@ const insertColumns = [
  * parameter), the n-th row's at index n - 1: one JSON.stringify and no array-literal escaping in here, the same
  * parsing in PostgreSQL. JSON null is no payload, as in the column.
  */
-const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")}, raw)
-  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")},
-    nullif($${insertColumns.length + 1}::jsonb -> (u.n - 1)::int, 'null'::jsonb)
-  from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type}[]`).join(", ")}) with ordinality
-    as u(${insertColumns.map(([name]) => name).join(", ")}, n)
-  on conflict (id) do nothing
-  returning id`;
+const insertSql = `with inserted as (
+    insert into fault_events (${insertColumns.map(([name]) => name).join(", ")}, raw)
+    select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")},
+      nullif($${insertColumns.length + 1}::jsonb -> (u.n - 1)::int, 'null'::jsonb)
+    from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type}[]`).join(", ")}) with ordinality
+      as u(${insertColumns.map(([name]) => name).join(", ")}, n)
+    on conflict (id) do nothing
+    returning id
+  )
+  -- Every row inserted (the usual case) comes back as null rather than as all their ids.
+  select case when count(*) = $${insertColumns.length + 2} then null else coalesce(array_agg(id), '{}') end as created from inserted`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -360,13 +364,14 @@ async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], j
   if (events.length === 0) return new Set();
   const columns: (string | number | null)[][] = insertColumns.map(() => []);
   const raws: unknown[] = [];
-  for (const event of [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  const sorted = [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const event of sorted) {
     const values = insertValues(event, judged.get(event.id));
     for (let i = 0; i < values.length; i++) columns[i]!.push(values[i] ?? null);
     raws.push(event.raw ?? null);
   }
-  const { rows: created } = await client.query<{ id: string }>(insertSql, [...columns.map(arrayLiteral), JSON.stringify(raws)]);
-  return new Set(created.map((row) => row.id));
+  const { rows } = await client.query<{ created: string[] | null }>(insertSql, [...columns.map(arrayLiteral), JSON.stringify(raws), sorted.length]);
+  return new Set(rows[0]!.created ?? sorted.map((event) => event.id));
 }
 
 /** A re-sent begin event that now carries its end closes the stored open event. Returns the ids it closed. */
