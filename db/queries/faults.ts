@@ -357,8 +357,9 @@ function insertValues(e: PreparedEvent, j: Escalation | undefined): (string | nu
 /**
  * Inserts the events that are not stored yet, in one INSERT … SELECT FROM unnest(…), and returns the ids it
  * created. (All columns as one JSON parameter is cheaper to encode, but PostgreSQL spends several times longer
- * reading it with json[b]_to_recordset than arrays with unnest: more CPU in all, measured.) Stored ids are left alone and take no row lock, so this may run before the series locks. Rows go in id
- * order: two batches sharing ids wait for each other in the same order and cannot deadlock.
+ * reading it with json[b]_to_recordset than arrays with unnest: more CPU in all, measured.) Stored ids are left
+ * alone and take no row lock, so this may run before the series locks. Rows go in id order: two batches sharing
+ * ids wait for each other in the same order and cannot deadlock.
  */
 async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
   if (events.length === 0) return new Set();
