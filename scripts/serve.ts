@@ -15,6 +15,7 @@ import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";
 import { scheduleRetention } from "./retention-schedule";
+import { serverNodeFlags } from "./server-node-flags";
 
 const log = (line: string) => console.log(`[rankscope] ${line}`);
 const mode = process.argv[2];
@@ -58,7 +59,7 @@ async function main(): Promise<number> {
 
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const port = process.env.PORT ?? "3000";
-  const child = spawn(process.execPath, [nextBin, mode!, "--port", port], {
+  const child = spawn(process.execPath, [...serverNodeFlags, nextBin, mode!, "--port", port], {
     stdio: "inherit",
     env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: database.url, PORT: port },
   });

@@ -14,11 +14,11 @@ import { stableEventId } from "@/lib/faults/ids";
 import type { FaultLevel } from "@/lib/faults/levels";
 import { defaultLevelByKind, normaliseCode, targetKey, type EscalationRule, type FaultKind, type FaultSource, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { DatabaseHandle } from "../client";
-import * as schema from "../schema";
 import { faultChannel, maxFutureSkewMs } from "../schema/fault-event/constants";
 import { parseFaultEventInput } from "../schema/fault-event/fast-input";
 import type { FaultEventInput } from "../schema/fault-event/validation";
 import { recordAudit, type AuditActor } from "./audit";
+import { arrayLiteral } from "./pg-array";
 import { getFaultSettings, type FaultSettings } from "./settings";
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -324,44 +324,55 @@ const insertColumns = [
   ["rank_table", "text"],
   ["rank", "int"],
   ["message", "text"],
-  ["raw", "jsonb"],
 ] as const;
 
-// Times travel as epoch ms (float8) and jsonb as text; both are converted in the SELECT.
-const insertSql = `insert into fault_events (${insertColumns.map(([name]) => name).join(", ")})
-  select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : type === "jsonb" ? `${name}::jsonb` : name)).join(", ")}
-  from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type === "jsonb" ? "text" : type}[]`).join(", ")})
-    as u(${insertColumns.map(([name]) => name).join(", ")})
-  on conflict (id) do nothing
-  returning id`;
+/**
+ * Times travel as epoch ms (float8), converted in the SELECT. The raw payloads travel as one JSON array (the last
+ * parameter), the n-th row's at index n - 1: one JSON.stringify and no array-literal escaping in here, the same
+ * parsing in PostgreSQL. JSON null is no payload, as in the column.
+ */
+const insertSql = `with inserted as (
+    insert into fault_events (${insertColumns.map(([name]) => name).join(", ")}, raw)
+    select ${insertColumns.map(([name, type]) => (type === "ms" ? `to_timestamp(${name} / 1000)` : name)).join(", ")},
+      nullif($${insertColumns.length + 1}::jsonb -> (u.n - 1)::int, 'null'::jsonb)
+    from unnest(${insertColumns.map(([, type], i) => `$${i + 1}::${type === "ms" ? "float8" : type}[]`).join(", ")}) with ordinality
+      as u(${insertColumns.map(([name]) => name).join(", ")}, n)
+    on conflict (id) do nothing
+    returning id
+  )
+  -- Every row inserted (the usual case) comes back as null rather than as all their ids.
+  select case when count(*) = $${insertColumns.length + 2} then null else coalesce(array_agg(id), '{}') end as created from inserted`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An event's values for `insertSql`, in `insertColumns` order. */
-function insertValues(e: PreparedEvent, j: Escalation | undefined): unknown[] {
+function insertValues(e: PreparedEvent, j: Escalation | undefined): (string | number | null)[] {
   return [
     e.id, e.clusterId, e.targetKind, e.targetKey, e.seriesKey, e.superPodRef, e.serverRef, e.npuIndex, e.deviceRef, e.peerDeviceRef,
     e.kind, e.source, e.code, e.phase, e.reportedLevel, j?.level ?? e.reportedLevel, j?.rule ?? "reported", j?.ruleAt ?? null,
     j?.releaseAt ?? null, j?.episodeId ?? e.id, e.beganAt, e.endedAt, e.job, e.rankTable, e.rank, e.message,
-    e.raw === undefined || e.raw === null ? null : JSON.stringify(e.raw),
   ];
 }
 
 /**
  * Inserts the events that are not stored yet, in one INSERT … SELECT FROM unnest(…), and returns the ids it
- * created. (One JSON parameter is cheaper to encode, but PostgreSQL spends several times longer reading it with
- * json[b]_to_recordset than 27 arrays with unnest: more CPU in all, measured.) Stored ids are left alone and take
- * no row lock, so this may run before the series locks. Rows go in id order: two batches sharing ids wait for each
- * other in the same order and cannot deadlock.
+ * created. (All columns as one JSON parameter is cheaper to encode, but PostgreSQL spends several times longer
+ * reading it with json[b]_to_recordset than arrays with unnest: more CPU in all, measured.) Stored ids are left
+ * alone and take no row lock, so this may run before the series locks. Rows go in id order: two batches sharing
+ * ids wait for each other in the same order and cannot deadlock.
  */
 async function insertNewEvents(client: pg.PoolClient, events: PreparedEvent[], judged: Map<string, Escalation>): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const columns: unknown[][] = insertColumns.map(() => []);
-  for (const event of [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-    insertValues(event, judged.get(event.id)).forEach((value, i) => columns[i]!.push(value));
+  const columns: (string | number | null)[][] = insertColumns.map(() => []);
+  const raws: unknown[] = [];
+  const sorted = [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const event of sorted) {
+    const values = insertValues(event, judged.get(event.id));
+    for (let i = 0; i < values.length; i++) columns[i]!.push(values[i] ?? null);
+    raws.push(event.raw ?? null);
   }
-  const { rows: created } = await client.query<{ id: string }>(insertSql, columns);
-  return new Set(created.map((row) => row.id));
+  const { rows } = await client.query<{ created: string[] | null }>(insertSql, [...columns.map(arrayLiteral), JSON.stringify(raws), sorted.length]);
+  return new Set(rows[0]!.created ?? sorted.map((event) => event.id));
 }
 
 /** A re-sent begin event that now carries its end closes the stored open event. Returns the ids it closed. */
@@ -467,29 +478,14 @@ interface History {
   writers: Set<string>;
 }
 
-/**
- * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
- * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured);
- * they are whole milliseconds, rounded back from the float.
- */
-async function loadSeries(
-  client: pg.PoolClient | pg.Pool,
-  clusterId: number,
-  keys: string[],
-  from: number,
-  /** Only rows other transactions wrote since `earlier` was read (not by its writers, nor by this transaction). */
-  earlier?: History,
-): Promise<History> {
-  const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
-  type Row = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
-  const { rows } = await client.query<Row>({
-    text: `select id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
-       episode_id, xmin::text
-     from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
-       ${earlier ? `and not (xmin::text = any($4::text[])) and ${notOwnRow}` : ""}`,
-    values: earlier ? [clusterId, keys, iso(from), [...earlier.writers]] : [clusterId, keys, iso(from)],
-    rowMode: "array",
-  });
+/** The columns the rules read of a stored event, in `StoredRow` order; times as epoch ms. */
+const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
+const storedColumns = `id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
+  episode_id, xmin::text`;
+type StoredRow = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
+
+/** Groups rows (`StoredRow`) by series: whole milliseconds, rounded back from the float. */
+function historyOf(rows: StoredRow[]): History {
   const whole = (value: number | null) => (value === null ? null : Math.round(value));
   const history: History = { bySeries: new Map(), rows: rows.length, writers: new Set() };
   for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId, writer] of rows) {
@@ -515,29 +511,66 @@ async function loadSeries(
   return history;
 }
 
+/**
+ * The stored events of some series from `from` on, by series. Rows come as arrays with times as epoch ms (float8
+ * `date_part`: cheap on both sides, unlike numeric `extract`, timestamp text or a JSON aggregate, measured).
+ */
+async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
+  const { rows } = await client.query<StoredRow>({
+    text: `select ${storedColumns} from fault_events where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz`,
+    values: [clusterId, keys, iso(from)],
+    rowMode: "array",
+  });
+  return historyOf(rows);
+}
+
 /** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */
 const notOwnRow = "xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296";
 
 /**
- * What other transactions did to these series since `history` was read (rows this transaction wrote aside):
- * nothing; or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or
- * null when rows were removed too, which only a fresh read accounts for.
+ * True when no other transaction finished (committed, or rolled back) between `snapshot` (a `pg_snapshot` taken
+ * earlier in this transaction) and this statement's snapshot, so both see the same committed rows: none of the
+ * transactions then in progress is seen as finished now, and none started since (from its `xmax` on) is either.
  */
-async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History): Promise<History | null> {
-  const { rows } = await client.query<{ rows: number; unseen: number }>(
-    `select count(*)::int as rows, count(*) filter (where not (xmin::text = any($4::text[])))::int as unseen
-     from fault_events
-     where cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz and ${notOwnRow}`,
-    [clusterId, keys, iso(from), [...history.writers]],
-  );
-  const { rows: now, unseen } = rows[0]!;
-  if (unseen === 0) return now === history.rows ? { bySeries: new Map(), rows: 0, writers: new Set() } : null;
-  const changes = await loadSeries(client, clusterId, keys, from, history);
+export function noneFinishedSince(snapshot: string): string {
+  return `not exists (select from pg_snapshot_xip(${snapshot}::pg_snapshot) x where pg_visible_in_snapshot(x, pg_current_snapshot()))
+    and not exists (
+      select from generate_series(pg_snapshot_xmax(${snapshot}::pg_snapshot)::text::bigint, pg_snapshot_xmax(pg_current_snapshot())::text::bigint - 1) x
+      where x is distinct from pg_current_xact_id_if_assigned()::text::bigint and pg_visible_in_snapshot(x::text::xid8, pg_current_snapshot()))`;
+}
+
+/**
+ * What other transactions did to these series since `history` was read (with `snapshot` taken before): nothing;
+ * or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or null when
+ * rows were removed too, which only a fresh read accounts for. Rows this transaction wrote are left aside. One
+ * statement and one scan, or none (a one-time filter) when no other transaction finished since `snapshot`: what is
+ * committed is then what was read.
+ */
+async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History, snapshot: string): Promise<History | null> {
+  const { rows } = await client.query<StoredRow>({
+    text: `with quiet as materialized (select ${noneFinishedSince("$5")} as quiet),
+       current as materialized (
+         select ${storedColumns} from fault_events
+         where not (select quiet from quiet) and cluster_id = $1 and series_key = any($2::text[]) and began_at >= $3::timestamptz
+           and ${notOwnRow}
+       )
+       select * from current where not (xmin = any($4::text[]))
+       union all
+       select null, null, null, null, null, null, null, null, null, null, null, (select quiet from quiet)::text, (select count(*) from current)::text`,
+    values: [clusterId, keys, iso(from), [...history.writers], snapshot],
+    rowMode: "array",
+  });
+  // The last row: whether nothing finished since `snapshot`, and how many rows there are now.
+  const summary = rows.pop()!;
+  const count = Number(summary[12]);
+  const changes = historyOf(rows);
+  if (summary[11] === "true") return changes;
+  if (rows.length === 0) return count === history.rows ? changes : null;
   const known = new Set<string>();
   for (const series of history.bySeries.values()) for (const event of series) known.add(event.id);
   let added = 0;
   for (const series of changes.bySeries.values()) for (const event of series) if (!known.has(event.id)) added++;
-  return history.rows + added === now ? changes : null;
+  return history.rows + added === count ? changes : null;
 }
 
 /** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
@@ -601,6 +634,8 @@ interface Provisional {
   judged: Map<string, Escalation>;
   /** Stored events whose judgement the new ones change. */
   changed: Rejudgement[];
+  /** This transaction's snapshot from before `history` was read. */
+  snapshot: string;
 }
 
 /**
@@ -611,6 +646,7 @@ async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings:
   const since = incoming.length ? Math.min(...incoming.map((e) => e.beganAt)) : now;
   const keys = [...new Set(incoming.map((e) => e.seriesKey))];
   const from = contextFrom(settings, since);
+  const { rows } = await client.query<{ snapshot: string }>("select pg_current_snapshot()::text as snapshot");
   const history: History = keys.length ? await loadSeries(client, clusterId, keys, from) : { bySeries: new Map(), rows: 0, writers: new Set() };
   const storedIds = new Set<string>();
   for (const series of history.bySeries.values()) for (const event of series) storedIds.add(event.id);
@@ -624,7 +660,7 @@ async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings:
     else fresh.set(event.seriesKey, [input]);
   }
   const writeFrom = since - rewriteMarginMs;
-  return { clusterId, keys, from, writeFrom, history, fresh, ...judgeSeries(history, fresh, settings, now, writeFrom) };
+  return { clusterId, keys, from, writeFrom, history, fresh, snapshot: rows[0]!.snapshot, ...judgeSeries(history, fresh, settings, now, writeFrom) };
 }
 
 /**
@@ -634,7 +670,7 @@ async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings:
  */
 async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[] | null> {
   const { clusterId, keys, from, history, fresh, judged } = provisional;
-  const changes = await historyChanges(client, clusterId, keys, from, history);
+  const changes = await historyChanges(client, clusterId, keys, from, history, provisional.snapshot);
   if (!changes) return null;
   if (changes.rows === 0) return provisional.changed;
   // Only the series other batches wrote to are judged again; the others keep the first judgement.
@@ -811,7 +847,7 @@ export async function ingestFaultEvents(
     const changed = itemResults.filter((r) => r.status === "created" || r.status === "closed").length;
     if (changed) {
       const notices: FaultNotice[] = [...touched.keys()].map((clusterId) => ({ clusterId, slug: contextOf(clusterId).cluster.slug, changed, at: now }));
-      await recordAudit(drizzle(client, { schema }), {
+      await recordAudit(drizzle(client), {
         actor: options.actor,
         action: "fault_events.ingest",
         target: notices.length === 1 ? { type: "cluster", id: notices[0]!.slug } : undefined,

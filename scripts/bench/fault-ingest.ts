@@ -16,6 +16,7 @@ import { freePort, type EmbeddedServer } from "@/db/embedded";
 import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { serverName } from "@/lib/faults/simulate";
+import { serverNodeFlags } from "../server-node-flags";
 
 const BATCH = 1000;
 const WARM_UP_BATCHES = 5;
@@ -96,7 +97,7 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const port = await freePort();
   // FAULT_BENCH_CPU_PROFILE=<dir> writes the route process's V8 CPU profile there (open it in Chrome DevTools).
   const profile = process.env.FAULT_BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.FAULT_BENCH_CPU_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
+  const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
   });

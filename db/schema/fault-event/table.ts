@@ -26,9 +26,13 @@ export const faultEvents = pgTable(
   "fault_events",
   {
     id: text("id").primaryKey(),
-    clusterId: integer("cluster_id")
-      .notNull()
-      .references(() => clusters.id, { onDelete: "cascade" }),
+    /**
+     * The cluster (clusters.id), kept by statement-level triggers (migration 0007) rather than a foreign key: the
+     * key's row trigger locked the cluster row once per inserted event (1,000 times a batch, and as a MultiXact
+     * when batches run in parallel); the triggers lock each cluster once per statement, refuse unknown ones
+     * (23503, as the key did) and delete a cluster's events with it.
+     */
+    clusterId: integer("cluster_id").notNull(),
     targetKind: faultTargetKind("target_kind").notNull(),
     targetKey: text("target_key").notNull(),
     /** Target key + code (or kind): the events the escalation rules judge together. */
