@@ -17,6 +17,7 @@ import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { ImportDrawer } from "@/components/topology/import-drawer";
 import { TopologyLegend } from "@/components/topology/legend";
+import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
 import { TopologySearch } from "@/components/topology/search-box";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
@@ -24,8 +25,8 @@ import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topo
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
 
-// ECharts is loaded and evaluated after hydration, in a task of its own, rather than inside the hydration's.
-const TopologyGraph = dynamic(() => import("@/components/topology/topology-graph").then((module) => module.TopologyGraph), {
+// ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
+const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
   ssr: false,
   loading: () => <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />,
 });
