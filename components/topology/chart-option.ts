@@ -23,7 +23,7 @@ export const MAX_ZOOM = 40;
  * Views with more cells than the threshold are drawn in chunks, one per animation frame, so drawing never blocks
  * input for long; smaller views (a server) are drawn at once.
  */
-export const PROGRESSIVE_CHUNK = 150;
+export const PROGRESSIVE_CHUNK = 100;
 export const PROGRESSIVE_THRESHOLD = 500;
 
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
