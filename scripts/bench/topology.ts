@@ -6,8 +6,9 @@
  * - Chromium (Debian's, at CHROMIUM_PATH): navigation → first complete drawing (`performance.mark("topology:drawn")`
  *   set on ECharts' `finished`, which fires only once the last progressive chunk is painted) of the cluster view and
  *   of a super pod view, the longest main-thread task (PerformanceObserver "longtask") while loading and while
- *   zooming through the levels of detail. The machine's load is printed with them: on a shared machine every
- *   browser figure grows with it.
+ *   zooming through the levels of detail, and the worst run's three longest tasks with what ran in them (Long
+ *   Animation Frames), so what remains over 50 ms can be named. The machine's load is printed with them: on a
+ *   shared machine every browser figure grows with it.
  * It builds the app into .next-e2e under the e2e runner's lock (runs share that folder), serves it with
  * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
