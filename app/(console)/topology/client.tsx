@@ -31,8 +31,9 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
 });
 
 // Only the server view has the die table, and only an editor opening it needs the import drawer: their modules (antd's
-// Table, Drawer, Upload…) are evaluated when they are first shown, not inside the page's hydration.
-const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable));
+// Table, Drawer, Upload…) are evaluated when they are first shown, not inside the page's hydration. The table is
+// drawn on the client only: a server-rendered one could be clicked before its code has loaded, and the click lost.
+const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
 const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
