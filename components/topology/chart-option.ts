@@ -23,7 +23,7 @@ export const MAX_ZOOM = 40;
  * Views with more cells than the threshold are drawn in chunks, one per animation frame, so drawing never blocks
  * input for long; smaller views (a server) are drawn at once.
  */
-export const PROGRESSIVE_CHUNK = 150;
+export const PROGRESSIVE_CHUNK = 100;
 export const PROGRESSIVE_THRESHOLD = 500;
 
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
@@ -39,11 +39,11 @@ export function fitScale(bounds: { width: number; height: number }, size: { widt
 }
 
 /**
- * The axes' ranges (view units) that show `bounds` whole and centred in a canvas of `size`, with the same pixels
- * per unit on both axes, so boxes keep their shape.
+ * The axes' ranges (view units) that show `bounds` whole, with `outset` units more on every side, centred in a
+ * canvas of `size`, with the same pixels per unit on both axes, so boxes keep their shape.
  */
-export function fittedExtent(bounds: { width: number; height: number }, size: { width: number; height: number }) {
-  const scale = fitScale(bounds, size);
+export function fittedExtent(bounds: { width: number; height: number }, size: { width: number; height: number }, outset = 0) {
+  const scale = fitScale({ width: bounds.width + 2 * outset, height: bounds.height + 2 * outset }, size);
   const width = Math.max(1, size.width - 2 * PADDING) / scale;
   const height = Math.max(1, size.height - 2 * PADDING) / scale;
   return {
@@ -90,11 +90,56 @@ export function touching(a: Box, b: Box): boolean {
   return (gapX < size && gapY <= 0) || (gapY < size && gapX <= 0);
 }
 
-function leftSides(a: Box, b: Box): [[number, number], [number, number]] {
-  return [
-    [a.x, a.y + a.height / 2],
-    [b.x, b.y + b.height / 2],
-  ];
+type Point = [number, number];
+type Side = "left" | "right" | "top" | "bottom";
+const SIDES: readonly Side[] = ["left", "right", "top", "bottom"];
+const OPPOSITE: Record<Side, Side> = { left: "right", right: "left", top: "bottom", bottom: "top" };
+const isVertical = (side: Side) => side === "left" || side === "right";
+
+/** How far outside the grid of boxes a routed link runs, in view units (half the super pod view's server gap). */
+export const ROUTE_MARGIN = 20;
+
+/**
+ * A link between two boxes that are not neighbours (the link closing a ring: the last server back to the first),
+ * routed around the grid of `boxes` so it crosses none: out of each end through a side of it on the grid's edge,
+ * then along lines ROUTE_MARGIN outside the grid, the shortest way. Null when an end is not on the grid's edge.
+ */
+export function routeAround(a: Box, b: Box, boxes: readonly Box[]): Point[] | null {
+  const edge = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+  for (const box of boxes) {
+    edge.left = Math.min(edge.left, box.x);
+    edge.top = Math.min(edge.top, box.y);
+    edge.right = Math.max(edge.right, box.x + box.width);
+    edge.bottom = Math.max(edge.bottom, box.y + box.height);
+  }
+  // Where the route runs beside each side of the grid: an x for left and right, a y for top and bottom.
+  const line: Record<Side, number> = { left: edge.left - ROUTE_MARGIN, right: edge.right + ROUTE_MARGIN, top: edge.top - ROUTE_MARGIN, bottom: edge.bottom + ROUTE_MARGIN };
+  const far = (box: Box): Record<Side, number> => ({ left: box.x, right: box.x + box.width, top: box.y, bottom: box.y + box.height });
+  const sidesOnEdge = (box: Box) => SIDES.filter((side) => Math.abs(far(box)[side] - edge[side]) < 1e-9);
+  /** From the middle of a box's side straight out to the route's line on that side. */
+  const exit = (box: Box, side: Side): [Point, Point] =>
+    isVertical(side)
+      ? [[far(box)[side], box.y + box.height / 2], [line[side], box.y + box.height / 2]]
+      : [[box.x + box.width / 2, far(box)[side]], [box.x + box.width / 2, line[side]]];
+  const corner = (s: Side, t: Side): Point => (isVertical(s) ? [line[s], line[t]] : [line[t], line[s]]);
+  const length = (points: Point[]) => points.slice(1).reduce((sum, p, i) => sum + Math.abs(p[0] - points[i]![0]) + Math.abs(p[1] - points[i]![1]), 0);
+
+  let best: Point[] | null = null;
+  for (const sa of sidesOnEdge(a)) {
+    for (const sb of sidesOnEdge(b)) {
+      // The corners of the grid the route turns round: none along one side, one between adjacent sides, two
+      // (either way round) between opposite ones.
+      const ways: Point[][] =
+        sa === sb ? [[]] : OPPOSITE[sa] !== sb ? [[corner(sa, sb)]] : SIDES.filter((t) => isVertical(t) !== isVertical(sa)).map((t) => [corner(sa, t), corner(t, sb)]);
+      const [fromA, outA] = exit(a, sa);
+      const [fromB, outB] = exit(b, sb);
+      for (const corners of ways) {
+        const route: Point[] = [fromA, outA, ...corners, outB, fromB];
+        if (!best || length(route) < length(best)) best = route;
+      }
+    }
+  }
+  return best;
 }
 
 /** The kind of node a view's links join: dies in a server, servers in a super pod, super pods (or servers) above. */
@@ -287,30 +332,46 @@ function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "label
   };
 }
 
-/** The drawn line of one link: between the boxes of its two ends. */
+/** The drawn line of one link: between the boxes of its two ends, a polyline when it goes round the grid. */
 export interface LinkSegment {
   link: TopologyLink;
-  from: [number, number];
-  to: [number, number];
-  curveness: number;
+  points: Point[];
+  /** Its two ends' boxes. */
+  ends: [Box, Box];
 }
 
 export function linkSegments(view: TopologyView): LinkSegment[] {
   const endpointKind = linkEndpointKind(view);
   const ends = new Map<string, TopologyNode>();
   for (const node of view.nodes) if (node.kind === endpointKind) ends.set(node.id, node);
+  const boxes = [...ends.values()];
   const segments: LinkSegment[] = [];
   for (const link of view.links) {
     const a = ends.get(link.source);
     const b = ends.get(link.target);
     if (!a || !b) continue;
-    const adjacent = touching(a, b);
-    // Neighbours are joined straight across the gap between them; far ones (a ring closing on itself) leave from
-    // the left sides of their boxes and bow out of the grid, so they never run underneath other boxes.
-    const [from, to] = adjacent ? clipBetween(a, b) : leftSides(a, b);
-    segments.push({ link, from, to, curveness: adjacent ? 0 : from[1] < to[1] ? -0.1 : 0.1 });
+    // Neighbours are joined straight across the gap between them; far ones (a ring closing on itself) go round
+    // the outside of the grid, so they never run across other boxes.
+    const points = (touching(a, b) ? null : routeAround(a, b, boxes)) ?? clipBetween(a, b);
+    segments.push({ link, points, ends: [a, b] });
   }
   return segments;
+}
+
+const LINK_LABEL_SIZE = 11;
+
+/**
+ * Where a link's count goes so that it never lies over a box: above two boxes side by side, centred on the gap
+ * between them (in the gap between rows, or above the grid); beside the link in the gap between two boxes one
+ * above the other. `room` is the height of that free strip, in view units.
+ */
+export function linkLabelPlace(a: Box, b: Box): { anchor: Point; where: "above" | "beside"; room: number } {
+  const [left, right] = a.x <= b.x ? [a, b] : [b, a];
+  const [upper, lower] = a.y <= b.y ? [a, b] : [b, a];
+  const gapX = right.x - (left.x + left.width);
+  const gapY = lower.y - (upper.y + upper.height);
+  if (gapX >= gapY) return { anchor: [left.x + left.width + gapX / 2, Math.min(a.y, b.y)], where: "above", room: gapX };
+  return { anchor: [upper.x + upper.width / 2, upper.y + upper.height + gapY / 2], where: "beside", room: gapY };
 }
 
 const boxCorners = (node: Box) => [node.x, node.y, node.x + node.width, node.y + node.height];
@@ -345,9 +406,21 @@ export function chartOption(input: ChartInput) {
   const { view, size, theme, labels } = input;
   const zoomWindow = input.window ?? FULL_WINDOW;
   const colors = palette[theme];
-  const extent = fittedExtent(view.bounds, size);
   const painter = cellPainter(input);
   const segments = linkSegments(view);
+  // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
+  const linkLabels =
+    view.level === "cluster" && segments.length <= 4
+      ? segments.filter(({ link }) => link.count > 1).map(({ link, ends }) => ({ ...linkLabelPlace(ends[0], ends[1]), text: labels.linkCount(link.kind, link.count), color: LINK_STYLES[link.kind].color }))
+      : [];
+  // Room outside the boxes for the routes round the grid and for counts above its top row.
+  const outset = Math.max(
+    segments.some(({ points }) => points.length > 2) ? ROUTE_MARGIN + 4 : 0,
+    linkLabels.length > 0 ? (LINK_LABEL_SIZE + 8) / fitScale(view.bounds, size) : 0,
+  );
+  const extent = fittedExtent(view.bounds, size, outset);
+  // Above the top row the free strip is the margin above the grid.
+  for (const placed of linkLabels) if (placed.where === "above" && placed.anchor[1] <= 0) placed.room = outset;
   const richBold = (fontSize: number) => ({ b: { fontWeight: "bold" as const, fill: colors.text, fontSize } });
 
   const renderCell = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
@@ -397,24 +470,44 @@ export function chartOption(input: ChartInput) {
     id: "links",
     type: "lines" as const,
     coordinateSystem: "cartesian2d",
+    polyline: true,
     clip: true,
     z: 3,
-    data: segments.map(({ link, from, to, curveness }) => {
+    data: segments.map(({ link, points }) => {
       const style = LINK_STYLES[link.kind];
       return {
-        coords: [from, to],
-        lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9, curveness },
-        label: {
-          // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
-          show: view.level === "cluster" && link.count > 1 && segments.length <= 4,
-          position: "middle" as const,
-          formatter: labels.linkCount(link.kind, link.count),
-          color: style.color,
-          fontSize: 11,
-        },
-        emphasis: { label: { show: true }, lineStyle: { width: style.width + 2 } },
+        coords: points,
+        lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9 },
+        emphasis: { lineStyle: { width: style.width + 2 } },
       };
     }),
+  };
+  const renderLinkLabel = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
+    const placed = linkLabels[params.dataIndex];
+    if (!placed) return null;
+    const [x, y] = api.coord(placed.anchor) as [number, number];
+    const pixelsPerUnit = Math.abs((api.coord([placed.anchor[0], placed.anchor[1] + 1]) as number[])[1]! - y);
+    // Only where the free strip holds the text: zoomed far out it would reach the boxes.
+    if (placed.room * pixelsPerUnit < LINK_LABEL_SIZE + 4) return null;
+    const above = placed.where === "above";
+    return {
+      type: "text",
+      silent: true,
+      x: above ? x : x + 6,
+      y: above ? y - 3 : y,
+      style: { text: placed.text, fill: placed.color, fontSize: LINK_LABEL_SIZE, align: above ? "center" : "left", verticalAlign: above ? "bottom" : "middle" },
+    };
+  };
+  const linkLabelSeries = {
+    id: "link-labels",
+    type: "custom" as const,
+    coordinateSystem: "cartesian2d",
+    encode: { x: 0, y: 1 },
+    data: linkLabels.map((placed) => placed.anchor),
+    renderItem: renderLinkLabel,
+    silent: true,
+    clip: true,
+    z: 4,
   };
   const zoomLimits = { minSpan: 100 / MAX_ZOOM, filterMode: "weakFilter" as const, zoomOnMouseWheel: true, moveOnMouseMove: true };
   return {
@@ -439,6 +532,6 @@ export function chartOption(input: ChartInput) {
         return node ? labels.tooltip(node, painter.rankOf(node)) : "";
       },
     },
-    series: [cells, links] as [typeof cells, typeof links],
+    series: [cells, links, linkLabelSeries] as [typeof cells, typeof links, typeof linkLabelSeries],
   };
 }

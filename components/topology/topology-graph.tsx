@@ -71,17 +71,36 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     outline.current.show();
   }, []);
 
+  /** The second step of drawing a new view (its cells), once the first (the frame) is on the canvas. */
+  const pendingCells = useRef<(() => void) | null>(null);
+
   const draw = useCallback(
-    (chart: EChartsInstance) => {
-      const { view, viewKey, ranks, theme, labels } = latest.current;
+    function draw(chart: EChartsInstance) {
+      const current = latest.current;
+      const { view, viewKey, ranks, theme, labels } = current;
       const fresh = drawn.current?.viewKey !== viewKey;
-      if (fresh) chart.getDom().dataset.drawn = "false";
       const size = { width: chart.getWidth(), height: chart.getHeight() };
       const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels });
-      // Before setOption: a small view is drawn, and `finished` fires, within the call.
-      drawn.current = { view, viewKey, ranks, labels };
-      chart.setOption(option, { notMerge: fresh, lazyUpdate: false });
-      placeOutline(chart);
+      if (!fresh) {
+        drawn.current = { view, viewKey, ranks, labels };
+        chart.setOption(option, { lazyUpdate: false });
+        placeOutline(chart);
+        return;
+      }
+      // A new view is drawn in steps, each in a task shorter than input may wait for (issue 6: 50 ms): the frame
+      // (axes, zoom, links) is merged into ECharts' model now and laid out and painted in the next animation frame;
+      // once painted, the cells are merged in a task of their own, painted from the frame after, progressively.
+      chart.getDom().dataset.drawn = "false";
+      drawn.current = null;
+      const [cells, ...rest] = option.series;
+      pendingCells.current = () => {
+        pendingCells.current = null;
+        // The view changed while its frame was painted: start again with the latest.
+        if (latest.current !== current) return draw(chart);
+        drawn.current = { view, viewKey, ranks, labels };
+        chart.setOption({ series: [cells] }, { lazyUpdate: true });
+      };
+      chart.setOption({ ...option, series: rest }, { notMerge: true, lazyUpdate: true });
     },
     [placeOutline],
   );
@@ -94,11 +113,18 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       chartRef.current = chart;
       drawn.current = null;
       outline.current = null;
+      let cellsTimer: ReturnType<typeof setTimeout> | undefined;
       chart.on("finished", () => {
+        const cells = pendingCells.current;
+        if (cells) {
+          clearTimeout(cellsTimer);
+          cellsTimer = setTimeout(cells, 0);
+        }
         // A resize before the first drawing renders an empty canvas, which is not a drawing of the view.
-        if (drawn.current && chart.getDom().dataset.drawn !== "true") {
+        else if (drawn.current && chart.getDom().dataset.drawn !== "true") {
           chart.getDom().dataset.drawn = "true";
           performance.mark("topology:drawn");
+          placeOutline(chart);
         }
       });
       chart.on("click", (params) => latest.current.onSelect(nodeAt(params) ?? null));
@@ -118,6 +144,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       const first = setTimeout(() => draw(chart), 0);
       return () => {
         clearTimeout(first);
+        clearTimeout(cellsTimer);
+        pendingCells.current = null;
         chartRef.current = null;
       };
     },
@@ -133,5 +161,5 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     else placeOutline(chart);
   }, [viewKey, view, selected, ranks, labels, draw, placeOutline]);
 
-  return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => drawn.current && draw(chart)} style={{ minHeight: 420 }} />;
+  return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => (drawn.current || pendingCells.current) && draw(chart)} style={{ minHeight: 420 }} />;
 }

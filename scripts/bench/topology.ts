@@ -6,13 +6,15 @@
  * - Chromium (Debian's, at CHROMIUM_PATH): navigation → first complete drawing (`performance.mark("topology:drawn")`
  *   set on ECharts' `finished`, which fires only once the last progressive chunk is painted) of the cluster view and
  *   of a super pod view, the longest main-thread task (PerformanceObserver "longtask") while loading and while
- *   zooming through the levels of detail. The machine's load is printed with them: on a shared machine every
- *   browser figure grows with it.
+ *   zooming through the levels of detail, and the worst run's three longest tasks with what ran in them (Long
+ *   Animation Frames), so what remains over 50 ms can be named. The machine's load is printed with them: on a
+ *   shared machine every browser figure grows with it.
  * It builds the app into .next-e2e under the e2e runner's lock (runs share that folder), serves it with
  * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
+import type { Page } from "@playwright/test";
 import { freePort } from "@/db/embedded";
 import { systemActor } from "@/db/queries/audit";
 import { insertCluster } from "@/db/queries/inventory";
@@ -102,6 +104,44 @@ async function apiFigures(base: string, cookie: string, bump: (slug: string) => 
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 }
 
+/** What the page's observers collected (see the init script in browserFigures). */
+interface BenchWindow {
+  __longTasks: { start: number; duration: number }[];
+  __frames: { start: number; duration: number; renderStart: number; scripts: { start: number; duration: number; what: string }[] }[];
+}
+/** The fields of a PerformanceLongAnimationFrameTiming that the bench reads (not in TypeScript's DOM types yet). */
+interface LoafEntry {
+  startTime: number;
+  duration: number;
+  renderStart: number;
+  scripts: { startTime: number; duration: number; invokerType: string; invoker: string; sourceURL: string; sourceFunctionName: string }[];
+}
+interface AttributedTask {
+  start: number;
+  duration: number;
+  what: string;
+}
+
+/**
+ * Names what ran in each long task: the scripts of the animation frames that overlap it (longest first), the
+ * frame's style and layout when it ran inside the task, and what is left (parsing HTML, compiling, GC…) as "other".
+ */
+function attribute({ tasks, frames }: { tasks: BenchWindow["__longTasks"]; frames: BenchWindow["__frames"] }): AttributedTask[] {
+  return tasks
+    .map((task) => {
+      const end = task.start + task.duration;
+      const scripts = frames.flatMap((frame) => frame.scripts).filter((script) => script.start >= task.start - 1 && script.start < end);
+      const parts = scripts.sort((a, b) => b.duration - a.duration).map((script) => `${script.what} ${script.duration.toFixed(0)}`);
+      const frame = frames.find((f) => f.renderStart >= task.start && f.renderStart < end);
+      const render = frame ? Math.min(end, frame.start + frame.duration) - frame.renderStart : 0;
+      if (render > 1) parts.push(`rendering ${render.toFixed(0)}`);
+      const other = task.duration - render - scripts.reduce((sum, script) => sum + script.duration, 0);
+      if (other > 5) parts.push(`other ${other.toFixed(0)}`);
+      return { ...task, what: parts.slice(0, 4).join(", ") };
+    })
+    .sort((a, b) => b.duration - a.duration);
+}
+
 async function browserFigures(base: string) {
   const { chromium } = await import("@playwright/test");
   const browser = await chromium.launch({
@@ -111,12 +151,29 @@ async function browserFigures(base: string) {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: user, headers: { origin: base } });
   if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
+  // Long tasks are what the figure is about; Long Animation Frames only say what ran in them (script, function,
+  // invoker), so the report can name what remains. Every long task is counted, attributed or not.
   await context.addInitScript(() => {
-    const w = window as typeof window & { __longTasks: number[] };
+    const w = window as typeof window & BenchWindow;
     w.__longTasks = [];
+    w.__frames = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: "longtask", buffered: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as LoafEntry[]) {
+        w.__frames.push({
+          start: entry.startTime,
+          duration: entry.duration,
+          renderStart: entry.renderStart,
+          scripts: entry.scripts.map((script) => ({
+            start: script.startTime,
+            duration: script.duration,
+            what: `${script.invokerType} ${script.invoker || ""} ${(script.sourceURL || "").split("/").pop() || ""}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ""}`.replace(/\s+/g, " ").trim(),
+          })),
+        });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
   });
   const cases = [
     { label: "demo (1,536 dies): cluster view", path: "/topology?cluster=atlas-a3-demo" },
@@ -125,25 +182,28 @@ async function browserFigures(base: string) {
     { label: "16,384 dies: super pod view", path: "/topology?cluster=atlas-a3-large&level=superpod&id=pod-0" },
   ];
   const rows: string[][] = [];
+  const worst: string[] = [];
   const loadBefore = os.loadavg()[0]!;
+  /** The page's long tasks since the last call, longest first, each with what ran in it. */
+  const takeTasks = (page: Page) =>
+    page.evaluate(() => {
+      const w = window as typeof window & BenchWindow;
+      const taken = { tasks: w.__longTasks, frames: w.__frames };
+      w.__longTasks = [];
+      w.__frames = [];
+      return taken;
+    });
   for (const c of cases) {
     const drawnAt: number[] = [];
-    const loadTask: number[] = [];
-    const zoomTask: number[] = [];
+    const loadTasks: AttributedTask[][] = [];
+    const zoomTasks: AttributedTask[][] = [];
     for (let i = 0; i < RUNS; i++) {
       const page = await context.newPage();
       await page.goto(base + c.path);
       await page.waitForSelector('[data-drawn="true"]', { timeout: 60_000 });
       await page.waitForTimeout(300);
-      const loaded = await page.evaluate(() => {
-        const w = window as typeof window & { __longTasks: number[] };
-        const mark = performance.getEntriesByName("topology:drawn")[0];
-        const tasks = [...w.__longTasks];
-        w.__longTasks = [];
-        return { drawn: mark?.startTime ?? NaN, longest: Math.max(0, ...tasks) };
-      });
-      drawnAt.push(loaded.drawn);
-      loadTask.push(loaded.longest);
+      drawnAt.push(await page.evaluate(() => performance.getEntriesByName("topology:drawn")[0]?.startTime ?? NaN));
+      loadTasks.push(attribute(await takeTasks(page)));
       // Zoom in through the levels of detail and back out, as an operator would with the wheel.
       const canvas = (await page.locator("canvas").first().boundingBox())!;
       await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
@@ -152,16 +212,24 @@ async function browserFigures(base: string) {
         await page.waitForTimeout(120);
       }
       await page.waitForTimeout(300);
-      zoomTask.push(await page.evaluate(() => Math.max(0, ...(window as typeof window & { __longTasks: number[] }).__longTasks)));
+      zoomTasks.push(attribute(await takeTasks(page)));
       await page.close();
     }
-    rows.push([c.label, ms(median(drawnAt)), ms(Math.max(...loadTask)), ms(Math.max(...zoomTask))]);
+    const longest = (runs: AttributedTask[][]) => runs.map((tasks) => tasks[0]?.duration ?? 0);
+    const load = longest(loadTasks);
+    const zoom = longest(zoomTasks);
+    rows.push([c.label, ms(median(drawnAt)), `${ms(median(load))} / ${ms(Math.max(...load))}`, `${ms(median(zoom))} / ${ms(Math.max(...zoom))}`]);
+    // The run with the longest task, its three longest tasks: what is left to split.
+    const top = [...loadTasks, ...zoomTasks].reduce((a, b) => ((b[0]?.duration ?? 0) > (a[0]?.duration ?? 0) ? b : a), []);
+    worst.push(`- ${c.label}: ${top.length === 0 ? "no task over 50 ms" : top.slice(0, 3).map((task) => `${ms(task.duration)} at ${task.start.toFixed(0)} ms (${task.what})`).join("; ")}`);
   }
   await browser.close();
   console.log(`\nLoad average (1 min) on ${os.cpus().length} CPUs: ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after the browser runs.`);
-  console.log("\n| Chromium | navigation → drawn (median) | longest main-thread task while loading (max) | longest task while zooming (max) |");
+  console.log(`\n| Chromium (${RUNS} runs) | navigation → drawn (median) | longest main-thread task while loading (median / max) | longest task while zooming (median / max) |`);
   console.log("| --- | --- | --- | --- |");
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+  console.log("\nLongest tasks of the worst run (start after navigation; what ran in them, from Long Animation Frames):");
+  for (const line of worst) console.log(line);
 }
 
 async function runTopologyBench(): Promise<void> {

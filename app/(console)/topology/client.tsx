@@ -2,11 +2,11 @@
 
 import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Table, Tag, Typography, Upload } from "antd";
+import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Typography, Upload } from "antd";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useFormatter, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
 import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
@@ -15,8 +15,8 @@ import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
-import { ImportDrawer } from "@/components/topology/import-drawer";
 import { TopologyLegend } from "@/components/topology/legend";
+import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
 import { TopologySearch } from "@/components/topology/search-box";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
@@ -24,17 +24,22 @@ import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topo
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
 
-// ECharts is loaded and evaluated after hydration, in a task of its own, rather than inside the hydration's.
-const TopologyGraph = dynamic(() => import("@/components/topology/topology-graph").then((module) => module.TopologyGraph), {
+// ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
+const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
   ssr: false,
   loading: () => <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />,
 });
+
+// Only the server view has the die table, and only an editor opening it needs the import drawer: their modules (antd's
+// Table, Drawer, Upload…) are evaluated when they are first shown, not inside the page's hydration. The table is
+// drawn on the client only: a server-rendered one could be clicked before its code has loaded, and the click lost.
+const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
+const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function TopologyClient({ defaultCluster, initialView }: { defaultCluster: string | null; initialView: TopologyView | null }) {
   const t = useTranslations("topology");
-  const format = useFormatter();
   const { message } = App.useApp();
   const { theme } = useThemeControl();
   const pathname = usePathname();
@@ -48,6 +53,8 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const [resetToken, setResetToken] = useState(0);
   const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
   const [importing, setImporting] = useState(false);
+  // Mounted from the first opening on, so that closing it animates.
+  const [importOpened, setImportOpened] = useState(false);
   // Live health: a fault event written anywhere refreshes this cluster's views (server-sent events, no polling).
   const queryClient = useQueryClient();
   const refreshHealth = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["topology", cluster ?? ""] }), [queryClient, cluster]);
@@ -295,7 +302,13 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           <Button icon={<AimOutlined />} onClick={() => setResetToken((n) => n + 1)}>
             {t("fit")}
           </Button>
-          <Button icon={<CloudUploadOutlined />} onClick={() => setImporting(true)}>
+          <Button
+            icon={<CloudUploadOutlined />}
+            onClick={() => {
+              setImporting(true);
+              setImportOpened(true);
+            }}
+          >
             {t("import.open")}
           </Button>
         </Space>
@@ -368,39 +381,9 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
           </aside>
         </div>
       )}
-      <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />
+      {importOpened && <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />}
       {data?.level === "server" && (
-        <section aria-label={t("dieTable.title")}>
-          <Typography.Title level={2} style={{ fontSize: 16 }}>
-            {t("dieTable.title")} <Tag>{format.number(drawnDies)}</Tag>
-          </Typography.Title>
-          <Table<TopologyNode>
-            size="small"
-            rowKey="id"
-            pagination={false}
-            dataSource={data.nodes.filter((n) => n.kind === "die")}
-            rowClassName={(row) => (nodeKey(row) === selectedKey ? "ant-table-row-selected" : "")}
-            onRow={(row) => ({ onClick: () => navigate({ sel: nodeKey(row) }) })}
-            columns={[
-              { title: t("fields.npuIndex"), dataIndex: "npuIndex", sorter: (a, b) => (a.npuIndex ?? 0) - (b.npuIndex ?? 0) },
-              { title: t("fields.deviceId"), dataIndex: "deviceId", sorter: (a, b) => (a.deviceId ?? 0) - (b.deviceId ?? 0), defaultSortOrder: "ascend" },
-              { title: t("fields.dieIndex"), dataIndex: "dieIndex" },
-              { title: t("fields.superDeviceId"), dataIndex: "superDeviceId" },
-              { title: t("fields.deviceIp"), dataIndex: "deviceIp", render: (v: string | null, row) => (v ? `${v}:${row.devicePort ?? ""}` : "—") },
-              { title: t("fields.backupDeviceIp"), dataIndex: "backupDeviceIp", render: (v: string | null, row) => (v ? `${v}:${row.backupDevicePort ?? ""}` : "—") },
-              { title: t("fields.hostPort"), dataIndex: "hostPort" },
-              {
-                title: t("fields.rank"),
-                key: "rank",
-                render: (_, row) => {
-                  const rank = ranks ? ranks.get(row.id) : row.rank;
-                  return rank === undefined ? "—" : format.number(rank);
-                },
-              },
-              { title: t("fields.health"), dataIndex: "health", render: (h: TopologyNode["health"]) => t(`health.${h}`) },
-            ]}
-          />
-        </section>
+        <DieTable dies={data.nodes.filter((n) => n.kind === "die")} selectedKey={selectedKey} ranks={ranks} onSelect={(node) => navigate({ sel: nodeKey(node) })} />
       )}
     </Space>
   );
