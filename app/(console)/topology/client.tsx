@@ -116,6 +116,10 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
     navigate({ level: "cluster", id: undefined, sel: undefined }, "replace");
   }, [missing, message, t, state.id, navigate]);
 
+  // Hydration is over: what runs after this mark is the page's own work (fetching, laying out, drawing), which the
+  // bench (scripts/bench/topology.ts) tells apart from the framework's start-up.
+  useEffect(() => void performance.mark("topology:hydrated"), []);
+
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
