@@ -512,13 +512,13 @@ function historyOf(rows: StoredRow[]): History {
 }
 
 /**
- * The stored events ($1 cluster, $2 series keys, $3 from), as `from` items: one probe of `fault_events_series` per
- * key. Written as `series_key = any($2)`, PostgreSQL misjudges how many rows the keys hold and scans the whole time
- * range instead (the BRIN on began_at is lossy once judgements rewrite rows, the target index filters thousands):
- * several times the CPU, measured. `offset 0` keeps the subquery from being flattened into such a join.
+ * `columns` of the stored events ($1 cluster, $2 series keys, $3 from), as `from` items: one probe of
+ * `fault_events_series` per key. Written as `series_key = any($2)`, PostgreSQL misjudges how many rows the keys hold
+ * and scans the whole time range instead (the BRIN on began_at is lossy once judgements rewrite rows, the target
+ * index filters thousands): several times the CPU, measured. `offset 0` keeps the subquery from being flattened.
  */
-const seriesScan = `unnest($2::text[]) as k(key) cross join lateral (
-    select ${storedColumns} from fault_events where cluster_id = $1 and series_key = k.key and began_at >= $3::timestamptz offset 0
+const seriesScan = (columns: string) => `unnest($2::text[]) as k(key) cross join lateral (
+    select ${columns} from fault_events where cluster_id = $1 and series_key = k.key and began_at >= $3::timestamptz offset 0
   ) f`;
 
 /**
@@ -527,7 +527,7 @@ const seriesScan = `unnest($2::text[]) as k(key) cross join lateral (
  */
 async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
   const { rows } = await client.query<StoredRow>({
-    text: `select f.* from ${seriesScan}`,
+    text: `select f.* from ${seriesScan(storedColumns)}`,
     values: [clusterId, keys, iso(from)],
     rowMode: "array",
   });
@@ -554,16 +554,17 @@ export function noneFinishedSince(snapshot: string): string {
  * or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or null when
  * rows were removed too, which only a fresh read accounts for. Rows this transaction wrote are left aside. One
  * statement and one scan, or none (a one-time filter) when no other transaction finished since `snapshot`: what is
- * committed is then what was read.
+ * committed is then what was read. The scan keeps only where each row is and who wrote it; the columns are read for
+ * the few changed rows (by `ctid`, in the same snapshot): a third less CPU than carrying them for every row.
  */
 async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History, snapshot: string): Promise<History | null> {
   const { rows } = await client.query<StoredRow>({
     text: `with quiet as materialized (select ${noneFinishedSince("$5")} as quiet),
        current as materialized (
-         select f.* from ${seriesScan}
+         select f.* from ${seriesScan("ctid, xmin")}
          where not (select quiet from quiet) and f.${notOwnRow}
        )
-       select * from current where not (xmin = any($4::text[]))
+       select ${storedColumns} from fault_events where ctid = any(array(select ctid from current where not (xmin::text = any($4::text[]))))
        union all
        select null, null, null, null, null, null, null, null, null, null, null, (select quiet from quiet)::text, (select count(*) from current)::text`,
     values: [clusterId, keys, iso(from), [...history.writers], snapshot],
