@@ -36,8 +36,13 @@ type Executor = Pick<Database, "insert">;
  * commit or roll back together.
  */
 export async function recordAudit(tx: Executor, record: AuditRecord): Promise<void> {
+  await auditInsert(tx, record);
+}
+
+/** The INSERT of one audit entry, to await or to fold into a larger statement with `.toSQL()`. */
+export function auditInsert(tx: Executor, record: AuditRecord) {
   const change = record.before !== undefined || record.after !== undefined ? compactChange(record.before, record.after) : undefined;
-  await tx.insert(auditLog).values({
+  return tx.insert(auditLog).values({
     actorType: record.actor.type,
     actorId: record.actor.id ?? null,
     actorName: record.actor.name ?? null,

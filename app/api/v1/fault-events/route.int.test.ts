@@ -409,6 +409,26 @@ describe("the demo seed's simulated day", () => {
   });
 });
 
+describe("audit", () => {
+  const entries = async () =>
+    (
+      await testDatabase().pool.query<{ actor_type: string; actor_name: string | null; target_type: string | null; target_id: string | null; details: Loose }>(
+        "select actor_type, actor_name, target_type, target_id, details from audit_log where action = 'fault_events.ingest' order by id",
+      )
+    ).rows;
+
+  it("records a batch that wrote something once, with its actor, and not a re-send", async () => {
+    const before = (await entries()).length;
+    const batch = [linkDown("sp1-node02", 3, 80_000, null), linkDown("sp1-node02", 4, 80_000, 80_002)];
+    expect((await send(batch)).status).toBe(200);
+    expect((await send(batch)).body.changed).toBe(false);
+    const written = (await entries()).slice(before);
+    expect(written).toEqual([
+      { actor_type: "token", actor_name: "faults editor", target_type: "cluster", target_id: "atlas-a3-demo", details: { items: 2, changed: 2, clusters: ["atlas-a3-demo"] } },
+    ]);
+  });
+});
+
 describe("GET /api/v1/events (server-sent events)", () => {
   it("announces a new event of the cluster within 2 seconds, through LISTEN/NOTIFY", async () => {
     const { GET: events } = await import("../events/route");
