@@ -1,7 +1,7 @@
 /**
  * Fault ingestion, through the API as a feeder sends it: POST /api/v1/fault-events with an API token, batches of
  * 1,000 distinct events, to the real route handler (scripts/bench/fault-ingest-server.ts) in its own process over
- * HTTP; first one request at a time (a single feeder), then 4 in flight (a feeder with parallel senders, or several
+ * HTTP; first one request at a time (a single feeder), then 2 and 4 in flight (a feeder with parallel senders, or several
  * feeders). Compared with raw PostgreSQL COPY of exactly the rows the API wrote, into the same table and indexes.
  * Besides events per second (wall clock, which other work on the machine lowers), it prints the CPU each side spent
  * per 1,000 events (route process, PostgreSQL; much less sensitive to that load) and the rate it would allow.
@@ -22,17 +22,19 @@ const BATCH = 1000;
 const WARM_UP_BATCHES = 5;
 const SINGLE_BATCHES = 20;
 const CONCURRENT_BATCHES = 40;
-const CONCURRENCY = 4;
+/** Parallel senders: as many as the cores, and twice that. */
+const CONCURRENCY = [2, 4] as const;
 const day = 86_400_000;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /**
- * Distinct events, as a collector replaying a month would send them: link downs (with the escalation rules to judge)
- * and HCCL errors on the 1,536 dies of the A3 demo, in time order: all the bench's batches spread over 30 days
- * ending a day ago (65,000 events, 40 s apart: about 1.4 per die per day).
+ * Distinct events, as a collector replaying history would send them: link downs (with the escalation rules to judge)
+ * and HCCL errors on the 1,536 dies of the A3 demo, in time order, 40 s apart (about 1.4 per die per day) and ending a
+ * day ago: 105,000 events over seven weeks.
  */
-const spacingMs = (30 * day) / ((WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES) * BATCH);
+const spacingMs = 40_000;
+const totalBatches = WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES * CONCURRENCY.length;
 function batchOf(index: number, start: number): unknown[] {
   const events: unknown[] = [];
   for (let i = 0; i < BATCH; i++) {
@@ -124,7 +126,7 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
   const { base, child } = await startRouteServer(postgres.url());
   const meter = cpuMeter(child.pid!, postgres.dataDir);
   try {
-    const start = Date.now() - 31 * day;
+    const start = Date.now() - day - totalBatches * BATCH * spacingMs;
     let nextBatch = 0;
     const post = async (body: string): Promise<{ created: number; unchanged: number }> => {
       const response = await fetch(`${base}/api/v1/fault-events?atomic=all`, {
@@ -171,14 +173,21 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
     await run({ batches: WARM_UP_BATCHES, concurrency: 1 });
     const single = await run({ batches: SINGLE_BATCHES, concurrency: 1 });
     console.log(`API ingestion (HTTP POST /api/v1/fault-events, token auth, route handler), batches of ${fmt(BATCH)}, 1 request at a time, ${SINGLE_BATCHES} batches: ${single.detail}`);
-    const concurrent = await run({ batches: CONCURRENT_BATCHES, concurrency: CONCURRENCY });
-    console.log(`API ingestion, ${CONCURRENCY} requests in flight, ${CONCURRENT_BATCHES} batches: ${concurrent.detail}`);
+    const concurrent: { concurrency: number; rate: number }[] = [];
+    let sent: string | undefined;
+    for (const concurrency of CONCURRENCY) {
+      const result = await run({ batches: CONCURRENT_BATCHES, concurrency });
+      console.log(`API ingestion, ${concurrency} requests in flight, ${CONCURRENT_BATCHES} batches: ${result.detail}`);
+      concurrent.push({ concurrency, rate: result.rate });
+      sent ??= result.bodies[0];
+    }
     const again = performance.now();
-    const resent = await post(concurrent.bodies[0]!);
+    const resent = await post(sent!);
     console.log(`re-sending a batch of ${fmt(BATCH)}: ${fmt(performance.now() - again)} ms, unchanged ${resent.unchanged}, created ${resent.created}`);
 
     const copy = await copyBench(handle, postgres, meter);
-    console.log(`API / raw COPY: single stream ${((single.rate / copy) * 100).toFixed(0)} %, ${CONCURRENCY} in flight ${((concurrent.rate / copy) * 100).toFixed(0)} %`);
+    const share = (rate: number) => `${((rate / copy) * 100).toFixed(0)} %`;
+    console.log(`API / raw COPY: single stream ${share(single.rate)}, ${concurrent.map((c) => `${c.concurrency} in flight ${share(c.rate)}`).join(", ")}`);
   } finally {
     child.kill("SIGTERM");
   }
