@@ -6,13 +6,14 @@
 import { pathToFileURL } from "node:url";
 import { EXIT_OK, EXIT_TROUBLE, UsageError, type Command } from "./command";
 import { tokenCommand, userCommand } from "./commands/accounts";
+import { clusterCommand } from "./commands/cluster";
 import { fixCommand } from "./commands/fix";
 import { fmtCommand } from "./commands/fmt";
 import { generateCommand } from "./commands/generate";
 import { validateCommand } from "./commands/validate";
 import { nodeIo, type CliIo } from "./io";
 
-export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -9,7 +9,7 @@ import { choice, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, UsageError, type Comma
 import type { CliIo } from "../io";
 
 /** CLI changes are recorded in the audit log as done by the system, naming the OS user and host. */
-function cliActor(): AuditActor {
+export function cliActor(): AuditActor {
   let user = "unknown";
   try {
     user = os.userInfo().username;

@@ -1,0 +1,69 @@
+/** `rankscope cluster add` against a real database: a generated rank table becomes a cluster of the inventory. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabase } from "@/test/database";
+import { run } from "./index";
+import type { CliIo } from "./io";
+
+async function rankscope(argv: string[], files: Record<string, string> = {}) {
+  const captured = { status: 0, stdout: "", stderr: "" };
+  const io: CliIo = {
+    stdout: (text) => void (captured.stdout += text),
+    stderr: (text) => void (captured.stderr += text),
+    readText: async (path) => {
+      if (path === "-") return files["-"] ?? "";
+      if (path in files) return files[path]!;
+      throw Object.assign(new Error(`no such file, open '${path}'`), { code: "ENOENT" });
+    },
+    writeTextAtomic: async (path, text) => void (files[path] = text),
+    listFiles: async () => [],
+    color: false,
+  };
+  captured.status = await run(argv, io);
+  return captured;
+}
+
+beforeAll(() => {
+  process.env.DATABASE_URL = testDatabase().url;
+});
+afterAll(() => {
+  delete process.env.DATABASE_URL;
+});
+
+describe("rankscope cluster add", () => {
+  it("creates a cluster from a generated rank table, audited, and refuses the same slug again", async () => {
+    const generated = await rankscope(["generate", "--super-pods", "2", "--servers", "3", "--version", "1.2"]);
+    expect(generated.status, generated.stderr).toBe(0);
+    const files = { "big.json": generated.stdout };
+    const added = await rankscope(["cluster", "add", "cli-big", "--from", "big.json", "--name", "CLI big"], files);
+    expect(added).toMatchObject({ status: 0, stdout: "created cluster cli-big (CLI big): 2 super pods, 6 servers, 96 dies\n" });
+
+    const { pool } = testDatabase();
+    const { rows } = await pool.query<{ name: string; dies: string; pods: string; rail: string }>(
+      `select c.name, (select count(*) from devices d where d.cluster_id = c.id) as dies,
+         (select count(*) from super_pods p where p.cluster_id = c.id) as pods,
+         (select count(*) from links l where l.cluster_id = c.id and l.kind = 'backup-rail') as rail
+       from clusters c where c.slug = 'cli-big'`,
+    );
+    expect(rows).toEqual([{ name: "CLI big", dies: "96", pods: "2", rail: "48" }]);
+    const audit = await pool.query("select action, target_id from audit_log where action = 'cluster.create'");
+    expect(audit.rows).toEqual([{ action: "cluster.create", target_id: "cli-big" }]);
+
+    const again = await rankscope(["cluster", "add", "cli-big", "--from", "big.json"], files);
+    expect(again).toMatchObject({ status: 1, stderr: "rankscope cluster: a cluster with the slug cli-big exists already\n" });
+  });
+
+  it("refuses a table with errors, naming them, and writes nothing", async () => {
+    const table = JSON.stringify({ version: "1.0", server_count: "1", status: "completed", server_list: [{ server_id: "n1", device: [{ device_id: "0", device_ip: "10.0.0.1", rank_id: "0" }, { device_id: "1", device_ip: "10.0.0.1", rank_id: "1" }] }] });
+    const refused = await rankscope(["cluster", "add", "cli-bad", "--from", "-"], { "-": table });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^rankscope cluster: - cannot become an inventory: \d+ error finding\(s\)\n {2}RT\d+/);
+    const { pool } = testDatabase();
+    expect((await pool.query("select 1 from clusters where slug = 'cli-bad'")).rowCount).toBe(0);
+  });
+
+  it("says what is wrong with the arguments", async () => {
+    expect((await rankscope(["cluster", "add", "Bad Slug", "--from", "x.json"])).status).toBe(2);
+    expect((await rankscope(["cluster", "add", "ok-slug"])).stderr).toContain("--from FILE is required");
+    expect((await rankscope(["cluster", "add", "ok-slug", "--from", "missing.json"])).status).toBe(2);
+  });
+});
