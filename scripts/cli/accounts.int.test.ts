@@ -3,24 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findActiveToken } from "@/db/queries/tokens";
 import { auditLog, sessions } from "@/db/schema";
+import { rankscope } from "@/test/cli";
 import { testDatabase } from "@/test/database";
 import { parseExpiry } from "./commands/accounts";
-import { run } from "./index";
-import type { CliIo } from "./io";
-
-async function rankscope(argv: string[], stdin = "") {
-  const captured = { status: 0, stdout: "", stderr: "" };
-  const io: CliIo = {
-    stdout: (text) => void (captured.stdout += text),
-    stderr: (text) => void (captured.stderr += text),
-    readText: async (path) => (path === "-" ? stdin : ""),
-    writeTextAtomic: async () => {},
-    listFiles: async () => [],
-    color: false,
-  };
-  captured.status = await run(argv, io);
-  return captured;
-}
 
 beforeAll(() => {
   process.env.DATABASE_URL = testDatabase().url;
@@ -43,9 +28,9 @@ describe("rankscope user", () => {
 
   it("sets a password from stdin, disables and enables, and records it all in the audit log", async () => {
     const { db } = testDatabase();
-    expect((await rankscope(["user", "add", "bob", "--role", "viewer", "--password-stdin"], "bob-first-password\n")).status).toBe(0);
-    expect((await rankscope(["user", "passwd", "bob", "--password-stdin"], "short\n")).status).toBe(2);
-    const passwd = await rankscope(["user", "passwd", "bob", "--password-stdin"], "bob-second-password\n");
+    expect((await rankscope(["user", "add", "bob", "--role", "viewer", "--password-stdin"], {}, "bob-first-password\n")).status).toBe(0);
+    expect((await rankscope(["user", "passwd", "bob", "--password-stdin"], {}, "short\n")).status).toBe(2);
+    const passwd = await rankscope(["user", "passwd", "bob", "--password-stdin"], {}, "bob-second-password\n");
     expect(passwd).toMatchObject({ status: 0, stdout: "set a new password for bob; their sessions have ended\n" });
     expect((await rankscope(["user", "disable", "bob"])).stdout).toBe("disabled bob; their sessions have ended\n");
     expect((await rankscope(["user", "list"])).stdout).toContain("bob\tviewer\tdisabled");

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { validateRankTable } from "../../lib/rank-table";
-import { COMMANDS, run } from "./index";
-import type { CliIo } from "./io";
+import { rankscope } from "../../test/cli";
+import { COMMANDS } from "./index";
 import { writeFileAtomically } from "./io";
 
 const fixture = (name: string) => readFile(fileURLToPath(new URL(`../../lib/rank-table/fixtures/${name}`, import.meta.url)), "utf8");
@@ -16,32 +16,6 @@ const SUPER_POD = await fixture("seed-super-pod.jsonc");
 const AI_SERVER = await fixture("seed-ai-server.jsonc");
 /** The 1.0 example with node_1's first device given node_0's first device_ip. */
 const DUPLICATE_IP = AI_SERVER.replace('"device_ip":"192.168.2.8"', '"device_ip":"192.168.1.8"');
-
-interface Captured {
-  status: number;
-  stdout: string;
-  stderr: string;
-  written: Map<string, string>;
-}
-
-async function rankscope(argv: string[], files: Record<string, string> = {}, stdin = ""): Promise<Captured> {
-  const captured = { stdout: "", stderr: "", written: new Map<string, string>() };
-  const io: CliIo = {
-    stdout: (text) => void (captured.stdout += text),
-    stderr: (text) => void (captured.stderr += text),
-    readText: async (path) => {
-      if (path === "-") return stdin;
-      const text = files[path] ?? captured.written.get(path);
-      if (text === undefined) throw Object.assign(new Error(`no such file or directory, open '${path}'`), { code: "ENOENT" });
-      return text;
-    },
-    writeTextAtomic: async (path, text) => void captured.written.set(path, text),
-    listFiles: async (directory) => Object.keys(files).filter((path) => path.startsWith(`${directory}/`)).map((path) => path.slice(directory.length + 1)),
-    color: false,
-  };
-  const status = await run(argv, io);
-  return { status, ...captured };
-}
 
 describe("rankscope validate", () => {
   it("lists findings compiler-style with a summary, and exits 0 for valid tables", async () => {

@@ -1,26 +1,7 @@
 /** `rankscope cluster add` against a real database: a generated rank table becomes a cluster of the inventory. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rankscope } from "@/test/cli";
 import { testDatabase } from "@/test/database";
-import { run } from "./index";
-import type { CliIo } from "./io";
-
-async function rankscope(argv: string[], files: Record<string, string> = {}) {
-  const captured = { status: 0, stdout: "", stderr: "" };
-  const io: CliIo = {
-    stdout: (text) => void (captured.stdout += text),
-    stderr: (text) => void (captured.stderr += text),
-    readText: async (path) => {
-      if (path === "-") return files["-"] ?? "";
-      if (path in files) return files[path]!;
-      throw Object.assign(new Error(`no such file, open '${path}'`), { code: "ENOENT" });
-    },
-    writeTextAtomic: async (path, text) => void (files[path] = text),
-    listFiles: async () => [],
-    color: false,
-  };
-  captured.status = await run(argv, io);
-  return captured;
-}
 
 beforeAll(() => {
   process.env.DATABASE_URL = testDatabase().url;
@@ -54,7 +35,7 @@ describe("rankscope cluster add", () => {
 
   it("refuses a table with errors, naming them, and writes nothing", async () => {
     const table = JSON.stringify({ version: "1.0", server_count: "1", status: "completed", server_list: [{ server_id: "n1", device: [{ device_id: "0", device_ip: "10.0.0.1", rank_id: "0" }, { device_id: "1", device_ip: "10.0.0.1", rank_id: "1" }] }] });
-    const refused = await rankscope(["cluster", "add", "cli-bad", "--from", "-"], { "-": table });
+    const refused = await rankscope(["cluster", "add", "cli-bad", "--from", "-"], {}, table);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/^rankscope cluster: - cannot become an inventory: \d+ error finding\(s\)\n {2}RT\d+/);
     const { pool } = testDatabase();
