@@ -21,7 +21,8 @@ export function cliActor(): AuditActor {
 
 type AccountStore = typeof import("./accounts-store");
 
-async function database<T>(work: (handle: DatabaseHandle & { store: AccountStore }) => Promise<T>): Promise<T> {
+/** Runs `work` on the configured database, migrated first; the database layer is loaded only when a command needs it. */
+export async function database<T>(work: (handle: DatabaseHandle & { store: AccountStore }) => Promise<T>): Promise<T> {
   const store = await import("./accounts-store");
   return store.withDatabase(async (handle) => {
     await store.migrate(handle.pool);

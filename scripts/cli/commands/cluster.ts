@@ -1,8 +1,8 @@
 /** `rankscope cluster add`: a cluster of the inventory from a rank table file, against DATABASE_URL or the embedded database. */
 import { clusterSlugPattern } from "../../../db/schema/cluster/constants";
 import { inventoryFromRankTable } from "../../../lib/topology/import";
-import { EXIT_FINDINGS, EXIT_OK, parseCommandArgs, readInput, UsageError, type Command } from "../command";
-import { cliActor } from "./accounts";
+import { EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
+import { cliActor, database } from "./accounts";
 
 const help = `Usage: rankscope cluster add SLUG --from FILE [--name NAME]
 
@@ -31,7 +31,7 @@ export const clusterCommand: Command = {
     const { values, positionals } = parseCommandArgs(argv, { from: { type: "string" }, name: { type: "string" } });
     if (values.help || positionals.length === 0) {
       io.stdout(help);
-      return values.help ? EXIT_OK : 2;
+      return values.help ? EXIT_OK : EXIT_TROUBLE;
     }
     const [action, slug, ...extra] = positionals;
     if (action !== "add") throw new UsageError(`unknown cluster action ${JSON.stringify(action)}; the action is add`);
@@ -39,7 +39,7 @@ export const clusterCommand: Command = {
     if (!slug || !clusterSlugPattern.test(slug)) throw new UsageError(`a slug of lower-case letters, digits and dashes (at most 63) is needed, not ${JSON.stringify(slug ?? "")}`);
     if (!values.from) throw new UsageError("--from FILE is required");
     const text = await readInput(io, values.from);
-    if (text === undefined) return 2;
+    if (text === undefined) return EXIT_TROUBLE;
     const { inventory, issues } = inventoryFromRankTable(text);
     if (!inventory) {
       const errors = issues.filter((issue) => issue.severity === "error");
@@ -48,14 +48,8 @@ export const clusterCommand: Command = {
       if (errors.length > 10) io.stderr(`  … and ${errors.length - 10} more (rankscope validate ${values.from} lists them all)\n`);
       return EXIT_FINDINGS;
     }
-    const [{ withDatabase }, { migrate }, { insertCluster }, { recordAudit }] = await Promise.all([
-      import("../../database"),
-      import("../../../db/migrate"),
-      import("../../../db/queries/inventory"),
-      import("../../../db/queries/audit"),
-    ]);
-    return withDatabase(async ({ db, pool }) => {
-      await migrate(pool);
+    const [{ insertCluster }, { recordAudit }] = await Promise.all([import("../../../db/queries/inventory"), import("../../../db/queries/audit")]);
+    return database(async ({ db, pool }) => {
       const taken = await pool.query("select 1 from clusters where slug = $1", [slug]);
       if (taken.rowCount) {
         io.stderr(`rankscope cluster: a cluster with the slug ${slug} exists already\n`);
