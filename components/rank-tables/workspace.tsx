@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
+import { isTyping } from "@/components/primitives/is-typing";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
 import { applyEdit, podOfServer, pushHistory, redo, startHistory, undo, type DeviceField, type Edit, type History } from "@/lib/rank-table-workspace/edit";
@@ -50,13 +51,13 @@ const loaded = (previous: Loaded | undefined, history: History, lastEdit?: Loade
 
 const NO_STRUCTURE = tableStructure(undefined);
 
-/** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
 /** A save of the editor's table, or of a restored revision's text (`restoreOf`). */
 interface SaveOptions {
   restoreOf?: number | undefined;
   text?: string | undefined;
 }
 
+/** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
 interface ImportRun {
   cancelled: boolean;
   abort?: () => void;
@@ -289,8 +290,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         if (canWrite && dirty) void save();
         return;
       }
-      const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, .cm-editor")) return;
+      if (isTyping(event.target)) return;
       if (key === "z" && !event.shiftKey) {
         event.preventDefault();
         onUndo();

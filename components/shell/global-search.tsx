@@ -8,17 +8,12 @@ import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState, type ComponentRef } from "react";
 import { landingViewOf, topologyQuery } from "@/app/(console)/topology/search-params";
 import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { isTyping } from "@/components/primitives/is-typing";
 import { useDebounced } from "@/components/primitives/use-debounced";
 import { listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import { fetchSearch, topologyKeys } from "@/components/topology/queries";
 
 const PER_GROUP = 6;
-
-/** Whether a key press belongs to a field being typed in, where `/` is a character and not the search shortcut. */
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return !!element?.closest?.("input, textarea, select, [contenteditable=''], [contenteditable='true'], .cm-editor");
-}
 
 /**
  * The top bar's search (`/` focuses it): servers and dies of the current cluster (of every cluster when none is
@@ -60,6 +55,7 @@ export function GlobalSearch() {
   // Suggestions only for what is in the box now, so Enter never opens a hit of the previous text.
   const current = q.length > 0 && q === text.trim();
   const lower = q.toLowerCase();
+  const namedTables = current ? (tables.data ?? []).filter((table) => table.name.toLowerCase().includes(lower)).slice(0, PER_GROUP) : [];
   const options = current
     ? [
         ...searched.flatMap((cluster, i) => {
@@ -79,16 +75,8 @@ export function GlobalSearch() {
             },
           ];
         }),
-        ...((tables.data ?? []).some((table) => table.name.toLowerCase().includes(lower))
-          ? [
-              {
-                label: t("searchRankTables"),
-                options: (tables.data ?? [])
-                  .filter((table) => table.name.toLowerCase().includes(lower))
-                  .slice(0, PER_GROUP)
-                  .map((table) => ({ value: `/rank-tables/${table.id}`, label: <span>{table.name}</span> })),
-              },
-            ]
+        ...(namedTables.length > 0
+          ? [{ label: t("searchRankTables"), options: namedTables.map((table) => ({ value: `/rank-tables/${table.id}`, label: <span>{table.name}</span> })) }]
           : []),
       ]
     : [];

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } 
 import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
+import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
@@ -123,8 +124,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      const typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable);
+      const typing = isTyping(event.target);
       if (event.key === "/" && !typing) {
         event.preventDefault();
         searchRef.current?.focus();
@@ -227,7 +227,8 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   }
 
   const data = view.data;
-  const drawnDies = data?.nodes.filter((n) => n.kind === "die").length ?? 0;
+  const dies = data?.nodes.filter((n) => n.kind === "die") ?? [];
+  const drawnDies = dies.length;
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
   const savedName = savedTables.data?.items.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
@@ -387,7 +388,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
       )}
       {importOpened && <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />}
       {data?.level === "server" && (
-        <DieTable dies={data.nodes.filter((n) => n.kind === "die")} selectedKey={selectedKey} ranks={ranks} onSelect={(node) => navigate({ sel: nodeKey(node) })} />
+        <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={(node) => navigate({ sel: nodeKey(node) })} />
       )}
     </Space>
   );
