@@ -12,17 +12,19 @@ import { useDuration } from "./format";
 import { toneOf } from "./level-colors";
 import { downloadText } from "./timeline-view";
 
-/** What the period's faults cost: die-hours under a fault of a level that stops work, over every super pod. */
-const lostDieHours = (s: FaultStatistics) => s.availability.reduce((sum, a) => sum + a.faultyDieMs, 0) / 3_600_000;
+/** What the period's faults cost: die-time under a fault of a level that stops work, over every super pod, in ms. */
+const lostDieMs = (s: FaultStatistics) => s.availability.reduce((sum, a) => sum + a.faultyDieMs, 0);
+const dieHours = (ms: number) => ms / 3_600_000;
 
 export function statisticsCsv(s: FaultStatistics): string {
+  const lost = lostDieMs(s);
   const rows: (string | number | null)[][] = [
     ...s.byKind.map((k) => ["events by kind", k.kind, k.count, null]),
     ...s.byLevel.map((l) => ["events by level", l.level, l.count, null]),
     ["mttr_s", null, s.mttrMs === null ? null : (s.mttrMs / 1000).toFixed(1), null],
     ["recovered", null, s.recovered, null],
     ["open", null, s.open, null],
-    ["die_hours_lost", null, lostDieHours(s).toFixed(2), (lostDieHours(s) * 3600).toFixed(0)],
+    ["die_hours_lost", null, dieHours(lost).toFixed(2), (lost / 1000).toFixed(0)],
     ...s.topServers.map((x) => ["most affected servers", x.serverId, x.count, (x.faultMs / 1000).toFixed(0)]),
     ...s.topDies.map((x) => ["most affected dies", `${x.serverId}/${x.deviceId}`, x.count, (x.faultMs / 1000).toFixed(0)]),
     ...s.availability.map((a) => ["availability", a.superPodId ?? "(no super pod)", a.availability.toFixed(6), (a.faultyDieMs / 1000).toFixed(0)]),
@@ -63,7 +65,7 @@ export function FaultStatisticsView({ cluster, from, to }: { cluster: string; fr
       </Col>
       <Col flex="1 1 180px">
         <Card size="small">
-          <Statistic title={t("dieHoursLost")} value={lostDieHours(s)} formatter={(v) => format.number(Number(v), { maximumFractionDigits: 1 })} suffix={t("dieHoursUnit")} />
+          <Statistic title={t("dieHoursLost")} value={dieHours(lostDieMs(s))} formatter={(v) => format.number(Number(v), { maximumFractionDigits: 1 })} suffix={t("dieHoursUnit")} />
         </Card>
       </Col>
       <Col xs={24} lg={12}>
