@@ -2,6 +2,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { DatabaseNotConfiguredError } from "@/db/client";
+import { DomainError, type DomainErrorKind } from "@/lib/errors";
 
 /** The one error shape every JSON endpoint answers with. */
 export interface ErrorBody {
@@ -35,19 +36,48 @@ export function errorResponse(
 /** Postgres connection failures (server down, refused, DNS) carry these codes. */
 const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "ECONNRESET", "57P01", "57P03", "3D000"]);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * True when the error, or any error it wraps (`cause`, an AggregateError's `errors`), says the database cannot be
+ * reached: drivers and ORMs wrap the socket error (e.g. Drizzle's query error has `cause.code = ECONNREFUSED`).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== "object" || depth > 8) return false;
   if (error instanceof DatabaseNotConfiguredError) return true;
-  const code = (error as { code?: string } | null)?.code;
-  return code !== undefined && unreachableCodes.has(code);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && unreachableCodes.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
 }
+
+/** The HTTP status of each kind of domain error: the only place where the domain meets HTTP. */
+export const domainErrorStatus: Record<DomainErrorKind, number> = {
+  bad_request: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_required: 428,
+  too_large: 413,
+  invalid: 422,
+  too_many: 429,
+  unavailable: 503,
+};
+
+/** Seconds a client should wait before retrying when the database is unreachable. */
+export const databaseRetryAfterSeconds = 5;
 
 export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
   if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details, error.headers);
+  if (error instanceof DomainError) {
+    const headers = error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) };
+    return errorResponse(domainErrorStatus[error.kind], error.code, error.message, error.details, headers);
+  }
   if (error instanceof ZodError) {
     return errorResponse(400, "invalid_request", "the request does not have the expected shape", error.issues);
   }
   if (isDatabaseUnavailable(error)) {
-    return errorResponse(503, "database_unavailable", `the database is unavailable: ${(error as Error).message}`);
+    return errorResponse(503, "database_unavailable", "the database is unavailable; retry shortly", undefined, {
+      "retry-after": String(databaseRetryAfterSeconds),
+    });
   }
   console.error(error);
   return errorResponse(500, "internal_error", "an unexpected error occurred; the server log has the details");
