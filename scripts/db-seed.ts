@@ -1,5 +1,5 @@
 import { migrate } from "@/db/migrate";
-import { seedDemoFaults } from "@/db/queries/faults-seed";
+import { seedDemoFaults } from "@/db/queries/faults";
 import { seedDemo } from "@/db/seed";
 import { withDatabase } from "./database";
 

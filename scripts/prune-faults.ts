@@ -5,7 +5,7 @@
  * kept. Skips the run when another process is applying retention on the same database. --dry-run counts instead.
  */
 import { parseArgs } from "node:util";
-import { getRetention, runRetention } from "@/db/queries/faults-retention";
+import { getRetention, runRetention } from "@/db/queries/faults";
 import { retentionCutoff } from "@/lib/faults/retention";
 import { withDatabase } from "./database";
 

@@ -1,5 +1,5 @@
 import { connectDatabase } from "@/db/client";
-import { runRetention } from "@/db/queries/faults-retention";
+import { runRetention } from "@/db/queries/faults";
 import { retentionIntervalMs } from "@/lib/faults/retention";
 
 /** Let the console come up before the first run. */

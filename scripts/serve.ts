@@ -10,7 +10,7 @@ import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { bootstrapAdmin } from "@/db/queries/users";
-import { seedDemoFaults } from "@/db/queries/faults-seed";
+import { seedDemoFaults } from "@/db/queries/faults";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";

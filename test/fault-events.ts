@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { ClusterRef } from "@/db/queries/faults";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { FaultStatistics } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 
@@ -108,7 +108,7 @@ export async function insertEvents(pool: pg.Pool, clusterId: number, rows: Event
 const faulty = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
 
 /** The statistics computed from fault_events alone, event by event: what the rollups must reproduce. */
-export async function directStatistics(pool: pg.Pool, cluster: ClusterRef, from: number, to: number, now: number): Promise<FaultStatistics> {
+export async function directStatistics(pool: pg.Pool, cluster: ClusterHeader, from: number, to: number, now: number): Promise<FaultStatistics> {
   const end = Math.min(to, now);
   const params = [cluster.id, new Date(from).toISOString(), new Date(to).toISOString(), new Date(end).toISOString()];
   const window = `f.cluster_id = $1 and f.began_at < $3::timestamptz and (f.began_at >= $2::timestamptz or f.ended_at is null or f.ended_at > $2::timestamptz)`;

@@ -13,32 +13,8 @@ import { ranksFromRankTable } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
 import { clusters } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
-import { faultHealthSnapshot } from "./faults-timeline";
+import { faultHealthSnapshot } from "./faults";
 import { insertInventory } from "./inventory";
-
-/** A cluster by numeric id or by slug, with the inventory revision its derived views are cached under. */
-export async function findClusterHeader(db: Database, idOrSlug: string): Promise<ClusterHeader | null> {
-  const columns = {
-    id: clusters.id,
-    slug: clusters.slug,
-    name: clusters.name,
-    mode: clusters.mode,
-    inventoryRevision: clusters.inventoryRevision,
-  };
-  const where = /^\d{1,9}$/.test(idOrSlug) ? eq(clusters.id, Number(idOrSlug)) : eq(clusters.slug, idOrSlug);
-  const [row] = await db.select(columns).from(clusters).where(where).limit(1);
-  return row ?? null;
-}
-
-/** The first cluster (by id), for pages opened without `?cluster=`. */
-export async function firstClusterHeader(db: Database): Promise<ClusterHeader | null> {
-  const [row] = await db
-    .select({ id: clusters.id, slug: clusters.slug, name: clusters.name, mode: clusters.mode, inventoryRevision: clusters.inventoryRevision })
-    .from(clusters)
-    .orderBy(clusters.id)
-    .limit(1);
-  return row ?? null;
-}
 
 /** Reads a cluster's whole inventory back into the shape it was written from, in rank-table order. */
 export async function loadClusterInventory(db: Database, clusterId: number): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {

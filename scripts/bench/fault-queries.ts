@@ -10,12 +10,12 @@
  */
 import os from "node:os";
 import type { DatabaseHandle } from "@/db/client";
-import { refreshFaultRollups } from "@/db/queries/fault-rollups";
-import { findCluster, type ClusterRef } from "@/db/queries/faults";
-import { faultStatistics, listTimeline } from "@/db/queries/faults-timeline";
-import { findClusterHeader, recentNodeFaults, topologyIndex } from "@/db/queries/topology";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { faultStatistics, listTimeline, refreshFaultRollups } from "@/db/queries/faults";
+import { recentNodeFaults, topologyIndex } from "@/db/queries/topology";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { faultScopeOf, recentFaultLimit, recentFaultWindowMs } from "@/lib/topology/details";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { NodeKind } from "@/lib/topology/model";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
@@ -71,7 +71,7 @@ async function generateEvents(handle: DatabaseHandle, clusterId: number, total: 
 }
 
 /** Each query 6 times: the first (cold for the first case: PostgreSQL was just restarted), then the median of the rest. */
-async function queryTimes(handle: DatabaseHandle, cluster: ClusterRef, end: number): Promise<void> {
+async function queryTimes(handle: DatabaseHandle, cluster: ClusterHeader, end: number): Promise<void> {
   const window = { cluster: cluster.slug, from: end - 30 * day, to: end };
   const cases: [string, Record<string, unknown>][] = [
     ["no filter (first 20,000 rows + density + total)", {}],
@@ -100,9 +100,8 @@ async function queryTimes(handle: DatabaseHandle, cluster: ClusterRef, end: numb
 }
 
 /** The topology details panel's recent faults (a week's window) of a die, a server and a super pod. */
-async function detailsPanelTimes(handle: DatabaseHandle, cluster: ClusterRef, end: number): Promise<void> {
-  const header = (await findClusterHeader(handle.db, cluster.slug))!;
-  const index = await topologyIndex(handle.db, header);
+async function detailsPanelTimes(handle: DatabaseHandle, cluster: ClusterHeader, end: number): Promise<void> {
+  const index = await topologyIndex(handle.db, cluster);
   const nodes: [NodeKind, string][] = [["die", "sp0-node07/d3"], ["server", "sp0-node07"], ["superpod", "1"]];
   for (const [kind, id] of nodes) {
     const scope = faultScopeOf(index, kind, id);
@@ -121,7 +120,7 @@ async function detailsPanelTimes(handle: DatabaseHandle, cluster: ClusterRef, en
  * Inserting batches of 1,000 events in the current hour with and without the trigger that marks stale hours,
  * alternately (so load on the machine hits both alike).
  */
-async function ingestionCost(handle: DatabaseHandle, cluster: ClusterRef, end: number): Promise<void> {
+async function ingestionCost(handle: DatabaseHandle, cluster: ClusterHeader, end: number): Promise<void> {
   const batches = 20;
   const times = { plain: [] as number[], marked: [] as number[] };
   for (let b = 0; b < batches; b++) {
@@ -153,7 +152,7 @@ export const faultQueriesBench: BenchSection = {
     withDemoDatabase(6, async (database) => {
       const { handle } = database;
       console.log(`machine: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; PostgreSQL embedded, default settings`);
-      const cluster = (await findCluster(handle.pool, "atlas-a3-demo"))!;
+      const cluster = await getClusterOrThrow(handle.db, "atlas-a3-demo");
       const total = Number(process.env.FAULT_BENCH_EVENTS ?? 10_000_000);
       const end = Date.now();
       await generateEvents(handle, cluster.id, total, end);

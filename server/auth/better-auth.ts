@@ -3,7 +3,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, username } from "better-auth/plugins";
 import { appDatabase } from "@/db/client";
-import { ensureAuthSecret } from "@/db/queries/settings";
+import { ensureAuthSecret } from "@/db/queries/app-secrets";
 import * as schema from "@/db/schema";
 import { passwordLength, usernamePattern } from "@/db/schema/user/constants";
 

@@ -1,6 +1,4 @@
 import "server-only";
-import { findCluster, type ClusterRef } from "@/db/queries/faults";
-import { appDatabase } from "@/db/client";
 import { ApiError } from "@/server/http/errors";
 
 /** Query parameters as an object; repeated or comma-separated list parameters (`kind`, `level`) become arrays. */
@@ -18,9 +16,9 @@ export function queryObject(request: Request, lists: string[] = []): Record<stri
   return out;
 }
 
-export async function clusterOr404(slugOrId: string | null | undefined): Promise<ClusterRef> {
-  if (!slugOrId) throw new ApiError(400, "invalid_request", "say which cluster: ?cluster=<slug or id>");
-  const cluster = await findCluster(appDatabase().pool, slugOrId);
-  if (!cluster) throw new ApiError(404, "not_found", `no cluster ${slugOrId}`);
+/** The `?cluster=` (slug or id) a fault endpoint is about; 400 without it. */
+export function clusterParam(request: Request): string {
+  const cluster = new URL(request.url).searchParams.get("cluster");
+  if (!cluster) throw new ApiError(400, "invalid_request", "say which cluster: ?cluster=<slug or id>");
   return cluster;
 }

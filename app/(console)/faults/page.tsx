@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { appDatabase } from "@/db/client";
-import { findClusterHeader, firstClusterHeader } from "@/db/queries/topology";
+import { findCluster, firstCluster } from "@/db/queries/clusters";
 import { can } from "@/lib/auth/roles";
 import { requirePage } from "@/server/auth/page";
 import { FaultsClient } from "./client";
@@ -18,6 +18,6 @@ export default async function FaultsPage({ searchParams }: { searchParams: Promi
   const query = faultsQuery(state);
   const principal = await requirePage("read", query ? `/faults?${query}` : "/faults");
   const { db } = appDatabase();
-  const cluster = state.cluster ? await findClusterHeader(db, state.cluster) : await firstClusterHeader(db);
+  const cluster = state.cluster ? await findCluster(db, state.cluster) : await firstCluster(db);
   return <FaultsClient defaultCluster={cluster?.slug ?? null} canWrite={can(principal.role, "write")} />;
 }

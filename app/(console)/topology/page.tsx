@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { appDatabase } from "@/db/client";
-import { faultHealthSnapshot } from "@/db/queries/faults-timeline";
-import { findClusterHeader, firstClusterHeader, topologyIndex } from "@/db/queries/topology";
+import { findCluster, firstCluster } from "@/db/queries/clusters";
+import { faultHealthSnapshot } from "@/db/queries/faults";
+import { topologyIndex } from "@/db/queries/topology";
 import { withFaultHealth } from "@/lib/faults/health";
 import type { TopologyView } from "@/lib/topology/model";
 import { buildTopologyView, TopologyNotFoundError } from "@/lib/topology/view";
@@ -23,7 +24,7 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   const query = topologyQuery(state);
   await requirePage("read", query ? `/topology?${query}` : "/topology");
   const { db } = appDatabase();
-  const cluster = state.cluster ? await findClusterHeader(db, state.cluster) : await firstClusterHeader(db);
+  const cluster = state.cluster ? await findCluster(db, state.cluster) : await firstCluster(db);
   let initialView: TopologyView | null = null;
   if (cluster) {
     try {

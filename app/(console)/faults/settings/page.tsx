@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { appDatabase } from "@/db/client";
-import { findClusterHeader, firstClusterHeader } from "@/db/queries/topology";
+import { findCluster, firstCluster } from "@/db/queries/clusters";
 import { can } from "@/lib/auth/roles";
 import { requirePage } from "@/server/auth/page";
 import { FaultSettingsClient } from "./client";
@@ -18,6 +18,6 @@ export default async function FaultSettingsPage({ searchParams }: { searchParams
   const state = faultSettingsSearchParams.parse(await searchParams);
   const principal = await requirePage("read", state.cluster ? `/faults/settings?cluster=${state.cluster}` : "/faults/settings");
   const { db } = appDatabase();
-  const cluster = state.cluster ? await findClusterHeader(db, state.cluster) : await firstClusterHeader(db);
+  const cluster = state.cluster ? await findCluster(db, state.cluster) : await firstCluster(db);
   return <FaultSettingsClient cluster={cluster ? { slug: cluster.slug, name: cluster.name } : null} canEdit={can(principal.role, "write")} />;
 }

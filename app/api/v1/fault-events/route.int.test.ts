@@ -389,7 +389,7 @@ describe("fault settings: no lost update", () => {
 
 describe("the demo seed's simulated day", () => {
   it("is taken in once, through the ingestion path", async () => {
-    const { seedDemoFaults } = await import("@/db/queries/faults-seed");
+    const { seedDemoFaults } = await import("@/db/queries/faults");
     const { simulateDay } = await import("@/lib/faults/simulate");
     const handle = testDatabase();
     // The test cluster is smaller than the demo: keep the events of its servers.

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { ingestFaultEvents } from "@/db/queries/faults";
-import { listTimeline } from "@/db/queries/faults-timeline";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { ingestFaultEvents, listTimeline } from "@/db/queries/faults";
 import { maxBatchBytes } from "@/db/schema/fault-event/constants";
 import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
-import { clusterOr404, queryObject } from "@/server/faults/http";
+import { queryObject } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
@@ -18,7 +18,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route("read", async ({ request }) => {
   const query = timelineQuerySchema.parse(queryObject(request, ["kind", "level"]));
-  const cluster = await clusterOr404(query.cluster);
+  const cluster = await getClusterOrThrow(appDatabase().db, query.cluster);
   return NextResponse.json(await listTimeline(appDatabase().pool, cluster, query));
 });
 

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { DeviceInfoTargetError, ingestDeviceInfo } from "@/db/queries/faults-device-info";
+import { ingestDeviceInfo } from "@/db/queries/faults";
 import { maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
-import { DeviceInfoError } from "@/lib/faults/device-info";
 import { route } from "@/server/auth/guard";
 import { readText } from "@/server/http/body";
+import { clusterParam } from "@/server/faults/http";
 import { ApiError } from "@/server/http/errors";
 
 export const dynamic = "force-dynamic";
@@ -16,23 +16,9 @@ export const dynamic = "force-dynamic";
  * input: 422 `invalid_device_info`, details `{path, reason, params}` (lib/faults/errors.ts); nothing changes.
  */
 export const POST = route("write", async ({ request, actor }) => {
-  const params = new URL(request.url).searchParams;
-  const cluster = params.get("cluster");
-  if (!cluster) throw new ApiError(400, "invalid_request", "say which cluster: ?cluster=<slug or id>");
+  const cluster = clusterParam(request);
   const text = await readText(request, maxDeviceInfoBytes);
   if (text.trim() === "") throw new ApiError(400, "invalid_request", "the body is empty: post the ConfigMap's JSON");
-  try {
-    const result = await ingestDeviceInfo(appDatabase(), { cluster, node: params.get("node"), body: text }, actor);
-    return NextResponse.json(result);
-  } catch (error) {
-    if (error instanceof DeviceInfoError) {
-      const { path, reason, params } = error.problem;
-      throw new ApiError(422, "invalid_device_info", error.message, { path, reason, params });
-    }
-    if (error instanceof DeviceInfoTargetError) {
-      const { reason, params } = error.problem;
-      throw new ApiError(error.code === "unknown_cluster" ? 404 : 422, error.code, error.message, { reason, params });
-    }
-    throw error;
-  }
+  const node = new URL(request.url).searchParams.get("node");
+  return NextResponse.json(await ingestDeviceInfo(appDatabase(), { cluster, node, body: text }, actor));
 });

@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { FaultSettingsConflictError, getFaultSettings, putFaultSettings, type FaultSettings } from "@/db/queries/settings";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { getFaultSettings, putFaultSettings, type FaultSettings } from "@/db/queries/faults";
 import { faultSettingsInputSchema } from "@/db/schema/fault-event/validation";
-import { clusterOr404 } from "@/server/faults/http";
+import { clusterParam } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
@@ -25,7 +26,7 @@ function ifMatchVersion(request: Request): string | null {
  * and retention, with `version` (also the ETag).
  */
 export const GET = route("read", async ({ request }) => {
-  const cluster = await clusterOr404(new URL(request.url).searchParams.get("cluster"));
+  const cluster = await getClusterOrThrow(appDatabase().db, clusterParam(request));
   return settingsResponse(await getFaultSettings(appDatabase().pool, cluster.id));
 });
 
@@ -35,13 +36,8 @@ export const GET = route("read", async ({ request }) => {
  * from the current version is refused with 409 `settings_conflict`, details.current holding what is saved.
  */
 export const PUT = route("write", async ({ request, actor }) => {
-  const cluster = await clusterOr404(new URL(request.url).searchParams.get("cluster"));
+  const cluster = await getClusterOrThrow(appDatabase().db, clusterParam(request));
   const expected = ifMatchVersion(request);
   const body = await readJson(request, faultSettingsInputSchema);
-  try {
-    return settingsResponse(await putFaultSettings(appDatabase(), cluster, body, expected, actor));
-  } catch (error) {
-    if (error instanceof FaultSettingsConflictError) throw new ApiError(409, "settings_conflict", error.message, { current: error.current });
-    throw error;
-  }
+  return settingsResponse(await putFaultSettings(appDatabase(), cluster, body, expected, actor));
 });

@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
-import { findClusterHeader, loadClusterInventory } from "@/db/queries/topology";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { loadClusterInventory } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import { diffInventory, inventoryFromRankTable, type Inventory, type InventoryDiff } from "@/lib/topology/import";
 import type { Issue } from "@/lib/rank-table";
-import { ApiError } from "@/server/http/errors";
 
 /** Rank tables of 16,384 ranks are about 4 MB of canonical JSON; leave room for comments and indentation. */
 export const MAX_TABLE_CHARS = 32 * 1024 * 1024;
@@ -24,8 +24,7 @@ export interface Preview {
 
 export async function previewImport(idOrSlug: string, text: string): Promise<Preview> {
   const { db } = appDatabase();
-  const cluster = await findClusterHeader(db, idOrSlug);
-  if (!cluster) throw new ApiError(404, "not_found", `no cluster ${JSON.stringify(idOrSlug)}`);
+  const cluster = await getClusterOrThrow(db, idOrSlug);
   const { inventory: next, issues } = inventoryFromRankTable(text);
   if (!next) return { cluster, valid: false, issues, counts: null, diff: null, next: null };
   const current = { mode: cluster.mode, ...(await loadClusterInventory(db, cluster.id)) };

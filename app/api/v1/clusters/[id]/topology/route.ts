@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
-import { faultHealthSnapshot } from "@/db/queries/faults-timeline";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { faultHealthSnapshot } from "@/db/queries/faults";
 import { withFaultHealth } from "@/lib/faults/health";
 import { topologyLevels } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
-import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "./shared";
+import { cachedJson, etagFor, indexOf, queryOf, type ClusterRouteContext } from "./shared";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +24,7 @@ const query = z
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
-  const cluster = await clusterOr404(clusterId);
+  const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
   const id = q.level === "cluster" ? null : q.id!;
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body.
   const health = await faultHealthSnapshot(appDatabase().pool, cluster.id);

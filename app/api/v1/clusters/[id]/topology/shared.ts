@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { findClusterHeader, topologyIndex } from "@/db/queries/topology";
+import { topologyIndex } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TopologyIndex } from "@/lib/topology/inventory-index";
 import { TopologyNotFoundError } from "@/lib/topology/view";
@@ -12,12 +12,6 @@ export type ClusterRouteContext = { params: Promise<{ id: string }> };
 
 /** Every topology answer may be kept by the browser but must be revalidated: the ETag changes with the inventory. */
 export const CACHE_CONTROL = "private, no-cache";
-
-export async function clusterOr404(idOrSlug: string): Promise<ClusterHeader> {
-  const cluster = await findClusterHeader(appDatabase().db, idOrSlug);
-  if (!cluster) throw new ApiError(404, "not_found", `no cluster ${JSON.stringify(idOrSlug)}`);
-  return cluster;
-}
 
 export function indexOf(cluster: ClusterHeader): Promise<TopologyIndex> {
   return topologyIndex(appDatabase().db, cluster);

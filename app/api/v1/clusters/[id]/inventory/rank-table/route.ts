@@ -1,9 +1,10 @@
 import { appDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadClusterInventory } from "@/db/queries/topology";
 import { writeRankTable } from "@/lib/rank-table";
 import { rankTableFromInventory } from "@/lib/topology/export";
 import { route } from "@/server/auth/guard";
-import { clusterOr404, etagFor, notModified, CACHE_CONTROL, type ClusterRouteContext } from "../../topology/shared";
+import { etagFor, notModified, CACHE_CONTROL, type ClusterRouteContext } from "../../topology/shared";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id } = await context.params;
-  const cluster = await clusterOr404(id);
+  const cluster = await getClusterOrThrow(appDatabase().db, id);
   const etag = etagFor(cluster, "rank-table", {});
   const headers = {
     etag,

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { nodeKinds } from "@/lib/topology/model";
 import { TopologyNotFoundError } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
 import { ApiError } from "@/server/http/errors";
-import { cachedJson, clusterOr404, etagFor, queryOf, type ClusterRouteContext } from "../shared";
+import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ const query = z.object({ kind: z.enum(nodeKinds), id: z.string().min(1).max(200)
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
-  const cluster = await clusterOr404(clusterId);
+  const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
   const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id).catch((error: unknown) => {
     if (error instanceof TopologyNotFoundError) throw new ApiError(404, "not_found", error.message);
     throw error;

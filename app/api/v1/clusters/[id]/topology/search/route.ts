@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { appDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
 import { searchFields } from "@/lib/topology/model";
 import { searchTopology } from "@/lib/topology/search";
 import { route } from "@/server/auth/guard";
-import { cachedJson, clusterOr404, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
+import { cachedJson, etagFor, indexOf, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +17,7 @@ const query = z.object({
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
-  const cluster = await clusterOr404(clusterId);
+  const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
   const etag = etagFor(cluster, "search", { q: q.q.trim().toLowerCase(), field: q.field });
   return cachedJson(request, etag, async () => searchTopology(await indexOf(cluster), q.q, q.field));
 });

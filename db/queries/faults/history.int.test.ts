@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase } from "@/test/database";
-import { noneFinishedSince } from "./faults";
+import { noneFinishedSince } from "./history";
 
 // Ingestion skips re-reading a batch's series under the locks when no other transaction finished since it read
 // them; a wrong "none" would lose another batch's events from the judgement.

@@ -3,16 +3,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import { testDatabase } from "@/test/database";
 import { directStatistics, eventTargets, insertEvents, nextEventId, random, randomEvents, type EventRow, type EventTarget } from "@/test/fault-events";
-import { seedDemo } from "../seed";
-import { findCluster, type ClusterRef } from "./faults";
-import { timelineQuerySchema } from "../schema/fault-event/validation";
-import { faultStatistics, listTimeline } from "./faults-timeline";
-import { refreshFaultRollups } from "./fault-rollups";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import { seedDemo } from "../../seed";
+import { timelineQuerySchema } from "../../schema/fault-event/validation";
+import { getClusterOrThrow } from "../clusters";
+import { refreshFaultRollups } from "./rollups";
+import { faultStatistics } from "./statistics";
+import { listTimeline } from "./timeline";
 
 const hour = 3_600_000;
 const t0 = Date.parse("2026-11-01T00:00:00Z");
 const now = t0 + 4 * 24 * hour + 17 * 60_000;
-let cluster: ClusterRef;
+let cluster: ClusterHeader;
 let pool: pg.Pool;
 let targets: EventTarget[] = [];
 const insert = (rows: EventRow[]) => insertEvents(pool, cluster.id, rows);
@@ -42,7 +44,7 @@ async function expectRollupsMatch(): Promise<void> {
 beforeAll(async () => {
   ({ pool } = testDatabase());
   await seedDemo(testDatabase().db, [demoA3Cluster(2, 3)]);
-  cluster = (await findCluster(pool, "atlas-a3-demo"))!;
+  cluster = await getClusterOrThrow(testDatabase().db, "atlas-a3-demo");
   targets = await eventTargets(pool, cluster.id);
 });
 

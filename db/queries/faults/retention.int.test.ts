@@ -3,20 +3,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import { testDatabase } from "@/test/database";
 import { directStatistics, eventTargets, insertEvents, random, randomEvents, type EventRow } from "@/test/fault-events";
-import { systemActor } from "./audit";
-import { seedDemo } from "../seed";
-import { findCluster, type ClusterRef } from "./faults";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import { seedDemo } from "../../seed";
+import { systemActor } from "../audit";
+import { getClusterOrThrow } from "../clusters";
 import { faultSettingsInputSchema } from "@/db/schema/fault-event/validation";
 import { defaultEscalationSettings } from "@/lib/faults/escalation";
-import { applyRetention, getRetention, runRetention } from "./faults-retention";
+import { applyRetention, getRetention, runRetention } from "./retention";
 import { putFaultSettings } from "./settings";
-import { faultStatistics } from "./faults-timeline";
+import { faultStatistics } from "./statistics";
 
 const hour = 3_600_000;
 const day = 24 * hour;
 const now = Date.parse("2026-11-20T12:34:56Z");
 let pool: pg.Pool;
-let cluster: ClusterRef;
+let cluster: ClusterHeader;
 let rows: EventRow[] = [];
 
 const ids = async (table: string) =>
@@ -45,7 +46,7 @@ function expectedBatches(events: EventRow[], size: number): number {
 beforeAll(async () => {
   ({ pool } = testDatabase());
   await seedDemo(testDatabase().db, [demoA3Cluster(2, 2)]);
-  cluster = (await findCluster(pool, "atlas-a3-demo"))!;
+  cluster = await getClusterOrThrow(testDatabase().db, "atlas-a3-demo");
   rows = randomEvents(random(11), await eventTargets(pool, cluster.id), 800, [now - 25 * day, now - hour]);
   await insertEvents(pool, cluster.id, rows);
   // Read once, so the rollups of every hour exist before retention changes them.

@@ -6,26 +6,29 @@ import { seriesKey } from "@/lib/faults/escalation";
 import { stableEventId } from "@/lib/faults/ids";
 import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
 import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapshot";
-import type { DatabaseHandle } from "../client";
-import * as schema from "../schema";
-import { recordAudit, type AuditActor } from "./audit";
+import { DomainError } from "@/lib/errors";
+import type { DatabaseHandle } from "../../client";
+import * as schema from "../../schema";
+import { faultChannel } from "../../schema/fault-event/constants";
+import { inTransaction, notify } from "../../transaction";
+import { recordAudit, type AuditActor } from "../audit";
+import { findCluster } from "../clusters";
+import { insertEvents } from "./insert";
+import { reevaluateSeries } from "./judgement";
+import type { FaultNotice, PreparedEvent } from "./model";
+import { lockSeries } from "./series-locks";
 import { getFaultSettings } from "./settings";
-import { findCluster, inTransaction, insertEvents, loadTargetIndex, lockSeries, notify, reevaluateSeries, type ClusterRef, type PreparedEvent, type TargetIndex } from "./faults";
+import { loadTargetIndex, type TargetIndex } from "./target-index";
 
-/** The snapshot's cluster or node is not in the inventory; `problem` says which (lib/faults/errors.ts). */
-export class DeviceInfoTargetError extends Error {
-  constructor(readonly problem: FaultProblem & { code: "unknown_cluster" | "unknown_node" }) {
-    super(problem.message);
-    this.name = "DeviceInfoTargetError";
-  }
-
-  get code(): "unknown_cluster" | "unknown_node" {
-    return this.problem.code;
-  }
-}
-
-function targetError(code: "unknown_cluster" | "unknown_node", problem: FaultProblem): DeviceInfoTargetError {
-  return new DeviceInfoTargetError({ ...problem, code });
+/**
+ * The snapshot's cluster (not_found, 404) or node (invalid, 422) is not in the inventory; the code says which and
+ * the details carry the reason and its params (lib/faults/errors.ts).
+ */
+function targetError(code: "unknown_cluster" | "unknown_node", problem: FaultProblem): DomainError {
+  return new DomainError(code === "unknown_cluster" ? "not_found" : "invalid", problem.message, {
+    code,
+    details: { reason: problem.reason, params: problem.params },
+  });
 }
 
 /** The server a snapshot belongs to: by node name (= server id or host IP), else by SuperPodID + ServerIndex (A3). */
@@ -66,7 +69,7 @@ export async function ingestDeviceInfo(
   now = Date.now(),
 ): Promise<DeviceInfoResult> {
   const snapshot = parseDeviceInfo(input.body);
-  const cluster: ClusterRef | null = await findCluster(handle.pool, input.cluster);
+  const cluster = await findCluster(handle.db, input.cluster);
   if (!cluster) throw targetError("unknown_cluster", faultProblem("unknown_cluster", { cluster: input.cluster }));
   const index = await loadTargetIndex(handle.pool, cluster);
   const server = resolveServer(index, snapshot, input.node ?? null);
@@ -208,7 +211,8 @@ export async function ingestDeviceInfo(
         target: { type: "server", id: `${cluster.slug}/${server.serverId}` },
         details: { updateTime: snapshot.updateTime, opened: opened.length, closed: diff.close.length, checkCode: snapshot.checkCodeStatus },
       });
-      await notify(client, [{ clusterId: cluster.id, slug: cluster.slug, changed: opened.length + diff.close.length, at: now }]);
+      const notice: FaultNotice = { clusterId: cluster.id, slug: cluster.slug, changed: opened.length + diff.close.length, at: now };
+      await notify(client, faultChannel, [notice]);
     }
     return {
       ...base,

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { defaultRetention, retentionBatchSize, retentionCutoff, type RetentionSettings } from "@/lib/faults/retention";
-import { refreshFaultRollups } from "./fault-rollups";
+import { refreshFaultRollups } from "./rollups";
 
 /** pg_try_advisory_lock key: one retention runner per database, however many servers share it. */
 const retentionLockKey = 7_302_114_520;

@@ -1,45 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import type { FaultSettings } from "@/lib/faults/api-types";
 import { defaultEscalationSettings } from "@/lib/faults/escalation";
 import { defaultRetention, type RetentionMode } from "@/lib/faults/retention";
-import type { Database, DatabaseHandle } from "../client";
-import * as schema from "../schema";
-import { appSettings } from "../schema";
-import { escalationSettingsSchema, type FaultSettingsInput } from "../schema/fault-event/validation";
-import { recordAudit, type AuditActor } from "./audit";
-import { inTransaction } from "./faults";
-
-export const authSecretKey = "auth_secret";
-
-/**
- * The secret that signs session cookies: BETTER_AUTH_SECRET when set, otherwise one generated on first start and
- * kept in the database, so every instance sharing the database (and every restart) signs the same way.
- */
-export async function ensureAuthSecret(db: Database): Promise<string> {
-  const configured = process.env.BETTER_AUTH_SECRET;
-  if (configured) return configured;
-  await db
-    .insert(appSettings)
-    .values({ key: authSecretKey, value: randomBytes(32).toString("base64url") })
-    .onConflictDoNothing();
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, authSecretKey));
-  if (!row) throw new Error("the session secret could not be stored");
-  return row.value;
-}
+import { DomainError } from "@/lib/errors";
+import type { DatabaseHandle } from "../../client";
+import * as schema from "../../schema";
+import { escalationSettingsSchema, type FaultSettingsInput } from "../../schema/fault-event/validation";
+import { inTransaction } from "../../transaction";
+import { recordAudit, type AuditActor } from "../audit";
 
 /* Per-cluster fault settings: the escalation rules (MindCluster's defaults until changed) and retention. */
 
 export type { FaultSettings } from "@/lib/faults/api-types";
 
 /** A change that did not start from the current settings: someone saved in between. `current` is what they saved. */
-export class FaultSettingsConflictError extends Error {
-  constructor(readonly current: FaultSettings) {
-    super(`the settings were changed since the version this change started from (now version ${current.version}): load them again and redo the change`);
-    this.name = "FaultSettingsConflictError";
-  }
+function settingsConflict(current: FaultSettings): DomainError {
+  return new DomainError(
+    "conflict",
+    `the settings were changed since the version this change started from (now version ${current.version}): load them again and redo the change`,
+    { code: "settings_conflict", details: { current } },
+  );
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -70,8 +51,9 @@ export function getFaultSettings(pool: Queryable, clusterId: number): Promise<Fa
 
 /**
  * Saves a cluster's settings with their audit record. `expectedVersion` (If-Match) is the version the change
- * started from; when given and the settings moved on meanwhile, nothing is written and FaultSettingsConflictError
- * carries the current settings. Without it the change applies to whatever is there (scripts that own the settings).
+ * started from; when given and the settings moved on meanwhile, nothing is written and a conflict DomainError
+ * (code settings_conflict) carries the current settings. Without it the change applies to whatever is there (scripts
+ * that own the settings).
  */
 export async function putFaultSettings(
   handle: DatabaseHandle,
@@ -83,7 +65,7 @@ export async function putFaultSettings(
   return inTransaction(handle.pool, async (client) => {
     // The row lock (or, for a first save, the primary key) serialises concurrent saves of one cluster.
     const before = await readFaultSettings(client, cluster.id, true);
-    if (expectedVersion !== null && expectedVersion !== before.version) throw new FaultSettingsConflictError(before);
+    if (expectedVersion !== null && expectedVersion !== before.version) throw settingsConflict(before);
     const onConflict =
       before.customised || expectedVersion === null
         ? "do update set escalation = excluded.escalation, retention_days = excluded.retention_days, retention_mode = excluded.retention_mode, updated_at = excluded.updated_at"
@@ -93,7 +75,7 @@ export async function putFaultSettings(
        on conflict (cluster_id) ${onConflict}`,
       [cluster.id, JSON.stringify(settings.escalation), settings.retentionDays, settings.retentionMode],
     );
-    if (written.rowCount !== 1) throw new FaultSettingsConflictError(await readFaultSettings(client, cluster.id, false));
+    if (written.rowCount !== 1) throw settingsConflict(await readFaultSettings(client, cluster.id, false));
     await recordAudit(drizzle(client, { schema }), {
       actor,
       action: "fault_settings.update",

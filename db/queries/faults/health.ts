@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import type { OpenFault } from "@/lib/faults/health";
+import type { FaultLevel } from "@/lib/faults/levels";
+import { reevaluateSeries } from "./judgement";
+import { getFaultSettings } from "./settings";
+
+/* Open faults: judged again as time passes, and what the topology's health overlay shows of them. */
+
+/** Open network faults whose timeout has passed since they were judged: judge them again (stored), as time passes. */
+export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, now = Date.now()): Promise<number> {
+  const { rows } = await pool.query<{ series_key: string; began_at: Date }>(
+    `select series_key, min(began_at) as began_at from fault_events
+     where cluster_id = $1 and ended_at is null and rule = 'within-fault-timeout' and rule_at <= $2::timestamptz
+     group by series_key`,
+    [clusterId, new Date(now).toISOString()],
+  );
+  if (rows.length === 0) return 0;
+  const settings = await getFaultSettings(pool, clusterId);
+  const result = await reevaluateSeries(pool, clusterId, settings.escalation, rows.map((r) => r.series_key), Math.min(...rows.map((r) => r.began_at.getTime())), now);
+  return result.updated;
+}
+
+/** Open events per die (or NPU, server), worst level: what the topology's health overlay shows. */
+export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise<(OpenFault & { count: number })[]> {
+  const { rows } = await pool.query<{ super_pod_id: string | null; server_id: string; npu_index: number | null; device_id: number | null; level: FaultLevel; n: string }>(
+    `select p.super_pod_id, s.server_id, f.npu_index, d.device_id, max(f.level) as level, count(*) n from fault_events f
+     join servers s on s.id = f.server_ref left join super_pods p on p.id = s.super_pod_ref left join devices d on d.id = f.device_ref
+     where f.cluster_id = $1 and f.ended_at is null group by 1, 2, 3, 4 order by 2, 4`,
+    [clusterId],
+  );
+  return rows.map((r) => ({ superPodId: r.super_pod_id, serverId: r.server_id, npuIndex: r.npu_index, deviceId: r.device_id, level: r.level, count: Number(r.n) }));
+}
+
+/**
+ * The open faults of a cluster (re-judged as time passes) and a short version of them, for ETags: equal version,
+ * equal overlay.
+ */
+export async function faultHealthSnapshot(pool: pg.Pool, clusterId: number): Promise<{ collected: boolean; version: string; faults: OpenFault[] }> {
+  // A cluster that never had a fault event has no health data: its health stays unknown, never "healthy".
+  const { rows } = await pool.query<{ collected: boolean }>("select exists (select 1 from fault_events where cluster_id = $1) as collected", [clusterId]);
+  const collected = rows[0]?.collected ?? false;
+  if (!collected) return { collected, version: "none", faults: [] };
+  await refreshOpenEscalations(pool, clusterId);
+  const faults = await openFaultHealth(pool, clusterId);
+  const version = createHash("sha256").update(JSON.stringify(faults)).digest("base64url").slice(0, 12);
+  return { collected, version, faults };
+}

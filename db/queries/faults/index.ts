@@ -1,0 +1,20 @@
+/**
+ * The faults data layer. This file is its only door: code outside db/queries/faults/ imports from here, never from
+ * the files beside it.
+ *
+ * - ingest.ts: a batch of events (prepare.ts → insert.ts → judgement.ts under series-locks.ts); device-info.ts: a
+ *   device-info ConfigMap snapshot; seed.ts: the demo day.
+ * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups.
+ * - settings.ts: per-cluster escalation rules and retention; retention.ts applies retention.
+ * - target-index.ts: the inventory as ingestion resolves targets, cached per inventory revision.
+ */
+export { ingestDeviceInfo } from "./device-info";
+export { faultHealthSnapshot } from "./health";
+export { ingestFaultEvents } from "./ingest";
+export type { FaultNotice, IngestResult, ItemResult, ItemStatus } from "./model";
+export { applyRetention, getRetention, runRetention, type RetentionResult } from "./retention";
+export { refreshFaultRollups } from "./rollups";
+export { seedDemoFaults } from "./seed";
+export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
+export { faultStatistics } from "./statistics";
+export { listTimeline } from "./timeline";

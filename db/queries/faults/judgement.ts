@@ -1,0 +1,164 @@
+import type pg from "pg";
+import { evaluateSeries, lookbackMs, type Escalation, type EscalationInput, type EscalationSettings } from "@/lib/faults/escalation";
+import { historyChanges, loadSeries, type History, type StoredEvent } from "./history";
+import { iso, type PreparedEvent } from "./model";
+
+/* Judgement: the escalation rules run over a series' stored history (and new events), and what changes is stored. */
+
+/** How far before a change the rules may rewrite earlier events (a fault it extends began within this). */
+const rewriteMarginMs = 86_400_000;
+
+/** Where the rules' context for a change at `since` starts: the look-back before the earliest event it may rewrite. */
+function contextFrom(settings: EscalationSettings, since: number): number {
+  return since - lookbackMs(settings) - rewriteMarginMs;
+}
+
+export type Rejudgement = Escalation & { id: string; seriesKey: string };
+
+/**
+ * Judges each series (stored events plus `fresh` ones about to be inserted): the fresh events' judgements, and the
+ * stored events from `writeFrom` on whose judgement changed. Rows before it are context only (to count and merge
+ * what came before): judged without their own history they could come out differently.
+ */
+function judgeSeries(
+  history: History,
+  fresh: Map<string, EscalationInput[]>,
+  settings: EscalationSettings,
+  now: number,
+  writeFrom: number,
+): { judged: Map<string, Escalation>; changed: Rejudgement[] } {
+  const judged = new Map<string, Escalation>();
+  const changed: Rejudgement[] = [];
+  for (const key of new Set([...history.bySeries.keys(), ...fresh.keys()])) {
+    const stored = history.bySeries.get(key) ?? [];
+    const incoming = fresh.get(key) ?? [];
+    const result = evaluateSeries(incoming.length ? [...stored, ...incoming] : stored, settings, now);
+    for (const event of incoming) judged.set(event.id, result.get(event.id)!);
+    for (const row of stored) {
+      if (row.beganAt < writeFrom) continue;
+      const r = result.get(row.id)!;
+      if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
+        changed.push({ id: row.id, seriesKey: row.seriesKey, ...r });
+      }
+    }
+  }
+  return { judged, changed };
+}
+
+/** The UPDATE storing changed judgements, its six parameters from `$first` on (values: `judgementValues`). */
+export const judgementUpdate = (first: number) => {
+  const p = (i: number) => `$${first + i}`;
+  return `update fault_events f set level = u.level, rule = u.rule, rule_at = u.rule_at, release_at = u.release_at, episode_id = u.episode_id
+     from unnest(${p(0)}::text[], ${p(1)}::fault_level[], ${p(2)}::fault_rule[], ${p(3)}::timestamptz[], ${p(4)}::timestamptz[], ${p(5)}::text[])
+       as u(id, level, rule, rule_at, release_at, episode_id)
+     where f.id = u.id`;
+};
+
+export const judgementValues = (changed: Rejudgement[]) => [
+  changed.map((u) => u.id), changed.map((u) => u.level), changed.map((u) => u.rule), changed.map((u) => iso(u.ruleAt)), changed.map((u) => iso(u.releaseAt)), changed.map((u) => u.episodeId),
+];
+
+async function storeJudgements(client: pg.PoolClient | pg.Pool, changed: Rejudgement[]): Promise<void> {
+  if (changed.length === 0) return;
+  await client.query(judgementUpdate(1), judgementValues(changed));
+}
+
+/** A judgement of new events against the stored history of their series, to be confirmed under the series locks. */
+export interface Provisional {
+  clusterId: number;
+  keys: string[];
+  from: number;
+  writeFrom: number;
+  history: History;
+  /** The new events, by series. */
+  fresh: Map<string, EscalationInput[]>;
+  /** Judgements of the new events, stored with them. */
+  judged: Map<string, Escalation>;
+  /** Stored events whose judgement the new ones change. */
+  changed: Rejudgement[];
+  /** This transaction's snapshot from before `history` was read. */
+  snapshot: string;
+}
+
+/**
+ * Judges events about to be inserted together with the stored history of their series (as committed when this
+ * runs), and which stored events they change. Nothing is written.
+ */
+export async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Provisional> {
+  const since = incoming.length ? Math.min(...incoming.map((e) => e.beganAt)) : now;
+  const keys = [...new Set(incoming.map((e) => e.seriesKey))];
+  const from = contextFrom(settings, since);
+  const { rows } = await client.query<{ snapshot: string }>("select pg_current_snapshot()::text as snapshot");
+  const history: History = keys.length ? await loadSeries(client, clusterId, keys, from) : { bySeries: new Map(), rows: 0, writers: new Set() };
+  const storedIds = new Set<string>();
+  for (const series of history.bySeries.values()) for (const event of series) storedIds.add(event.id);
+  const fresh = new Map<string, EscalationInput[]>();
+  for (const event of incoming) {
+    // A re-send of a stored event is not inserted again (if it closes the event, the batch is judged again later).
+    if (storedIds.has(event.id)) continue;
+    const input: EscalationInput = { id: event.id, kind: event.kind, code: event.code, reportedLevel: event.reportedLevel, beganAt: event.beganAt, endedAt: event.endedAt };
+    const list = fresh.get(event.seriesKey);
+    if (list) list.push(input);
+    else fresh.set(event.seriesKey, [input]);
+  }
+  const writeFrom = since - rewriteMarginMs;
+  return { clusterId, keys, from, writeFrom, history, fresh, snapshot: rows[0]!.snapshot, ...judgeSeries(history, fresh, settings, now, writeFrom) };
+}
+
+/**
+ * Under the series locks: the stored events whose judgement must change, given what other transactions wrote to
+ * these series since `provisional` was made (their rows merged into what was read, this batch's `created` events
+ * with the judgement they were stored with), or null when only judging again from a fresh read will do.
+ */
+export async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[] | null> {
+  const { clusterId, keys, from, history, fresh, judged } = provisional;
+  const changes = await historyChanges(client, clusterId, keys, from, history, provisional.snapshot);
+  if (!changes) return null;
+  if (changes.rows === 0) return provisional.changed;
+  // Only the series other batches wrote to are judged again; the others keep the first judgement.
+  const current = new Map<string, StoredEvent>();
+  for (const series of changes.bySeries.values()) for (const event of series) current.set(event.id, event);
+  const merged: History = { bySeries: new Map(), rows: 0, writers: new Set() };
+  const add = (event: StoredEvent) => {
+    const series = merged.bySeries.get(event.seriesKey);
+    if (series) series.push(event);
+    else merged.bySeries.set(event.seriesKey, [event]);
+  };
+  for (const [key, series] of history.bySeries) {
+    if (!changes.bySeries.has(key)) continue;
+    for (const event of series) {
+      add(current.get(event.id) ?? event);
+      current.delete(event.id);
+    }
+  }
+  for (const event of current.values()) add(event);
+  for (const key of changes.bySeries.keys()) {
+    for (const event of fresh.get(key) ?? []) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
+  }
+  const unaffected = provisional.changed.filter((r) => !changes.bySeries.has(r.seriesKey));
+  return [...unaffected, ...judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed];
+}
+
+/**
+ * Re-evaluates the escalation rules for the series a change touched (from the earliest changed begin minus the
+ * rules' look-back) and stores the results that differ. Returns the number of rows whose judgement changed.
+ */
+export async function reevaluateSeries(
+  client: pg.PoolClient | pg.Pool,
+  clusterId: number,
+  settings: EscalationSettings,
+  keys: string[],
+  since: number,
+  now = Date.now(),
+): Promise<{ updated: number }> {
+  const changed = await rejudgeSeries(client, clusterId, settings, keys, since, now);
+  await storeJudgements(client, changed);
+  return { updated: changed.length };
+}
+
+/** `reevaluateSeries` without storing: the judgements that change. */
+export async function rejudgeSeries(client: pg.PoolClient | pg.Pool, clusterId: number, settings: EscalationSettings, keys: string[], since: number, now: number): Promise<Rejudgement[]> {
+  if (keys.length === 0) return [];
+  const history = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
+  return judgeSeries(history, new Map(), settings, now, since - rewriteMarginMs).changed;
+}

@@ -1,0 +1,117 @@
+import type pg from "pg";
+import type { FaultStatistics } from "@/lib/faults/api-types";
+import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
+import type { FaultKind } from "@/lib/faults/model";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import { dayMs, durationMs, hourMs, outsideRollups, refreshFaultRollups, runningPast, splitPeriod, SqlParams } from "./rollups";
+
+const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
+
+/**
+ * Statistics of the events in [from, to) (those that began in it, or before it and still going at its start): events
+ * by kind and level, MTTR over their faults (episodes; an episode's events outside the period don't count), the most
+ * affected servers and dies and each super pod's availability by the time faults cover inside the period (open
+ * faults until `now`). Whole hours and days come from the rollups, the rest from fault_events; equal to computing it
+ * all from fault_events (db/queries/faults/timeline.int.test.ts checks).
+ */
+export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, from: number, to: number, now = Date.now()): Promise<FaultStatistics> {
+  const end = Math.min(to, now);
+  const hours = splitPeriod(from, to, hourMs);
+  const days = splitPeriod(from, to, dayMs);
+  await refreshFaultRollups(pool, cluster.id, { from: hours.fullFrom, to: hours.fullTo });
+  /** An event's time inside the period, ms (open events run until `now`), minus what the rollups already hold of it. */
+  const covered = (p: SqlParams) => `(extract(epoch from (least(coalesce(f.ended_at, ${p.at(end)}), ${p.at(to)}) - greatest(f.began_at, ${p.at(from)}))) * 1000)`;
+  const beyondRollups = (p: SqlParams) => `(${covered(p)} - case when f.ended_at is null then 0 else ${durationMs} end)`;
+  const rollupRange = (p: SqlParams, column: string, split: { fullFrom: number; fullTo: number }) =>
+    `cluster_id = ${p.add(cluster.id)} and ${column} >= ${p.at(split.fullFrom)} and ${column} < ${p.at(split.fullTo)}`;
+
+  const counts = new SqlParams();
+  const episodes = new SqlParams();
+  const servers = new SqlParams();
+  const dies = new SqlParams();
+  const pods = new SqlParams();
+  const targets = (p: SqlParams, ref: string) => `
+    select ${ref} as ref, events as n, closed_ms as ms from fault_day_target_rollups where ${rollupRange(p, "day", days)} and ${ref} is not null
+    union all select f.${ref}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and f.${ref} is not null
+    union all select f.${ref}, 0, ${beyondRollups(p)} from fault_events f
+      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and f.${ref} is not null`;
+  const [levelRows, episodeRows, serverRows, dieRows, availabilityRows] = await Promise.all([
+    pool.query<{ kind: FaultKind; level: FaultLevel; n: string; single_recovered: string; single_recovered_ms: string; single_open: string }>(
+      `select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
+       from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups where ${rollupRange(counts, "hour", hours)}
+             union all select f.kind, f.level, 1, 0, 0, 0 from fault_events f where ${outsideRollups(counts, cluster.id, from, to, hours)}) x
+       group by 1, 2`,
+      counts.values,
+    ),
+    // Faults of several events, merged from their parts in whole hours and their events outside them.
+    pool.query<{ recovered: string; recovered_ms: string | null; open: string }>(
+      `with parts as (
+         select episode_id, began_at, ended_at, open_events from fault_episode_parts where ${rollupRange(episodes, "hour", hours)}
+         union all select f.episode_id, f.began_at, f.ended_at, (f.ended_at is null)::int from fault_events f where ${outsideRollups(episodes, cluster.id, from, to, hours)}
+       ), merged as (
+         select min(began_at) as began, case when sum(open_events) > 0 then null else max(ended_at) end as ended from parts group by episode_id
+       )
+       select count(ended) as recovered, sum(extract(epoch from (ended - began)) * 1000) as recovered_ms, count(*) - count(ended) as open from merged`,
+      episodes.values,
+    ),
+    pool.query<{ server_id: string; n: string; ms: string }>(
+      `select s.server_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(servers, "server_ref")}) x join servers s on s.id = x.ref
+       group by 1 order by 2 desc, 3 desc, 1 limit 10`,
+      servers.values,
+    ),
+    pool.query<{ server_id: string; device_id: number; n: string; ms: string }>(
+      `select s.server_id, d.device_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(dies, "device_ref")}) x
+       join devices d on d.id = x.ref join servers s on s.id = d.server_ref
+       group by 1, 2 order by 3 desc, 4 desc, 1, 2 limit 10`,
+      dies.values,
+    ),
+    pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
+      `with pods as (
+         select s.super_pod_ref, count(d.id) as dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = ${pods.add(cluster.id)} group by 1
+       ), faulty as (
+         -- One die's faulty time is the union of its faulty events; summing events is close enough for pods.
+         select super_pod_ref, sum(ms) as ms from (
+           select super_pod_ref, die_closed_ms as ms from fault_hour_rollups where ${rollupRange(pods, "hour", hours)} and level = any(${pods.add(faultyLevels)}::fault_level[])
+           union all select f.super_pod_ref, ${covered(pods)} from fault_events f
+             where ${outsideRollups(pods, cluster.id, from, to, hours)} and f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+           union all select f.super_pod_ref, ${beyondRollups(pods)} from fault_events f
+             where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and f.device_ref is not null
+               and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+         ) x group by 1
+       )
+       select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
+       left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
+      pods.values,
+    ),
+  ]);
+  const byKind = new Map<FaultKind, number>();
+  const byLevel = new Map<FaultLevel, number>();
+  let recovered = Number(episodeRows.rows[0]?.recovered ?? 0);
+  let recoveredMs = Number(episodeRows.rows[0]?.recovered_ms ?? 0);
+  let open = Number(episodeRows.rows[0]?.open ?? 0);
+  for (const row of levelRows.rows) {
+    byKind.set(row.kind, (byKind.get(row.kind) ?? 0) + Number(row.n));
+    byLevel.set(row.level, (byLevel.get(row.level) ?? 0) + Number(row.n));
+    recovered += Number(row.single_recovered);
+    recoveredMs += Number(row.single_recovered_ms);
+    open += Number(row.single_open);
+  }
+  const byCount = <K extends string>(counts: Map<K, number>) => [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const spanMs = Math.max(1, end - from);
+  return {
+    from,
+    to,
+    byKind: byCount(byKind).map(([kind, count]) => ({ kind, count })),
+    byLevel: byCount(byLevel).map(([level, count]) => ({ level, count })),
+    mttrMs: recovered === 0 ? null : recoveredMs / recovered,
+    recovered,
+    open,
+    topServers: serverRows.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topDies: dieRows.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    availability: availabilityRows.rows.map((r) => {
+      const diesCount = Number(r.dies);
+      const faultyDieMs = Math.max(0, Number(r.ms ?? 0));
+      return { superPodId: r.super_pod_id, dies: diesCount, faultyDieMs, availability: Math.max(0, 1 - faultyDieMs / (diesCount * spanMs)) };
+    }),
+  };
+}

@@ -1,0 +1,190 @@
+import type pg from "pg";
+import type { DensityBucket, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
+import type { FaultLevel } from "@/lib/faults/levels";
+import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
+import { targetFilterOf, type TargetFilter } from "@/lib/faults/target-filter";
+import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import type { TimelineQuery } from "../../schema/fault-event/validation";
+import { refreshOpenEscalations } from "./health";
+import { ceilTo, hourMs, outsideRollups, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
+import { loadTargetIndex, type TargetIndex } from "./target-index";
+
+interface Filters {
+  clause: string;
+  params: SqlParams;
+}
+
+/** The timeline's target filter over the cached inventory: a known server or die exactly, anything else by substring. */
+function targetFilterIn(index: TargetIndex, text: string): TargetFilter {
+  return targetFilterOf(text, (serverId) => {
+    const server = index.servers.get(serverId);
+    if (!server) return undefined;
+    const prefix = `${server.ref}/`;
+    const inServer = (keys: Iterable<string>) =>
+      [...keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(prefix.length))).sort((a, b) => a - b);
+    return { npuIndexes: inServer(index.npus), deviceIds: inServer(index.dies.keys()) };
+  });
+}
+
+/** Exact targets through the target and link-end indexes (migration 0006), the same arms as a node's recent faults. */
+function targetClause(params: SqlParams, target: TargetFilter): string {
+  if (target.kind === "search") return `f.target_key like ${params.add(`%${target.text.replace(/[%_\\]/g, "\\$&")}%`)}`;
+  const keys = params.add(target.targetKeys);
+  const ends = params.add(target.linkEnds);
+  return `(f.target_key = any(${keys}::text[]) or (f.target_kind = 'link' and
+    (split_part(substr(f.target_key, 6), '~', 1) = any(${ends}::text[]) or split_part(f.target_key, '~', 2) = any(${ends}::text[]))))`;
+}
+
+/** The window's events (those that began in it, or before it and still going at its start) that pass the filters. */
+function filters(clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number): Filters {
+  const params = new SqlParams();
+  const parts = [`f.cluster_id = ${params.add(clusterId)}`, `((f.began_at >= ${params.at(from)} and f.began_at < ${params.at(to)}) or ${runningAt(params, from)})`];
+  const add = (sql: (placeholder: string) => string, value: unknown) => parts.push(sql(params.add(value)));
+  if (query.kind?.length) add((n) => `f.kind = any(${n}::fault_kind[])`, query.kind);
+  if (query.level?.length) add((n) => `f.level = any(${n}::fault_level[])`, query.level);
+  if (query.code) add((n) => `f.code = ${n}`, query.code.toUpperCase());
+  if (target) parts.push(targetClause(params, target));
+  if (query.state === "open") parts.push("f.ended_at is null");
+  if (query.state === "closed") parts.push("f.ended_at is not null");
+  return { clause: parts.join(" and "), params };
+}
+
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+/** About 240 buckets over the window; whole hours from an hour up, so they can be read from the hourly rollups. */
+function densityBucketMs(from: number, to: number): number {
+  const minutes = Math.max(60_000, Math.ceil((to - from) / 240 / 60_000) * 60_000);
+  return minutes < hourMs ? minutes : ceilTo(minutes, hourMs);
+}
+
+/**
+ * Events per bucket (aligned to UTC, an event in the bucket where it enters the window) and level. Filters the hourly
+ * rollups know (kind, level) are read from them for the window's whole hours; finer filters read fault_events.
+ */
+async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number, bucketMs: number) {
+  const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
+  if (bucketMs % hourMs !== 0 || query.code || target || query.state !== "all") {
+    const base = filters(clusterId, query, target, from, to);
+    const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
+      `select ${bucketOf(`greatest(f.began_at, ${base.params.at(from)})`)} as bucket, f.level, count(*) as n
+       from fault_events f where ${base.clause} group by 1, 2 order by 1`,
+      base.params.values,
+    );
+    return rows;
+  }
+  const split = splitPeriod(from, to, hourMs);
+  await refreshFaultRollups(pool, clusterId, { from: split.fullFrom, to: split.fullTo });
+  const p = new SqlParams();
+  const kinds = query.kind?.length ? p.add(query.kind) : null;
+  const levels = query.level?.length ? p.add(query.level) : null;
+  const filtered = (alias: string) =>
+    (kinds ? ` and ${alias}kind = any(${kinds}::fault_kind[])` : "") + (levels ? ` and ${alias}level = any(${levels}::fault_level[])` : "");
+  const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
+    `select ${bucketOf("x.at")} as bucket, x.level, sum(x.n) as n from (
+       select hour as at, level, events as n from fault_hour_rollups
+       where cluster_id = ${p.add(clusterId)} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)}${filtered("")}
+       union all
+       select greatest(f.began_at, ${p.at(from)}), f.level, 1 from fault_events f where ${outsideRollups(p, clusterId, from, to, split)}${filtered("f.")}
+     ) x group by 1, 2 order by 1`,
+    p.values,
+  );
+  return rows;
+}
+
+/**
+ * The timeline of a window. The density (events per time bucket and level) covers every matching event and gives
+ * the total; the rows are at most `limit` of them, read without a global sort or window function so a big window
+ * stops reading early (rows come in the BRIN's physical, roughly time order; sorted here). Targets are named from
+ * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/fault-queries.ts.
+ */
+export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {
+  const from = query.from;
+  const to = Math.max(query.to, from + 1);
+  await refreshOpenEscalations(pool, cluster.id, now);
+  const index = await loadTargetIndex(pool, cluster);
+  const target = query.target ? targetFilterIn(index, query.target) : null;
+  const { clause, params } = filters(cluster.id, query, target, from, to);
+  const bucketMs = densityBucketMs(from, to);
+  const [rows, density] = await Promise.all([
+    pool.query<{
+      id: string;
+      target_kind: TargetKind;
+      target_key: string;
+      super_pod_ref: number | null;
+      server_ref: number | null;
+      device_ref: number | null;
+      npu_index: number | null;
+      kind: FaultKind;
+      source: FaultSource;
+      code: string | null;
+      phase: string | null;
+      reported_level: FaultLevel;
+      level: FaultLevel;
+      rule: EscalationRule;
+      rule_at: number | null;
+      release_at: number | null;
+      episode_id: string;
+      began_at: number;
+      ended_at: number | null;
+      job: string | null;
+      rank: number | null;
+      message: string | null;
+    }>(
+      // Instants as epoch ms (float8): parsing tens of thousands of timestamps into Dates costs more than the query.
+      `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index, f.kind, f.source, f.code,
+         f.phase, f.reported_level, f.level, f.rule, ${epochMs("f.rule_at")} as rule_at, ${epochMs("f.release_at")} as release_at, f.episode_id,
+         ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at, f.job, f.rank, f.message
+       from fault_events f
+       where ${clause}
+       limit ${query.limit}`,
+      params.values,
+    ),
+    densityOf(pool, cluster.id, query, target, from, to, bucketMs),
+  ]);
+  const buckets = new Map<number, DensityBucket>();
+  let total = 0;
+  for (const row of density) {
+    const at = row.bucket.getTime();
+    const bucket = buckets.get(at) ?? { at, counts: {} };
+    bucket.counts[row.level] = Number(row.n);
+    total += Number(row.n);
+    buckets.set(at, bucket);
+  }
+  const podIds = new Map([...index.superPods].map(([id, ref]) => [ref, id]));
+  const dieIds = new Map<number, number>();
+  for (const [key, die] of index.dies) dieIds.set(die.ref, Number(key.slice(key.indexOf("/") + 1)));
+  const events: TimelineEvent[] = rows.rows.map((r) => ({
+    id: r.id,
+    targetKind: r.target_kind,
+    targetKey: r.target_key,
+    superPodId: r.super_pod_ref === null ? null : (podIds.get(r.super_pod_ref) ?? null),
+    serverId: r.server_ref === null ? null : (index.serversByRef.get(r.server_ref)?.serverId ?? null),
+    deviceId: r.device_ref === null ? null : (dieIds.get(r.device_ref) ?? null),
+    npuIndex: r.npu_index,
+    kind: r.kind,
+    source: r.source,
+    code: r.code,
+    phase: r.phase,
+    reportedLevel: r.reported_level,
+    level: r.level,
+    rule: r.rule,
+    ruleAt: r.rule_at,
+    releaseAt: r.release_at,
+    episodeId: r.episode_id,
+    beganAt: r.began_at,
+    endedAt: r.ended_at,
+    job: r.job,
+    rank: r.rank,
+    message: r.message,
+  }));
+  events.sort((a, b) => a.beganAt - b.beganAt || a.id.localeCompare(b.id));
+  return {
+    cluster: { id: cluster.id, slug: cluster.slug, name: cluster.name },
+    from,
+    to,
+    total,
+    truncated: total > events.length,
+    density: { bucketMs, buckets: [...buckets.values()] },
+    events,
+  };
+}
