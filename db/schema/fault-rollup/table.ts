@@ -4,7 +4,7 @@ import { faultKind, faultLevel } from "../fault-event/table";
 
 /**
  * Statistics rollups of fault_events, so a 30-day period reads a few thousand rows instead of a million events
- * (db/queries/fault-rollups.ts keeps them; numbers in scripts/bench/fault-queries.ts). Events count in the hour (or
+ * (db/queries/faults/rollups.ts keeps them; numbers in scripts/bench/fault-queries.ts). Events count in the hour (or
  * day) they began; durations are those of closed events, whole (the query clips the few that cross the period's
  * end); open events, and the partial hours at the period's edges, are read from fault_events.
  */
