@@ -1,17 +1,15 @@
 import type pg from "pg";
-import { defaultRetention, retentionBatchSize, retentionCutoff, type RetentionSettings } from "@/lib/faults/retention";
+import { retentionBatchSize, retentionCutoff, type RetentionSettings } from "@/lib/faults/retention";
 import { refreshFaultRollups } from "./rollups";
+import { getFaultSettings } from "./settings";
 
 /** pg_try_advisory_lock key: one retention runner per database, however many servers share it. */
 const retentionLockKey = 7_302_114_520;
 
-/** A cluster's retention (the defaults until set). Stored with its fault settings (fault_settings). */
+/** A cluster's retention (the defaults until set): part of its fault settings. */
 export async function getRetention(pool: pg.Pool | pg.PoolClient, clusterId: number): Promise<RetentionSettings> {
-  const { rows } = await pool.query<{ days: number; mode: RetentionSettings["mode"] }>(
-    "select retention_days as days, retention_mode as mode from fault_settings where cluster_id = $1",
-    [clusterId],
-  );
-  return rows[0] ?? { ...defaultRetention };
+  const { retentionDays, retentionMode } = await getFaultSettings(pool, clusterId);
+  return { days: retentionDays, mode: retentionMode };
 }
 
 export interface RetentionOptions {
