@@ -11,8 +11,8 @@
 export { ingestDeviceInfo } from "./device-info";
 export { faultHealthSnapshot } from "./health";
 export { ingestFaultEvents } from "./ingest";
-export type { FaultNotice, IngestResult, ItemResult, ItemStatus } from "./model";
-export { applyRetention, getRetention, runRetention, type RetentionResult } from "./retention";
+export type { FaultNotice } from "./model";
+export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";
 export { seedDemoFaults } from "./seed";
 export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
