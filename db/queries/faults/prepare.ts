@@ -65,7 +65,7 @@ function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Om
   return { targetKind: kind, targetKey: targetKey(target), superPodRef, serverRef: server?.ref ?? null, npuIndex, deviceRef, peerDeviceRef };
 }
 
-export interface ClusterContext {
+interface ClusterContext {
   cluster: ClusterHeader;
   index: TargetIndex;
   settings: FaultSettings;

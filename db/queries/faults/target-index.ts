@@ -3,7 +3,7 @@ import type { ClusterHeader } from "@/lib/topology/inventory-index";
 
 /* Inventory lookup: super pod id → ref, server id → refs, (server, device id) → die. Cached per inventory revision. */
 
-export interface ServerEntry {
+interface ServerEntry {
   ref: number;
   serverId: string;
   superPodRef: number | null;
