@@ -3,6 +3,7 @@
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import type { Issue } from "@/lib/rank-table";
 import { issueTarget, type TableStructure } from "@/lib/rank-table-workspace/structure";
+import { serverNodeKey } from "@/lib/rank-table-workspace/tree-selection";
 import type { DeviceGridHandle } from "./device-grid";
 import type { RawJsonHandle } from "./raw-json-view";
 
@@ -38,7 +39,7 @@ export function useFindingSelection(tab: string, structure: TableStructure, onTa
       return;
     }
     const server = structure.servers.find((node) => node.index === target.server);
-    setSelectedNode(server ? `server:${server.index}` : undefined);
+    setSelectedNode(server ? serverNodeKey(server.index) : undefined);
     const rowKey = target.device !== undefined ? `${target.server}/${target.device}` : server && server.rowCount ? structure.rows[server.firstRow]!.key : undefined;
     if (!rowKey) return;
     setSelectedRow(rowKey);

@@ -3,9 +3,10 @@
 import { App, Button, Select, Space, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useCallback, useMemo, type Ref } from "react";
-import type { JsonValue } from "@/lib/rank-table";
+import { isJsonObject, type JsonValue } from "@/lib/rank-table";
 import { podOfServer, type DeviceField, type Edit } from "@/lib/rank-table-workspace/edit";
 import type { DeviceRow, IssueIndex, TableStructure } from "@/lib/rank-table-workspace/structure";
+import { podNodeKey, rowsOfNode, selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree-selection";
 import { DeviceGrid, type DeviceGridHandle } from "./device-grid";
 import { MiniTopology } from "./mini-topology";
 import { ServerFields } from "./server-fields";
@@ -20,7 +21,7 @@ interface Props {
   /** The structure the tree shows: may lag behind `structure` (a deferred value), so the grid does not wait for it. */
   treeStructure: TableStructure;
   issues: IssueIndex;
-  /** The tree's selection (`pod:<i>`, `server:<i>`, `die:<server>/<die>`), which filters the grid. */
+  /** The tree's selected node (keys of lib/rank-table-workspace/tree-selection.ts), which filters the grid. */
   selectedNode: string | undefined;
   onSelectNode: (node: string | undefined) => void;
   selectedRow: string | undefined;
@@ -36,22 +37,10 @@ export function VisualEditor({ table, structure, treeStructure, issues, selected
   const { modal } = App.useApp();
 
   // Rows shown in the grid: everything, or the selected super pod's or server's dies.
-  const visibleRows = useMemo(() => {
-    if (!selectedNode) return structure.rows;
-    const [kind, value] = selectedNode.split(":") as [string, string];
-    if (kind === "server" || kind === "die") {
-      const serverIndex = Number(kind === "die" ? value.split("/")[0] : value);
-      const server = structure.servers.find((node) => node.index === serverIndex);
-      return server ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount) : structure.rows;
-    }
-    const pod = structure.pods.find((node) => node.index === Number(value));
-    if (!pod) return structure.rows;
-    return pod.servers.flatMap((server) => structure.rows.slice(server.firstRow, server.firstRow + server.rowCount));
-  }, [selectedNode, structure]);
-
-  const selectedServer = selectedNode?.startsWith("server:") ? Number(selectedNode.slice(7)) : selectedNode?.startsWith("die:") ? Number(selectedNode.slice(4).split("/")[0]) : undefined;
-  const selectedPod = selectedNode?.startsWith("pod:") ? Number(selectedNode.slice(4)) : undefined;
-  const serverPod = selectedServer === undefined || table === undefined || typeof table !== "object" || table === null || Array.isArray(table) ? -1 : podOfServer(table, structure.servers.find((node) => node.index === selectedServer)?.serverId);
+  const visibleRows = useMemo(() => rowsOfNode(structure, selectedNode), [selectedNode, structure]);
+  const selectedServer = selectedServerOf(selectedNode);
+  const selectedPod = selectedPodOf(selectedNode);
+  const serverPod = selectedServer === undefined || !isJsonObject(table) ? -1 : podOfServer(table, structure.servers.find((node) => node.index === selectedServer)?.serverId);
 
   const onCellChange = useCallback((row: DeviceRow, field: DeviceField, value: string | undefined) => onEdit({ type: "set", path: { server: row.server, device: row.device }, field, value }), [onEdit]);
   const onRemoveRow = useCallback((row: DeviceRow) => onEdit({ type: "removeDevice", server: row.server, device: row.device }), [onEdit]);
@@ -91,7 +80,7 @@ export function VisualEditor({ table, structure, treeStructure, issues, selected
                 options={structure.pods.filter((pod) => pod.index >= 0).map((pod) => ({ value: pod.index, label: t("superPodShort", { id: pod.superPodId }) }))}
                 onChange={(pod: number) => {
                   onEdit({ type: "moveServer", server: selectedServer, pod });
-                  onSelectNode(`pod:${pod}`);
+                  onSelectNode(podNodeKey(pod));
                 }}
               />
             )}
