@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 import { memo, useCallback, useMemo, useState } from "react";
 import type { Severity } from "@/lib/rank-table";
 import type { DeviceRow, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
+import { dieNodeKey, podNodeKey, serverNodeKey } from "@/lib/rank-table-workspace/tree-selection";
 import { useRowSeverity, useServerSeverity } from "./findings-store";
 
 const marks: Record<Severity, string> = { error: "✖ ", warning: "▲ ", info: "" };
@@ -59,16 +60,16 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
   // Until the user opens or closes a node: the super pods open when there are not too many of them.
   const [chosen, setExpanded] = useState<Set<string> | undefined>();
   // Keyed by content, so an edit that rebuilds a pod does not hand the tree new expanded keys (it would re-flatten).
-  const openPods = structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => `pod:${pod.index}`).join(" ") : "";
+  const openPods = structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => podNodeKey(pod.index)).join(" ") : "";
   const expanded = useMemo(() => chosen ?? new Set(openPods ? openPods.split(" ") : []), [chosen, openPods]);
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
   const unnamed = t("unnamedServer");
   const [cache] = useState(() => new NodeCache());
   const treeData = useMemo<StructureNode[]>(() => {
     const reuse = (node: StructureNode) => cache.reuse(node);
-    const dieNode = (row: DeviceRow) => reuse({ key: `die:${row.key}`, isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
+    const dieNode = (row: DeviceRow) => reuse({ key: dieNodeKey(row.key), isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
     const serverNode = (server: ServerNode) => {
-      const key = `server:${server.index}`;
+      const key = serverNodeKey(server.index);
       const children = expanded.has(key)
         ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode)
         : server.rowCount > 0
@@ -76,7 +77,7 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
           : [];
       return reuse({ key, server: server.index, label: `${server.serverId || unnamed} (${server.rowCount})`, children });
     };
-    const podNode = (pod: PodNode) => reuse({ key: `pod:${pod.index}`, label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
+    const podNode = (pod: PodNode) => reuse({ key: podNodeKey(pod.index), label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
     const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
     return cache.list(data);
   }, [structure, t, expanded, dieLabel, unnamed, cache]);

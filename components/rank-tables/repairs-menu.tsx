@@ -1,0 +1,48 @@
+"use client";
+
+import { ToolOutlined } from "@ant-design/icons";
+import { App, Button, Dropdown, InputNumber } from "antd";
+import { useTranslations } from "next-intl";
+import { assignPorts, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
+
+/** The engine's repairs of the whole table; each result is one undoable step (`onRepaired`), and says how much it changed. */
+export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefined; onRepaired: (table: JsonValue) => void }) {
+  const t = useTranslations("rankTables.editor");
+  const { message, modal } = App.useApp();
+
+  const repair = (label: string, run: (value: JsonValue) => RepairResult) => {
+    if (table === undefined) return;
+    try {
+      const result = run(table);
+      onRepaired(result.table);
+      message.success(t("repaired", { repair: label, count: result.changes.length }));
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  };
+
+  const askBasePort = () => {
+    let port = 16666;
+    modal.confirm({
+      title: t("assignPorts"),
+      content: <InputNumber aria-label={t("basePort")} defaultValue={port} min={1024} max={65535} onChange={(value) => (port = value ?? port)} />,
+      onOk: () => repair(t("assignPorts"), (value) => assignPorts(value, { basePort: port })),
+    });
+  };
+
+  return (
+    <Dropdown
+      trigger={["click"]}
+      menu={{
+        items: [
+          { key: "ranks", label: t("renumberRanks"), onClick: () => repair(t("renumberRanks"), renumberRanks) },
+          { key: "backups", label: t("pairBackups"), onClick: () => repair(t("pairBackups"), pairBackups) },
+          { key: "ports", label: t("assignPorts"), onClick: askBasePort },
+          { key: "count", label: t("recomputeServerCount"), onClick: () => repair(t("recomputeServerCount"), recomputeServerCount) },
+        ],
+      }}
+    >
+      <Button icon={<ToolOutlined />}>{t("repairs")}</Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,85 @@
+"use client";
+
+import { App } from "antd";
+import { useTranslations } from "next-intl";
+import { useCallback, useRef, useState } from "react";
+import type { Issue, JsonValue } from "@/lib/rank-table";
+import { readFileText, type ImportProgress } from "./import-panel";
+import { afterPaint, ImportCancelled, type Validation } from "./use-validation";
+
+/** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
+interface ImportRun {
+  cancelled: boolean;
+  abort?: () => void;
+}
+
+interface Options {
+  validation: Pick<Validation, "importText" | "cancelImport">;
+  /** Findings about the imported text itself (comments), which the parsed table no longer shows. */
+  onNotes: (notes: Issue[]) => void;
+  /** The import's table (undefined when the text is not JSON), once the progress display has been painted. */
+  onImported: (table: JsonValue | undefined, text: string, fileName: string | undefined) => void;
+}
+
+/**
+ * Reads (a file), parses and validates (in the worker) and shows a table, with its stages on screen (`progress`) and
+ * a Cancel. A new import cancels the running one.
+ */
+export function useImportRun({ validation: { importText, cancelImport: stopImportWork }, onNotes, onImported }: Options) {
+  const { message } = App.useApp();
+  const tImport = useTranslations("rankTables.import");
+  const tProgress = useTranslations("rankTables.importProgress");
+  const [progress, setProgress] = useState<ImportProgress | undefined>();
+  const current = useRef<ImportRun | undefined>(undefined);
+
+  const stop = useCallback(() => {
+    const run = current.current;
+    if (!run) return;
+    run.cancelled = true;
+    run.abort?.();
+    current.current = undefined;
+    stopImportWork();
+    setProgress(undefined);
+  }, [stopImportWork]);
+
+  const runImport = async (source: string | File, fileName: string | undefined) => {
+    stop();
+    const run: ImportRun = { cancelled: false };
+    current.current = run;
+    const report = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setProgress({ stage, name: fileName, percent });
+    try {
+      let text: string;
+      if (typeof source === "string") text = source;
+      else {
+        report("reading", 0);
+        const reading = readFileText(source, (percent) => report("reading", percent));
+        run.abort = reading.abort;
+        text = await reading.text;
+      }
+      if (run.cancelled) return;
+      const imported = await importText(text, (stage) => report(stage), onNotes);
+      if (run.cancelled) return;
+      // The worker validates while the table is drawn (both stages show as running); the report follows.
+      report("rendering");
+      await afterPaint();
+      if (run.cancelled) return;
+      onImported(imported, text, fileName);
+    } catch (error) {
+      if (run.cancelled || error instanceof ImportCancelled) return;
+      message.error(source instanceof File ? tImport("readFailed", { name: source.name }) : (error as Error).message);
+    } finally {
+      if (current.current === run) {
+        current.current = undefined;
+        setProgress(undefined);
+      }
+    }
+  };
+
+  /** The user's Cancel: whatever was there before stays. */
+  const cancel = () => {
+    stop();
+    message.info(tProgress("cancelled"));
+  };
+
+  return { progress, runImport, cancel };
+}

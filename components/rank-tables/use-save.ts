@@ -1,0 +1,118 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { App } from "antd";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { type ComponentProps, useCallback, useState } from "react";
+import type { RankTableDetail } from "@/db/schema/rank-table/validation";
+import { parseRankTable, writeRankTable, type JsonValue } from "@/lib/rank-table";
+import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
+import type { ConflictDialog } from "./conflict-dialog";
+import { clearDraft, draftKey } from "./drafts";
+
+/** A save of the editor's table, or of a restored revision's text (`restoreOf`). */
+interface SaveOptions {
+  restoreOf?: number | undefined;
+  text?: string | undefined;
+}
+
+/** A save refused because someone saved in between: their revision, and what this save tried to store (a restore's table, not the editor's). */
+interface Conflict {
+  theirs: RankTableDetail;
+  mine: JsonValue;
+  attempt: SaveOptions;
+}
+
+interface Options {
+  /** The saved table as opened (undefined for a new one), and its parsed content. */
+  initial: RankTableDetail | undefined;
+  opened: JsonValue | undefined;
+  /** What a save stores. */
+  table: JsonValue | undefined;
+  name: string;
+  comment: string;
+  /** The cluster a new table is linked to when first saved. */
+  clusterId: number | null;
+  /** Shows a table from the server (the saved one, theirs, a merge) as one undoable step of the editor. */
+  show: (table: JsonValue) => void;
+  /** After a save: what belonged to the work just saved (its comment, its import's notes) is done. */
+  onSaved: () => void;
+}
+
+/**
+ * Saving with the revision it started from (a new table is created, and the page moves to its address), and the
+ * conflict when someone saved in between: `conflict` is then the dialog's props (merge, reload theirs, overwrite).
+ * `saved` is the table as last saved or reloaded; `cleanTable` its content, to know whether there is unsaved work.
+ */
+export function useSave({ initial, opened, table, name, comment, clusterId, show, onSaved }: Options) {
+  const t = useTranslations("rankTables.editor");
+  const { message } = App.useApp();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState<RankTableDetail | undefined>(initial);
+  const [cleanTable, setCleanTable] = useState<JsonValue | undefined>(opened);
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<Conflict | undefined>();
+
+  const save = useCallback(
+    async (options: SaveOptions & { overwrite?: RankTableDetail } = {}) => {
+      if (table === undefined && options.text === undefined) return;
+      if (!name.trim()) {
+        message.error(t("nameRequired"));
+        return;
+      }
+      const text = options.text ?? writeRankTable(table!);
+      const body = { name: name.trim(), text, comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
+      setSaving(true);
+      try {
+        const result = saved ? await saveRankTable(saved.id, options.overwrite?.revision ?? saved.revision, body) : await createRankTable({ ...body, clusterId });
+        await clearDraft(draftKey(saved?.id));
+        setSaved(result);
+        const value = parseRankTable(result.text).value;
+        show(value ?? null);
+        setCleanTable(value);
+        onSaved();
+        setConflict(undefined);
+        void queryClient.invalidateQueries({ queryKey: rankTablesKey });
+        queryClient.setQueryData(rankTableKey(result.id), result);
+        message.success(t("saved", { revision: result.revision }));
+        if (!saved) router.replace(`/rank-tables/${result.id}`);
+      } catch (error) {
+        const current = conflictCurrent(error);
+        const mine = options.text === undefined ? table : parseRankTable(options.text).value;
+        if (current && mine !== undefined) setConflict({ theirs: current, mine, attempt: { restoreOf: options.restoreOf, text: options.text } });
+        else message.error(t("saveFailed", { reason: (error as Error).message }));
+      } finally {
+        setSaving(false);
+      }
+    },
+    [table, name, comment, clusterId, saved, show, onSaved, message, t, queryClient, router],
+  );
+
+  /** Takes their revision as the saved one, and shows `merged` (mine merged onto theirs) or else theirs in the editor. */
+  const takeTheirs = (theirs: RankTableDetail, merged?: JsonValue) => {
+    const value = parseRankTable(theirs.text).value ?? null;
+    setSaved(theirs);
+    setCleanTable(value);
+    // Theirs as is is the very object the clean table is, so the editor has no unsaved work.
+    show(merged === undefined ? value : merged);
+    setConflict(undefined);
+  };
+
+  const conflictDialog: ComponentProps<typeof ConflictDialog> | undefined = conflict && {
+    theirs: conflict.theirs,
+    base: cleanTable,
+    mine: conflict.mine,
+    restoring: conflict.attempt.restoreOf,
+    onCancel: () => setConflict(undefined),
+    onReload: () => takeTheirs(conflict.theirs),
+    onMerge: (merged, conflicts) => {
+      takeTheirs(conflict.theirs, merged);
+      message.info(t("merged", { conflicts }));
+    },
+    onOverwrite: () => void save({ ...conflict.attempt, overwrite: conflict.theirs }),
+  };
+
+  return { saved, cleanTable, saving, save, conflictDialog };
+}
