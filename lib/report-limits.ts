@@ -55,6 +55,14 @@ export class FindingCap {
   }
 }
 
+/** The sum of two omitted counts (a parser's and its caller's), undefined when both are. */
+export function mergeOmitted(a: OmittedFindings | undefined, b: OmittedFindings | undefined): OmittedFindings | undefined {
+  if (!a || !b) return a ?? b;
+  const byCode = { ...a.byCode };
+  for (const [code, count] of Object.entries(b.byCode)) byCode[code] = (byCode[code] ?? 0) + count;
+  return { count: a.count + b.count, byCode };
+}
+
 /** A value quoted in a message, cut to MAX_QUOTED_LENGTH code points so a megabyte field is not echoed back. */
 export function quoted(value: string, max = MAX_QUOTED_LENGTH): string {
   if (value.length <= max) return value;

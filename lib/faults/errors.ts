@@ -61,6 +61,7 @@ export const englishTemplates = {
   csv_not_integer: '{column} "{value}" is not a whole number',
   csv_header: "the header must name at least began_at and kind (the export's columns work)",
   csv_syntax: "line {line}: {detail}",
+  csv_extra_fields: "line {line} has {count} fields but the header names {columns}: quote values that hold commas",
 } as const;
 
 export type FaultReason = keyof typeof englishTemplates;
