@@ -40,13 +40,18 @@ function integer(value: string | undefined, column: string, errors: FaultProblem
   return n;
 }
 
-/** Line numbers of text offsets, asked for in increasing order (papaparse gives rows and errors in text order). */
+/**
+ * Line numbers of text offsets, asked for in increasing order (papaparse gives rows and errors in text order).
+ * A line ends at CRLF, LF or a lone CR (papaparse accepts files with any of them).
+ */
 function lineCounter(text: string): (offset: number) => number {
   let line = 1;
   let scanned = 0;
   return (offset) => {
-    for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-    scanned = Math.max(scanned, offset);
+    for (; scanned < offset; scanned++) {
+      const code = text.charCodeAt(scanned);
+      if (code === 10 || (code === 13 && text.charCodeAt(scanned + 1) !== 10)) line++;
+    }
     return line;
   };
 }
