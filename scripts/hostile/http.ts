@@ -74,19 +74,31 @@ export function isErrorShape(answer: Answer): boolean {
  * Polls GET /api/health from a thread of its own (so the attacker's own work never delays a poll) every
  * `intervalMs`, and reports how many polls answered, the slowest, and how many took 100 ms or more.
  */
-export function healthProbe(base: string, intervalMs = 50): { stop: () => Promise<{ polls: number; maxMs: number; slow: number; failed: number }> } {
+export interface HealthFigures {
+  polls: number;
+  maxMs: number;
+  slow: number;
+  failed: number;
+  /** When each slow poll started and how long it took (epoch ms), to name the requests it overlapped. */
+  slowPolls: { at: number; ms: number }[];
+}
+
+export function healthProbe(base: string, intervalMs = 50): { stop: () => Promise<HealthFigures> } {
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
     const http = require("node:http");
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     let polls = 0, maxMs = 0, slow = 0, failed = 0, running = true;
+    const slowPolls = [];
     const poll = () => new Promise((resolve) => {
       const started = performance.now();
+      const at = Date.now();
       const request = http.get(workerData.base + "/api/health", { agent }, (response) => {
         response.resume();
         response.on("end", () => {
           const ms = performance.now() - started;
-          polls++; maxMs = Math.max(maxMs, ms); if (ms >= 100) slow++;
+          polls++; maxMs = Math.max(maxMs, ms);
+          if (ms >= 100) { slow++; slowPolls.push({ at, ms }); }
           if (response.statusCode !== 200) failed++;
           resolve();
         });
@@ -98,7 +110,7 @@ export function healthProbe(base: string, intervalMs = 50): { stop: () => Promis
         await poll();
         await new Promise((resolve) => setTimeout(resolve, workerData.intervalMs));
       }
-      parentPort.postMessage({ polls, maxMs, slow, failed });
+      parentPort.postMessage({ polls, maxMs, slow, failed, slowPolls });
     })();
     parentPort.on("message", () => { running = false; });
   `;

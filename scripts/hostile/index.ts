@@ -15,7 +15,7 @@ import path from "node:path";
 import { freePort } from "@/db/embedded";
 import { lockCheckout } from "../e2e-lock";
 import { throwawayDatabase } from "../throwaway-database";
-import { healthProbe, isErrorShape, send, type Answer } from "./http";
+import { healthProbe, isErrorShape, send, type Answer, type HealthFigures } from "./http";
 import { bodyAttacks, queryAttacks, zerosTable } from "./payloads";
 import { apiEndpoints, type Endpoint } from "./routes";
 
@@ -102,10 +102,14 @@ interface Tally {
   attempts: number;
   failures: string[];
   slowestMs: number;
+  /** Each request's label and time window (epoch ms), to see which ones slow polls of /api/health overlapped. */
+  windows: { label: string; from: number; to: number }[];
 }
 
 function judge(tally: Tally, label: string, answer: Answer, accept: (answer: Answer) => boolean): void {
   tally.attempts++;
+  const to = Date.now();
+  tally.windows.push({ label, from: to - answer.ms, to });
   tally.slowestMs = Math.max(tally.slowestMs, answer.ms);
   if (answer.failure) tally.failures.push(`${label}: ${answer.failure}`);
   else if (!accept(answer)) tally.failures.push(`${label}: ${answer.status} ${answer.text.slice(0, 160)}`);
@@ -120,7 +124,7 @@ const readsBody = (endpoint: Endpoint) => {
 };
 
 async function attack(base: string, token: string, endpoints: Endpoint[]): Promise<Tally> {
-  const tally: Tally = { attempts: 0, failures: [], slowestMs: 0 };
+  const tally: Tally = { attempts: 0, failures: [], slowestMs: 0, windows: [] };
   const auth = { authorization: `Bearer ${token}` };
   for (const endpoint of endpoints) {
     if (endpoint.path === "/api/health") continue;
@@ -147,6 +151,17 @@ async function attack(base: string, token: string, endpoints: Endpoint[]): Promi
     }
   }
   return tally;
+}
+
+/** The requests in flight during slow health polls, the worst first (at most ten lines). */
+function slowPollCauses(slowPolls: HealthFigures["slowPolls"], windows: Tally["windows"]): string[] {
+  const worst = new Map<string, number>();
+  for (const poll of slowPolls) {
+    for (const window of windows) {
+      if (window.from <= poll.at + poll.ms && window.to >= poll.at) worst.set(window.label, Math.max(worst.get(window.label) ?? 0, poll.ms));
+    }
+  }
+  return [...worst].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([label, ms]) => `${label}: ${ms.toFixed(0)} ms`);
 }
 
 async function main(): Promise<number> {
@@ -211,6 +226,7 @@ async function main(): Promise<number> {
     console.log(`  3M-zero validate:     ${answer.status} in ${answer.ms.toFixed(0)} ms, ${(answer.size / 1024).toFixed(1)} KB answer, server RSS ${rssBeforeProbe.toFixed(0)} → ${rssAfterProbe.toFixed(0)} MB`);
     console.log(`  server memory (RSS):  ${memoryBefore.toFixed(0)} MB before, ${memoryAfter.toFixed(0)} MB after (${(((memoryAfter - memoryBefore) / memoryBefore) * 100).toFixed(1)}%, limit +${memoryTolerance * 100}%)`);
     for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
+    for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
     const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryAfter <= memoryBefore * (1 + memoryTolerance);
     console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
     return ok ? 0 : 1;
