@@ -128,11 +128,12 @@ async function attack(base: string, token: string, endpoints: Endpoint[]): Promi
   const auth = { authorization: `Bearer ${token}` };
   for (const endpoint of endpoints) {
     if (endpoint.path === "/api/health") continue;
-    const validator = endpoint.path.endsWith("/rank-tables/validate");
+    // The validator and the inventory preview answer a report on any text they are given (and store nothing).
+    const validator = endpoint.path.endsWith("/rank-tables/validate") || endpoint.path.endsWith("/inventory/preview");
     if (endpoint.method !== "GET" && readsBody(endpoint)) {
       for (const payload of bodyAttacks(endpoint.bodyLimit)) {
         const answer = await send(base, { method: endpoint.method, path: endpoint.path, headers: { ...auth, ...payload.headers }, body: payload.body, chunked: payload.chunked }, answerTimeoutMs);
-        // The validator takes any text and reports on it; past its limit it answers 413 like everyone else.
+        // Those take any text and report on it; past their limit they answer 413 like everyone else.
         const accept = validator && !payload.name.startsWith("over the limit") ? (a: Answer) => boundedReport(a) || clientError(a) : clientError;
         judge(tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, answer, accept);
       }
