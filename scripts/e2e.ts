@@ -4,14 +4,10 @@
  * Chromium, and removes the database afterwards. Extra arguments go to `playwright test`.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { freePort } from "@/db/embedded";
-import { adminQuery, withDatabase } from "@/test/urls";
 import { lockCheckout } from "./e2e-lock";
+import { throwawayDatabase } from "./throwaway-database";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromium)) {
@@ -41,21 +37,9 @@ const buildCode = await run(npx, ["next", "build"], {
 });
 if (buildCode !== 0) process.exit(buildCode);
 
-const serverEnv: Record<string, string> = { NEXT_DIST_DIR: distDir, E2E_PORT: String(await freePort()) };
-let cleanup: () => Promise<void>;
-const testServer = process.env.TEST_DATABASE_URL;
-if (testServer) {
-  const name = `rankscope_e2e_${randomBytes(6).toString("hex")}`;
-  await adminQuery(testServer, `create database ${name}`);
-  serverEnv.DATABASE_URL = withDatabase(testServer, name);
-  cleanup = () => adminQuery(testServer, `drop database if exists ${name} with (force)`);
-} else {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-e2e-pg-"));
-  serverEnv.DATABASE_URL = "";
-  serverEnv.RANKSCOPE_DATA_DIR = dataDir;
-  cleanup = () => rm(dataDir, { recursive: true, force: true });
-}
+const database = await throwawayDatabase("rankscope_e2e");
+const serverEnv: Record<string, string> = { NEXT_DIST_DIR: distDir, E2E_PORT: String(await freePort()), ...database.env };
 
 const code = await run(npx, ["playwright", "test", ...process.argv.slice(2)], serverEnv);
-await cleanup();
+await database.cleanup();
 process.exit(code);

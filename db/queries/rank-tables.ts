@@ -1,6 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { parseRankTable, validateRankTable, writeRankTable } from "@/lib/rank-table";
 import { summarizeReport } from "@/lib/rank-table-workspace/summary";
+import { invalid } from "@/lib/errors";
+import { unstorableJson } from "@/lib/text-safety";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
 import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
@@ -17,6 +19,9 @@ export class RankTableError extends Error {
   }
 }
 
+/** Rank tables nest six levels (super_pod_list → server_list → entry); the length is bounded by the body limit. */
+const rankTableJsonLimits = { maxDepth: 64, maxLength: Number.POSITIVE_INFINITY };
+
 export interface CanonicalTable {
   text: string;
   summary: RevisionSummary;
@@ -30,6 +35,9 @@ export function canonicalize(text: string): CanonicalTable {
     const issue = report.issues[0];
     throw new RankTableError("unparseable", `the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { issues: report.issues });
   }
+  // A rank table is a few levels deep; deeper nesting or text PostgreSQL cannot store (NUL, a lone surrogate) is refused.
+  const unstorable = unstorableJson(document.value, rankTableJsonLimits);
+  if (unstorable) throw invalid(`the rank table cannot be stored: ${unstorable}`, { code: "invalid_text" });
   const canonical = writeRankTable(document.value);
   return { text: canonical, summary: summarizeReport(validateRankTable(document.value)) };
 }

@@ -1,3 +1,4 @@
+import type { OmittedFindings } from "../report-limits";
 import type { RetentionMode } from "./retention";
 import type { DeviceInfoSnapshot } from "./device-info";
 import type { FaultProblem } from "./errors";
@@ -71,6 +72,8 @@ export interface DeviceInfoResult {
   checkCode: DeviceInfoSnapshot["checkCodeStatus"];
   /** Each with its English message and the reason + params the console shows in the reader's language. */
   warnings: FaultProblem[];
+  /** Warnings past the report cap (lib/report-limits.ts), counted per reason; absent when all are listed. */
+  omittedWarnings?: OmittedFindings;
   /** An older snapshot than the one already taken in: nothing was changed. */
   stale: boolean;
   changed: boolean;

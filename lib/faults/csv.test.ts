@@ -26,4 +26,19 @@ describe("fault CSV import", () => {
     expect(result.unknownColumns).toEqual(["colour"]);
     expect(parseFaultCsv("a,b\n1,2\n", "c").errors[0]).toMatchObject({ reason: "csv_header", message: expect.stringMatching(/began_at and kind/) });
   });
+
+  it("reports an unterminated quote at the line it opens, and rows with more fields than the header (issue 13)", () => {
+    const text = 'began_at,kind,message\n2026-11-20T08:00:00Z,job-failed,"two\nlines"\n\n2026-11-20T09:00:00Z,job-failed,a,b\n2026-11-20T10:00:00Z,job-failed,"never closed\n2026-11-20T11:00:00Z,job-failed,x\n';
+    const result = parseFaultCsv(text, "c");
+    expect(result.rows.map((r) => r.line)).toEqual([2, 5, 6]);
+    expect(result.rows[1]!.errors).toMatchObject([{ reason: "csv_extra_fields", params: { line: 5, count: 4, columns: 3 } }]);
+    expect(result.errors).toMatchObject([{ reason: "csv_syntax", params: { line: 6 } }]);
+  });
+
+  it("imports back what the export neutralised against spreadsheet formulas", () => {
+    const text = toCsv(["began_at", "kind", "message"], [["2026-11-20T08:00:00Z", "job-failed", "=cmd|' /C calc'!A0"], ["2026-11-20T08:00:00Z", "job-failed", "\t-2+3"]]);
+    expect(text.split("\r\n")[1]).toBe(`2026-11-20T08:00:00Z,job-failed,"'=cmd|' /C calc'!A0"`);
+    expect(text.split("\r\n")[2]).toBe(`2026-11-20T08:00:00Z,job-failed,"'\t-2+3"`);
+    expect(parseFaultCsv(text, "c").rows.map((r) => r.item.message)).toEqual(["=cmd|' /C calc'!A0", "-2+3"]);
+  });
 });

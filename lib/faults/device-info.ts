@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DomainError } from "../errors";
+import { FindingCap, quoted, type OmittedFindings } from "../report-limits";
 import { faultProblem, type FaultParams, type FaultProblem, type FaultReason } from "./errors";
 import { faultLevels, type FaultLevel } from "./levels";
 import { knownFaultCodes, normaliseCode, type FaultKind } from "./model";
@@ -78,6 +79,8 @@ export interface DeviceInfoSnapshot {
   /** The 灵衢 switch faults of `SwitchInfoCfg`; null when the input did not carry that key (not "no faults"). */
   switchInfo: SwitchInfoSnapshot | null;
   warnings: FaultProblem[];
+  /** Warnings past the report cap (lib/report-limits.ts), counted per reason; absent when all are listed. */
+  omittedWarnings?: OmittedFindings;
   /** The parsed DeviceInfoCfg object, as posted. */
   raw: Record<string, unknown>;
 }
@@ -210,7 +213,9 @@ export function switchFaultCode(assembled: string): string {
   return normaliseCode(bracketed ? bracketed[1] : assembled) ?? assembled;
 }
 
-function parseSwitchInfo(value: unknown, path: string, fallbackSeconds: number, warnings: FaultProblem[]): SwitchInfoSnapshot {
+type Warn = (problem: FaultProblem) => void;
+
+function parseSwitchInfo(value: unknown, path: string, fallbackSeconds: number, warn: Warn): SwitchInfoSnapshot {
   const cfg = typeof value === "string" ? parseJsonText(value, path) : value;
   if (!isObject(cfg)) throw new DeviceInfoError("not_object", { path });
   const list = cfg.FaultCode ?? [];
@@ -235,7 +240,7 @@ function parseSwitchInfo(value: unknown, path: string, fallbackSeconds: number, 
     const chipId = int32OrNull(item.SwitchChipId, `${entryPath}.SwitchChipId`) ?? 0;
     const portId = int32OrNull(item.SwitchPortId, `${entryPath}.SwitchPortId`) ?? 0;
     if (item.Assertion === 0) {
-      warnings.push(faultProblem("switch_recovery_record", { path: entryPath }));
+      warn(faultProblem("switch_recovery_record", { path: entryPath }));
       return;
     }
     const key = `${assembledCode}_${chipId}_${portId}`;
@@ -243,7 +248,7 @@ function parseSwitchInfo(value: unknown, path: string, fallbackSeconds: number, 
     const timedLevel = isObject(timed) && typeof timed.fault_level === "string" ? timed.fault_level : null;
     const levelText = timedLevel ?? faultLevel;
     const level = levelOf(levelText);
-    if (levelText !== null && level === null) warnings.push(faultProblem("unknown_level", { path: entryPath, level: levelText }));
+    if (levelText !== null && level === null) warn(faultProblem("unknown_level", { path: entryPath, level: quoted(levelText) }));
     faults.push({
       code: switchFaultCode(assembledCode),
       assembledCode,
@@ -299,7 +304,7 @@ export function parseDeviceInfo(input: unknown): DeviceInfoSnapshot {
   const deviceList: Record<string, string> = {};
   for (const [key, entry] of Object.entries(list)) {
     // Go's map[string]string: every value is a string.
-    if (typeof entry !== "string") throw new DeviceInfoError("not_string", { path: `${path}.DeviceInfo.DeviceList["${key}"]` });
+    if (typeof entry !== "string") throw new DeviceInfoError("not_string", { path: `${path}.DeviceInfo.DeviceList["${quoted(key)}"]` });
     deviceList[key] = entry;
   }
   const updateTime = deviceInfo.UpdateTime;
@@ -309,8 +314,10 @@ export function parseDeviceInfo(input: unknown): DeviceInfoSnapshot {
   const checkCode = stringOrNull(cfg.CheckCode, `${path}.CheckCode`);
 
   const warnings: FaultProblem[] = [];
+  const cap = new FindingCap();
+  const warn: Warn = (problem) => cap.push(warnings, problem, problem.reason);
   const checkCodeStatus = checkCode === null ? "absent" : computeCheckCode(deviceList, updateTime) === checkCode.toLowerCase() ? "valid" : "mismatch";
-  if (checkCodeStatus === "mismatch") warnings.push(faultProblem("check_code_mismatch"));
+  if (checkCodeStatus === "mismatch") warn(faultProblem("check_code_mismatch"));
 
   // Keys: `<prefix>` (available), `<prefix>-Unhealthy`, `-NetworkUnhealthy`, `-Recovering`, `-Fault`.
   const suffixes = ["-NetworkUnhealthy", "-Unhealthy", "-Recovering", "-Fault"] as const;
@@ -363,7 +370,7 @@ export function parseDeviceInfo(input: unknown): DeviceInfoSnapshot {
         const time = entry?.fault_time;
         const codeLevel = typeof entry?.fault_level === "string" ? entry.fault_level : null;
         const levelText = codeLevel ?? handling;
-        if (!isLevel(levelText) && levelText !== "") warnings.push(faultProblem("unknown_level", { path: itemPath, level: levelText }));
+        if (!isLevel(levelText) && levelText !== "") warn(faultProblem("unknown_level", { path: itemPath, level: quoted(levelText) }));
         faults.push({
           faultType,
           npuName,
@@ -381,7 +388,7 @@ export function parseDeviceInfo(input: unknown): DeviceInfoSnapshot {
   }
 
   const switchValue = data?.[switchInfoDataKey];
-  const switchInfo = switchValue === undefined ? null : parseSwitchInfo(switchValue, `data.${switchInfoDataKey}`, updateTime, warnings);
+  const switchInfo = switchValue === undefined ? null : parseSwitchInfo(switchValue, `data.${switchInfoDataKey}`, updateTime, warn);
 
   return {
     nodeName,
@@ -401,6 +408,7 @@ export function parseDeviceInfo(input: unknown): DeviceInfoSnapshot {
     otherKeys,
     switchInfo,
     warnings,
+    ...(cap.omitted() ? { omittedWarnings: cap.omitted() } : {}),
     raw: cfg,
   };
 }

@@ -51,6 +51,8 @@ export const englishTemplates = {
   too_small: "{path}: at least {limit}",
   unrecognized_keys: "{path}: unknown fields {keys}",
   invalid_field: "{path}: {detail}",
+  unstorable_text: "{path}: the text holds a NUL character or a lone UTF-16 surrogate, which cannot be stored",
+  unstorable_json: "{path}: nested too deep (more than 32 levels), too large (over 64 KB), or holds a NUL character or a lone UTF-16 surrogate",
   began_at_required: "a begin event needs beganAt",
   ended_at_required: "an end event needs endedAt",
   ended_before_began: "endedAt is before beganAt",
@@ -61,6 +63,7 @@ export const englishTemplates = {
   csv_not_integer: '{column} "{value}" is not a whole number',
   csv_header: "the header must name at least began_at and kind (the export's columns work)",
   csv_syntax: "line {line}: {detail}",
+  csv_extra_fields: "line {line} has {count} fields but the header names {columns}: quote values that hold commas",
 } as const;
 
 export type FaultReason = keyof typeof englishTemplates;

@@ -43,7 +43,7 @@ describe("helpers", () => {
   });
 
   it("writes CSV that spreadsheets read back, and defuses formulas", () => {
-    expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], [null, "=1+1"]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n,"=1+1"\r\n');
+    expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], [null, "=1+1"]])).toBe(`a,b\r\n"x,y","say ""hi"""\r\n,"'=1+1"\r\n`);
   });
 
   it("reads durations the way people say them", () => {

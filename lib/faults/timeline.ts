@@ -1,3 +1,4 @@
+import { csvField } from "../csv-safety";
 import type { FaultLevel } from "./levels";
 
 /** What the timeline needs of an event (the API's TimelineEvent). */
@@ -90,13 +91,9 @@ export function overlapping<T extends Pick<LaneEvent, "beganAt" | "endedAt">>(ev
   return events.filter((e) => e.beganAt < to && (e.endedAt ?? now) >= from);
 }
 
-/** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled; CRLF between records. */
+/** RFC 4180 CSV (quotes doubled, CRLF between records) with spreadsheet formulas neutralised (lib/csv-safety.ts). */
 export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
-  const field = (value: string | number | null | undefined) => {
-    const text = value === null || value === undefined ? "" : String(value);
-    return /[",\r\n]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [header, ...rows].map((row) => row.map(field).join(",")).join("\r\n") + "\r\n";
+  return [header, ...rows].map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n";
 }
 
 /** Splits a duration into the units a person reads: 3 min 20 s, 2 h 5 min, 4 d 3 h. */

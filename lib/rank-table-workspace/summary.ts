@@ -1,4 +1,4 @@
-import type { ValidationReport } from "@/lib/rank-table";
+import { countIssues, type ValidationReport } from "@/lib/rank-table";
 
 export interface ReportSummary {
   valid: boolean;
@@ -12,13 +12,6 @@ export interface ReportSummary {
 
 /** The short form of a validation report that is stored with each revision and shown in lists. */
 export function summarizeReport(report: ValidationReport): ReportSummary {
-  let errors = 0;
-  let warnings = 0;
-  let infos = 0;
-  for (const issue of report.issues) {
-    if (issue.severity === "error") errors++;
-    else if (issue.severity === "warning") warnings++;
-    else infos++;
-  }
+  const { error: errors, warning: warnings, info: infos } = countIssues(report);
   return { valid: report.valid, errors, warnings, infos, version: report.version, mode: report.mode, stats: report.stats };
 }

@@ -1,6 +1,7 @@
 /** Collects findings while the checks run; turned into the report's issues (in one language) at the end. */
+import { FindingCap, type OmittedFindings, type ReportLimits } from "../report-limits";
 import { formatMessage, type MessageId, type MessageParams } from "./messages";
-import type { Lang, RuleCode, Severity } from "./model";
+import type { Lang, RuleCode, Severity, ValidationReport } from "./model";
 
 /** The severity of every rule; RT002 is lowered to info for fields that real generators write. */
 export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
@@ -29,8 +30,24 @@ export interface Finding {
   offset?: number;
 }
 
+/**
+ * The findings of one report, capped (lib/report-limits.ts): past the cap a finding is only counted, so a table
+ * with millions of broken elements costs a counter per element, not an object, a position and a message.
+ */
 export class Findings {
   readonly list: Finding[] = [];
+  /** True when any finding, listed or not, is an error: the report's `valid` does not depend on the cap. */
+  hasError = false;
+  private readonly cap: FindingCap;
+
+  constructor(limits?: Readonly<ReportLimits>) {
+    this.cap = new FindingCap(limits);
+  }
+
+  /** Counts per code of the findings past the cap; undefined when every finding is listed. */
+  omitted(): OmittedFindings | undefined {
+    return this.cap.omitted();
+  }
 
   /** Records a finding whose message id is the code itself. */
   add(code: RuleCode, path: string, params: MessageParams = {}): void {
@@ -39,12 +56,26 @@ export class Findings {
 
   /** Records a finding with a message variant (e.g. "RT012.a5") or a lowered severity. */
   addMessage(code: RuleCode, messageId: MessageId, path: string, params: MessageParams = {}, severity = RULE_SEVERITY[code]): void {
-    this.list.push({ code, severity, path, messageId, params });
+    if (this.admit(code, severity)) this.list.push({ code, severity, path, messageId, params });
   }
 
   addAtOffset(code: RuleCode, messageId: MessageId, offset: number, params: MessageParams): void {
-    this.list.push({ code, severity: RULE_SEVERITY[code], path: "", messageId, params, offset });
+    const severity = RULE_SEVERITY[code];
+    if (this.admit(code, severity)) this.list.push({ code, severity, path: "", messageId, params, offset });
   }
+
+  private admit(code: RuleCode, severity: Severity): boolean {
+    if (severity === "error") this.hasError = true;
+    return this.cap.admit(code);
+  }
+}
+
+/** Issues of each severity in a report, those the cap left out included (counted by their code's severity). */
+export function countIssues(report: Pick<ValidationReport, "issues" | "omitted">): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const issue of report.issues) counts[issue.severity]++;
+  for (const [code, count] of Object.entries(report.omitted?.byCode ?? {})) counts[RULE_SEVERITY[code as RuleCode] ?? "error"] += count;
+  return counts;
 }
 
 export function findingMessage(finding: Finding, lang: Lang): string {

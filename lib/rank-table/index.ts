@@ -27,7 +27,7 @@ export { isJsonObject } from "./model";
 export { parseRankTable, RankTableDocument, type TextPosition } from "./parse";
 export type { SyntaxProblem, SyntaxReason } from "./json-scanner";
 export { validateRankTable, type ValidateOptions } from "./validate";
-export { RULE_CODES, RULE_SEVERITY } from "./findings";
+export { countIssues, RULE_CODES, RULE_SEVERITY } from "./findings";
 export { formatMessage, MESSAGE_IDS, type LocalizedText, type MessageId } from "./messages";
 export { writeRankTable } from "./write";
 export {

@@ -17,7 +17,15 @@ export type SyntaxReason =
   | "bad-escape"
   | "control-character"
   | "bad-number"
-  | "trailing-content";
+  | "trailing-content"
+  | "too-deep";
+
+/**
+ * Deepest nesting a rank table may have. HCCL's tables nest six levels; a hostile one nested thousands deep would
+ * overflow the stack of every recursive consumer (the writer, the repairs, JSON.stringify), so it is a syntax
+ * problem here, found once, where the text is read.
+ */
+export const MAX_NESTING = 64;
 
 export interface SyntaxProblem {
   reason: SyntaxReason;
@@ -242,6 +250,37 @@ interface OpenContainer {
   key: string | undefined;
 }
 
+/** True when a parsed value nests deeper than MAX_NESTING (walked without recursion, containers only). */
+export function nestsTooDeep(value: JsonValue): boolean {
+  const stack: (JsonValue[] | JsonObject)[] = [];
+  const depths: number[] = [];
+  if (typeof value === "object" && value !== null) {
+    stack.push(value);
+    depths.push(1);
+  }
+  while (stack.length > 0) {
+    const container = stack.pop()!;
+    const depth = depths.pop()!;
+    if (Array.isArray(container)) {
+      for (const item of container) {
+        if (typeof item !== "object" || item === null) continue;
+        if (depth >= MAX_NESTING) return true;
+        stack.push(item);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in container) {
+        const item = container[key]!;
+        if (typeof item !== "object" || item === null) continue;
+        if (depth >= MAX_NESTING) return true;
+        stack.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
 /** Parses JSON with comments into plain values. Never throws: syntax problems come back with their offset. */
 export function parseJsonc(text: string): JsoncResult {
   const scanner = new Scanner(text);
@@ -268,6 +307,7 @@ function buildValue(scanner: Scanner): JsonValue {
       scanner.skipTrivia();
       const empty = text.charCodeAt(scanner.pos) === (c === LBRACE ? RBRACE : RBRACKET);
       if (!empty) {
+        if (open.length >= MAX_NESTING) scanner.fail("too-deep", scanner.pos - 1);
         open.push(c === LBRACE ? { value: {}, key: scanner.readKey() } : { value: [], key: undefined });
         continue;
       }

@@ -24,6 +24,7 @@ const TEMPLATES = {
   "RT000.control-character": { en: `Not valid JSON: unescaped control character in a string${AT.en}`, zh: `不是有效的 JSON：字符串中有未转义的控制字符${AT.zh}` },
   "RT000.bad-number": { en: `Not valid JSON: malformed number${AT.en}`, zh: `不是有效的 JSON：数字格式错误${AT.zh}` },
   "RT000.trailing-content": { en: `Not valid JSON: unexpected content after the end of the document${AT.en}`, zh: `不是有效的 JSON：文档结束后还有多余内容${AT.zh}` },
+  "RT000.too-deep": { en: `Not a rank table: nested deeper than 64 levels${AT.en}`, zh: `不是 rank table：嵌套超过 64 层${AT.zh}` },
   "RT000.not-object": { en: "The top level is {kind}, but a rank table is a JSON object", zh: "顶层是{kind}，但 rank table 必须是 JSON 对象" },
   RT001: { en: "{count} comment(s) found; they are dropped on export", zh: "发现 {count} 处注释，导出时将被删除" },
   RT002: { en: "Unknown field {field}", zh: "未知字段 {field}" },

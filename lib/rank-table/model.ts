@@ -3,6 +3,8 @@
  * "1.2" (Atlas A3 super pod mode), as described in ../shared/seeds/000_48488ea53fe16ae7.txt.
  */
 
+import type { OmittedFindings } from "../report-limits";
+
 export type Severity = "error" | "warning" | "info";
 export type Lang = "en" | "zh";
 export type TableMode = "super-pod" | "ai-server";
@@ -31,6 +33,11 @@ export interface ValidationReport {
   mode: TableMode;
   stats: { superPods: number; servers: number; devices: number };
   issues: Issue[];
+  /**
+   * Present when the report lists fewer issues than were found (lib/report-limits.ts): how many were left out, in
+   * all and per code. An addition to the spec's shape; `valid` still counts every issue.
+   */
+  omitted?: OmittedFindings;
 }
 
 export type RuleCode =

@@ -63,11 +63,14 @@ describe("parseRankTable", () => {
     expect(report.issues[0]!.message).toContain(`line ${line}, column ${column}`);
   });
 
-  it("survives nesting far deeper than any stack", () => {
+  it("refuses nesting deeper than 64 levels where it happens, however deep (its consumers recurse; issue 13)", () => {
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
-    expect(parseRankTable(`//\n${deep}`).value).toBeDefined();
-    expect(validateRankTable(`//\n${deep}`).issues.map((issue) => issue.code)).toEqual(["RT001", "RT000"]);
-    expect(parseRankTable(`${"[".repeat(200_000)}`).syntaxProblem?.reason).toBe("unexpected-end");
+    expect(parseRankTable(`//\n${deep}`).syntaxProblem).toMatchObject({ reason: "too-deep", offset: 3 + 64 });
+    expect(parseRankTable(deep).syntaxProblem).toMatchObject({ reason: "too-deep", offset: 64 });
+    expect(validateRankTable(`//\n${deep}`).issues.map((issue) => [issue.code, issue.line, issue.column])).toEqual([["RT000", 2, 65]]);
+    expect(parseRankTable(`${"[".repeat(200_000)}`).syntaxProblem?.reason).toBe("too-deep");
+    expect(parseRankTable(`${"[".repeat(64)}${"]".repeat(64)}`).value).toBeDefined();
+    expect(parseRankTable(`{"a":${'{"b":'.repeat(63)}1${"}".repeat(64)}`).value).toBeDefined();
   });
 });
 

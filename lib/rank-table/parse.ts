@@ -6,7 +6,7 @@
  * has comments (we build the values ourselves) or it is broken (we say where). Positions are computed lazily, in a
  * single pass for all pointers asked for at once, so a clean table pays nothing for them.
  */
-import { locatePointers, parseJsonc, type SyntaxProblem } from "./json-scanner";
+import { locatePointers, nestsTooDeep, parseJsonc, type SyntaxProblem } from "./json-scanner";
 import type { JsonValue } from "./model";
 
 export interface TextPosition {
@@ -74,11 +74,13 @@ export function parseRankTable(text: string): RankTableDocument {
   try {
     // A leading byte-order mark is not JSON but is common in files saved by Windows editors.
     const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue;
-    return new RankTableDocument(text, value, undefined, 0, -1);
+    // Too deep: the scanner below finds where, and reports it as a syntax problem.
+    if (!nestsTooDeep(value)) return new RankTableDocument(text, value, undefined, 0, -1);
   } catch {
-    const result = parseJsonc(text);
-    return result.ok
-      ? new RankTableDocument(text, result.value, undefined, result.commentCount, result.firstCommentOffset)
-      : new RankTableDocument(text, undefined, result.problem, 0, -1);
+    // Not plain JSON: comments, or broken.
   }
+  const result = parseJsonc(text);
+  return result.ok
+    ? new RankTableDocument(text, result.value, undefined, result.commentCount, result.firstCommentOffset)
+    : new RankTableDocument(text, undefined, result.problem, 0, -1);
 }

@@ -14,11 +14,14 @@ import { isLegacyLayout } from "./legacy";
 import { JSON_TYPE_NAMES } from "./messages";
 import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type ValidationReport } from "./model";
 import { parseRankTable, RankTableDocument } from "./parse";
+import type { ReportLimits } from "../report-limits";
 import { jsonTypeName, readTableView, ViewReader } from "./table-view";
 
 export interface ValidateOptions {
   /** Language of the `message` of each issue; codes, severities and paths do not depend on it. Default "en". */
   lang?: Lang;
+  /** How many issues the report lists (the rest are counted in `omitted`); default REPORT_LIMITS. */
+  limits?: Readonly<ReportLimits>;
 }
 
 interface TableSummary {
@@ -39,7 +42,7 @@ const EMPTY_SUMMARY: TableSummary = { version: null, mode: "ai-server", stats: {
 export function validateRankTable(input: string | RankTableDocument | RankTableInput, options: ValidateOptions = {}): ValidationReport {
   const document = typeof input === "string" ? parseRankTable(input) : input instanceof RankTableDocument ? input : undefined;
   const value = document ? document.value : (input as JsonValue);
-  const findings = new Findings();
+  const findings = new Findings(options.limits);
   let summary = EMPTY_SUMMARY;
   const problem = document?.syntaxProblem;
   if (problem) {
@@ -52,11 +55,14 @@ export function validateRankTable(input: string | RankTableDocument | RankTableI
     if (isJsonObject(value)) summary = checkTable(value, findings);
     else findings.addMessage("RT000", "RT000.not-object", "", { kind: JSON_TYPE_NAMES[jsonTypeName(value ?? null)] });
   }
-  return {
-    valid: findings.list.every((finding) => finding.severity !== "error"),
+  const report: ValidationReport = {
+    valid: !findings.hasError,
     ...summary,
     issues: toIssues(findings.list, document, options.lang ?? "en"),
   };
+  const omitted = findings.omitted();
+  if (omitted) report.omitted = omitted;
+  return report;
 }
 
 function checkTable(root: JsonObject, findings: Findings): TableSummary {

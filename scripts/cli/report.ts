@@ -1,5 +1,5 @@
 /** Text output of validation reports: one compiler-style line per issue and a summary line per file. */
-import type { Issue, Lang, Severity, ValidationReport } from "../../lib/rank-table";
+import { countIssues, type Issue, type Lang, type Severity, type ValidationReport } from "../../lib/rank-table";
 
 const COLORS: Record<Severity, string> = { error: "\u001b[31m", warning: "\u001b[33m", info: "\u001b[36m" };
 const BOLD = "\u001b[1m";
@@ -13,10 +13,12 @@ export function formatIssue(file: string, issue: Issue, color: boolean): string 
   return `${place}: ${severity} ${code} ${issue.message}`;
 }
 
-export function countBySeverity(issues: readonly Issue[]): Record<Severity, number> {
-  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const issue of issues) counts[issue.severity]++;
-  return counts;
+/** `… 2,999,900 more issues not listed: RT004 ×2,999,900` when the report was capped (lib/report-limits.ts). */
+export function formatOmitted(file: string, report: ValidationReport, lang: Lang): string | undefined {
+  const omitted = report.omitted;
+  if (!omitted) return undefined;
+  const codes = Object.entries(omitted.byCode).map(([code, count]) => `${code} ×${count}`).join(", ");
+  return lang === "zh" ? `${file}: 另有 ${omitted.count} 条问题未列出: ${codes}` : `${file}: ${plural(omitted.count, "more issue", "more issues")} not listed: ${codes}`;
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -25,7 +27,7 @@ function plural(count: number, one: string, many: string): string {
 
 /** `file: invalid: 2 errors, 1 warning, 0 info; version 1.2, super-pod, 2 super pods, 4 servers, 16 devices` */
 export function formatSummary(file: string, report: ValidationReport, lang: Lang): string {
-  const counts = countBySeverity(report.issues);
+  const counts = countIssues(report);
   const { superPods, servers, devices } = report.stats;
   const version = report.version ?? "-";
   if (lang === "zh") {

@@ -2,6 +2,7 @@ import "server-only";
 import type { AuditActor } from "@/db/queries/audit";
 import { can, minimumRole, type Permission } from "@/lib/auth/roles";
 import { ApiError, handler } from "@/server/http/errors";
+import { assertStorableUrl } from "@/server/http/url-text";
 import { auditActor, resolvePrincipal, type Principal } from "./principal";
 import { limits } from "./rate-limit";
 import { isSameOrigin, isUnsafeMethod } from "./request";
@@ -71,6 +72,7 @@ export function route<Context = unknown>(
 ): (request: Request, context: Context) => Promise<Response> {
   return handler(async (request: Request, context: Context) => {
     const principal = await authorize(request, permission);
+    assertStorableUrl(request);
     return fn({ request, context, principal, actor: auditActor(principal, request.headers) });
   });
 }

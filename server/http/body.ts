@@ -24,10 +24,16 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit 
 }
 
 export async function readText(request: Request, limit: number): Promise<string> {
+  const bytes = await readBytes(request, limit);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/** The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). */
+export async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -41,5 +47,5 @@ export async function readText(request: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return new Uint8Array(Buffer.concat(chunks, size));
 }

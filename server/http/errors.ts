@@ -3,6 +3,7 @@ import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { DatabaseNotConfiguredError } from "@/db/client";
 import { DomainError, type DomainErrorKind } from "@/lib/errors";
+import { isUnstorableIssue } from "@/lib/text-safety";
 
 /** The one error shape every JSON endpoint answers with. */
 export interface ErrorBody {
@@ -72,6 +73,8 @@ export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
     return errorResponse(domainErrorStatus[error.kind], error.code, error.message, error.details, headers);
   }
   if (error instanceof ZodError) {
+    const unstorable = error.issues.find(isUnstorableIssue);
+    if (unstorable) return errorResponse(422, "invalid_text", `${unstorable.path.join(".") || "the body"}: ${unstorable.message}`, error.issues);
     return errorResponse(400, "invalid_request", "the request does not have the expected shape", error.issues);
   }
   if (isDatabaseUnavailable(error)) {

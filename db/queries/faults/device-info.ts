@@ -7,6 +7,7 @@ import { stableEventId } from "@/lib/faults/ids";
 import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
 import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapshot";
 import { DomainError } from "@/lib/errors";
+import { FindingCap, mergeOmitted, quoted } from "@/lib/report-limits";
 import type { DatabaseHandle } from "../../client";
 import * as schema from "../../schema";
 import { faultChannel } from "../../schema/fault-event/constants";
@@ -75,6 +76,9 @@ export async function ingestDeviceInfo(
   const server = resolveServer(index, snapshot, input.node ?? null);
   const settings = await getFaultSettings(handle.pool, cluster.id);
   const warnings = [...snapshot.warnings];
+  // Warnings found here (a fault of a chip that is not a die of the server) are capped like the parser's.
+  const cap = new FindingCap();
+  const warn = (problem: FaultProblem) => cap.push(warnings, problem, problem.reason);
 
   return inTransaction(handle.pool, async (client) => {
     const base: DeviceInfoResult = {
@@ -84,6 +88,7 @@ export async function ingestDeviceInfo(
       updateTime: snapshot.updateTime,
       checkCode: snapshot.checkCodeStatus,
       warnings,
+      ...(snapshot.omittedWarnings ? { omittedWarnings: snapshot.omittedWarnings } : {}),
       stale: false,
       changed: false,
       opened: [],
@@ -116,7 +121,7 @@ export async function ingestDeviceInfo(
     const snapshotMs = snapshot.updateTime * 1000;
     const chipEvents: PreparedEvent[] = diff.open.map((fault, i) => {
       const die = fault.deviceId === null ? undefined : index.dies.get(`${server.ref}/${fault.deviceId}`);
-      if (!die) warnings.push(faultProblem("not_a_die", { npu: fault.npuName, server: server.serverId }));
+      if (!die) warn(faultProblem("not_a_die", { npu: quoted(fault.npuName), server: server.serverId }));
       const target = die
         ? { kind: "die" as const, serverId: server.serverId, deviceId: fault.deviceId }
         : { kind: "server" as const, serverId: server.serverId };
@@ -220,6 +225,12 @@ export async function ingestDeviceInfo(
       opened: opened.map((e) => ({ id: e.id, ...openedTarget(e), code: e.code, level: e.reportedLevel })),
       closed: diff.close.map((c) => c.id),
       unchanged: diff.unchanged.length + (events.length - opened.length),
+      ...omittedWarnings(snapshot, cap),
     };
   });
+}
+
+function omittedWarnings(snapshot: DeviceInfoSnapshot, cap: FindingCap): Pick<DeviceInfoResult, "omittedWarnings"> {
+  const omitted = mergeOmitted(snapshot.omittedWarnings, cap.omitted());
+  return omitted ? { omittedWarnings: omitted } : {};
 }

@@ -1,8 +1,9 @@
+import { storable } from "@/lib/text-safety";
 import { z } from "zod";
 import { roles } from "./constants";
 
 export const tokenCreateSchema = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: storable(z.string().trim().min(1).max(100)),
   role: z.enum(roles),
   /** ISO date-time; absent or null: the token does not expire. */
   expiresAt: z.iso

@@ -1,11 +1,12 @@
+import { storable } from "@/lib/text-safety";
 import { z } from "zod";
 import { actorTypes } from "./constants";
 
 export const auditFilterSchema = z.object({
-  action: z.string().max(100).optional(),
-  actor: z.string().max(100).optional(),
+  action: storable(z.string().max(100)).optional(),
+  actor: storable(z.string().max(100)).optional(),
   actorType: z.enum(actorTypes).optional(),
-  target: z.string().max(200).optional(),
+  target: storable(z.string().max(200)).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   page: z.coerce.number().int().min(1).default(1),

@@ -1,11 +1,12 @@
+import { storable } from "@/lib/text-safety";
 import { z } from "zod";
 import { clusterModes, clusterSlugPattern } from "./constants";
 
 export const clusterInputSchema = z.object({
   slug: z.string().regex(clusterSlugPattern, "lower-case letters, digits and dashes, at most 63 characters"),
-  name: z.string().trim().min(1).max(200),
+  name: storable(z.string().trim().min(1).max(200)),
   mode: z.enum(clusterModes),
-  description: z.string().max(2000).default(""),
+  description: storable(z.string().max(2000)).default(""),
 });
 export type ClusterInput = z.infer<typeof clusterInputSchema>;
 

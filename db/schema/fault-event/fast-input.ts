@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { regexes } from "zod/v4/core";
 import { faultLevels } from "@/lib/faults/levels";
+import { unstorableJson, unstorableText } from "@/lib/text-safety";
 import { faultKinds, faultSources, hcclPhaseIds, rescheduleScopes } from "@/lib/faults/model";
 import { faultEventInputSchema, type FaultEventInput, type FaultTargetInput } from "./validation";
 
@@ -38,7 +39,7 @@ function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): void {
 
 /** A trimmed, non-empty name of at most `max` characters (the schema trims; an untrimmed one goes to it). */
 function name(value: unknown, max = 200): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > max || value.trim() !== value) throw notFast;
+  if (typeof value !== "string" || value.length === 0 || value.length > max || value.trim() !== value || unstorableText(value)) throw notFast;
   return value;
 }
 
@@ -49,7 +50,7 @@ function optionalName(value: unknown, max: number): string | undefined {
 /** A string kept as it is (no trimming in the schema), at most `max` characters. */
 function optionalText(value: unknown, max: number): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || value.length > max) throw notFast;
+  if (typeof value !== "string" || value.length > max || unstorableText(value)) throw notFast;
   return value;
 }
 
@@ -106,7 +107,7 @@ function fastEvent(item: unknown): FaultEventInput {
   if (!ending && beganAt !== undefined && endedAt !== undefined && endedAt !== null && endedAt < beganAt) throw notFast;
   let code: string | null | undefined;
   if (item.code === undefined || item.code === null) code = item.code;
-  else if (typeof item.code === "string" && item.code.length <= 64 && item.code.trim() === item.code) code = item.code;
+  else if (typeof item.code === "string" && item.code.length <= 64 && item.code.trim() === item.code && !unstorableText(item.code)) code = item.code;
   else throw notFast;
   const event: FaultEventInput = {
     cluster: name(item.cluster),
@@ -130,7 +131,10 @@ function fastEvent(item: unknown): FaultEventInput {
   if (rank !== undefined) event.rank = rank;
   const message = optionalText(item.message, 2000);
   if (message !== undefined) event.message = message;
-  if ("raw" in item && item.raw !== undefined) event.raw = item.raw;
+  if ("raw" in item && item.raw !== undefined) {
+    if (unstorableJson(item.raw)) throw notFast;
+    event.raw = item.raw;
+  }
   return event;
 }
 

@@ -2,6 +2,7 @@ import { defaultRetention, retentionSettingsSchema } from "@/lib/faults/retentio
 import { z } from "zod";
 import { faultLevels } from "@/lib/faults/levels";
 import { faultKinds, faultSources, hcclPhaseIds, rescheduleScopes } from "@/lib/faults/model";
+import { storable, storableJsonSchema } from "@/lib/text-safety";
 import { maxEventsPerRequest } from "./constants";
 
 /** A time: ISO 8601 with a zone (2026-11-20T08:00:00Z) or milliseconds since the epoch. Gives ms. */
@@ -10,7 +11,7 @@ export const instantSchema = z.union([
   z.iso.datetime({ offset: true, precision: undefined }).transform((text) => Date.parse(text)),
 ]);
 
-const name = z.string().trim().min(1).max(200);
+const name = storable(z.string().trim().min(1).max(200));
 
 export const faultTargetInputSchema = z
   .object({
@@ -37,23 +38,23 @@ export type FaultTargetInput = z.infer<typeof faultTargetInputSchema>;
  */
 export const faultEventInputSchema = z
   .object({
-    id: z.string().trim().min(1).max(200).optional(),
+    id: storable(z.string().trim().min(1).max(200)).optional(),
     cluster: name,
     action: z.enum(["begin", "end"]).default("begin"),
     kind: z.enum([...faultKinds, "roce-link-up"]),
     source: z.enum(faultSources).default("api"),
     target: faultTargetInputSchema.default({}),
-    code: z.string().trim().max(64).nullish(),
+    code: storable(z.string().trim().max(64)).nullish(),
     level: z.enum(faultLevels).optional(),
     beganAt: instantSchema.optional(),
     endedAt: instantSchema.nullish(),
     phase: z.enum([...hcclPhaseIds, ...rescheduleScopes]).optional(),
-    job: z.string().max(200).optional(),
-    rankTable: z.string().max(200).optional(),
+    job: storable(z.string().max(200)).optional(),
+    rankTable: storable(z.string().max(200)).optional(),
     rank: z.number().int().min(0).max(1_000_000).optional(),
-    message: z.string().max(2000).optional(),
-    /** The source's own payload, kept as it is. */
-    raw: z.unknown().optional(),
+    message: storable(z.string().max(2000)).optional(),
+    /** The source's own payload, kept as it is (bounded in depth and size: lib/text-safety.ts). */
+    raw: storableJsonSchema.optional(),
   })
   .strict()
   .superRefine((e, ctx) => {
@@ -78,7 +79,7 @@ export const batchSchema = z.array(z.unknown()).max(maxEventsPerRequest, `at mos
 export const escalationSettingsSchema = z.object({
   duration: z.array(
     z.object({
-      codes: z.array(z.string().max(64)).max(100),
+      codes: z.array(storable(z.string().max(64))).max(100),
       kinds: z.array(z.enum(faultKinds)),
       faultTimeoutSeconds: z.number().int().min(0).max(600),
       recoverTimeoutSeconds: z.number().int().min(0).max(86_400),
@@ -90,7 +91,7 @@ export const escalationSettingsSchema = z.object({
   ),
   frequency: z.array(
     z.object({
-      codes: z.array(z.string().max(64)).max(100),
+      codes: z.array(storable(z.string().max(64))).max(100),
       kinds: z.array(z.enum(faultKinds)),
       times: z.number().int().min(1).max(100),
       windowSeconds: z.number().int().min(60).max(864_000),
@@ -115,8 +116,8 @@ export const timelineQuerySchema = z.object({
   to: instantSchema.or(z.coerce.number().int()),
   kind: z.array(z.enum(faultKinds)).optional(),
   level: z.array(z.enum(faultLevels)).optional(),
-  code: z.string().max(64).optional(),
-  target: z.string().max(200).optional(),
+  code: storable(z.string().max(64)).optional(),
+  target: storable(z.string().max(200)).optional(),
   state: z.enum(["open", "closed", "all"]).default("all"),
   limit: z.coerce.number().int().min(1).max(50_000).default(20_000),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "@/lib/text-safety";
 import { exportFormats, rankTableNameMaxLength, revisionCommentMaxLength } from "./constants";
 
 export const revisionSummarySchema = z.object({
@@ -12,8 +13,8 @@ export const revisionSummarySchema = z.object({
 });
 export type RevisionSummary = z.infer<typeof revisionSummarySchema>;
 
-const name = z.string().trim().min(1).max(rankTableNameMaxLength);
-const comment = z.string().max(revisionCommentMaxLength);
+const name = storable(z.string().trim().min(1).max(rankTableNameMaxLength));
+const comment = storable(z.string().max(revisionCommentMaxLength));
 
 /** POST /api/v1/rank-tables */
 export const rankTableCreateSchema = z.object({
@@ -50,8 +51,8 @@ export const exportQuerySchema = z.object({
   format: z.enum(exportFormats).default("json"),
   revision: z.coerce.number().int().positive().optional(),
   /** The job the ConfigMap is for (rings-config-<job>); default: derived from the table's name. */
-  job: z.string().max(200).optional(),
-  namespace: z.string().max(63).optional(),
+  job: storable(z.string().max(200)).optional(),
+  namespace: storable(z.string().max(63)).optional(),
 });
 
 export interface RevisionAuthor {

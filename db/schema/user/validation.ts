@@ -1,3 +1,4 @@
+import { storable } from "@/lib/text-safety";
 import { z } from "zod";
 import { passwordLength, roles, usernamePattern } from "./constants";
 
@@ -9,13 +10,13 @@ export const usernameSchema = z
 export const passwordSchema = z.string().min(passwordLength.min).max(passwordLength.max);
 
 export const signInSchema = z.object({
-  username: z.string().trim().toLowerCase().min(1).max(64),
+  username: storable(z.string().trim().toLowerCase().min(1).max(64)),
   password: z.string().min(1).max(passwordLength.max),
 });
 
 export const userCreateSchema = z.object({
   username: usernameSchema,
-  name: z.string().trim().min(1).max(200).optional(),
+  name: storable(z.string().trim().min(1).max(200)).optional(),
   role: z.enum(roles),
   password: passwordSchema,
 });

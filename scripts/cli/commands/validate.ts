@@ -1,6 +1,6 @@
 import { validateRankTable, type ValidationReport } from "../../../lib/rank-table";
 import { choice, displayName, EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
-import { formatIssue, formatSummary, formatTotals } from "../report";
+import { formatIssue, formatOmitted, formatSummary, formatTotals } from "../report";
 
 export const validateCommand: Command = {
   name: "validate",
@@ -48,6 +48,8 @@ Examples:
       reports.push({ file, report });
       if (format === "text") {
         for (const issue of report.issues) io.stdout(`${formatIssue(file, issue, io.color)}\n`);
+        const omitted = formatOmitted(file, report, lang);
+        if (omitted) io.stdout(`${omitted}\n`);
         io.stdout(`${formatSummary(file, report, lang)}\n`);
       }
     }

@@ -75,6 +75,18 @@ describe("POST /api/v1/rank-tables/validate", () => {
     expect((await response.json()).stats.devices).toBe(16384);
   });
 
+  it("caps the report of a table with millions of broken elements and counts what it left out (issue 13)", async () => {
+    const zeros = `{"version":"1.0","server_list":[${new Array(3_000_000).fill("0").join(",")}]}`;
+    const response = await validate(new Request(`${origin}/api/v1/rank-tables/validate`, { method: "POST", body: zeros, headers: auth("viewer") }), none);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text.length).toBeLessThan(100_000);
+    const report = JSON.parse(text);
+    expect(report.valid).toBe(false);
+    expect(report.issues.filter((issue: { code: string }) => issue.code === "RT004")).toHaveLength(100);
+    expect(report.omitted).toEqual({ count: 2_999_900, byCode: { RT004: 2_999_900 } });
+  });
+
   it("needs credentials", async () => {
     const response = await validate(new Request(`${origin}/api/v1/rank-tables/validate`, { method: "POST", body: "{}" }), none);
     expect(response.status).toBe(401);

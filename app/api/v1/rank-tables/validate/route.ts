@@ -1,14 +1,14 @@
 import { NextResponse } from "next/server";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
-import { validateRankTable } from "@/lib/rank-table";
 import { route } from "@/server/auth/guard";
-import { readText } from "@/server/http/body";
+import { readBytes } from "@/server/http/body";
+import { validateRankTableBody } from "@/server/rank-table-validation";
 import { requestLang } from "../shared";
 
 export const dynamic = "force-dynamic";
 
-/** Checks a rank table: the body is the file's raw text, whatever the content type; the answer is the spec's report. */
+/** Checks a rank table: the body is the file's raw text, whatever the content type; the answer is the spec's report (large bodies are checked off the request thread). */
 export const POST = route("read", async ({ request }) => {
-  const text = await readText(request, rankTableBodyLimit);
-  return NextResponse.json(validateRankTable(text, { lang: requestLang(request) }));
+  const bytes = await readBytes(request, rankTableBodyLimit);
+  return NextResponse.json(await validateRankTableBody(bytes, requestLang(request)));
 });

@@ -2,7 +2,9 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { InventoryRevisionConflictError, replaceInventory } from "@/db/queries/topology";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { MAX_ISSUES, previewImport, tableBody } from "./shared";
 
@@ -19,7 +21,7 @@ const body = tableBody.extend({
  */
 export const PUT = route<{ params: Promise<{ id: string }> }>("write", async ({ request, context, actor }) => {
   const { id } = await context.params;
-  const { text, expectedRevision } = body.parse(await request.json());
+  const { text, expectedRevision } = await readJson(request, body, rankTableBodyLimit);
   const preview = await previewImport(id, text);
   if (!preview.valid || !preview.next || !preview.diff) {
     throw new ApiError(422, "invalid_rank_table", "the rank table has errors: fix them before importing it", {

@@ -1,5 +1,7 @@
 import { NextResponse } from "next/server";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
 import { MAX_ISSUES, previewImport, tableBody } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +12,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route<{ params: Promise<{ id: string }> }>("write", async ({ request, context }) => {
   const { id } = await context.params;
-  const { text } = tableBody.parse(await request.json());
+  const { text } = await readJson(request, tableBody, rankTableBodyLimit);
   const preview = await previewImport(id, text);
   return NextResponse.json({
     revision: preview.cluster.inventoryRevision,

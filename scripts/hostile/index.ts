@@ -1,0 +1,247 @@
+/**
+ * `npm run test:hostile` (issue 13): hostile input against a real production server. Builds .next-e2e when it is
+ * missing or older than the sources (CI runs it after `npm test`, which built it), serves it with
+ * scripts/serve.ts on a throwaway database, signs in as the demo admin to mint an editor token, then sends every
+ * JSON endpoint (found from app/api's route.ts files) deep nesting, huge arrays of the wrong type, NUL and lone
+ * surrogates, invalid UTF-8, over-limit and chunked bodies and wrong content types, plus hostile query strings to
+ * every method, and issue 13's probe (three million zeros to the validator). Every answer must be a 4xx in the
+ * error shape (or, for the validator, a bounded report) within 30 s; /api/health, polled from its own thread, must
+ * answer within 100 ms throughout; the server's memory must come back to within 20% of where it started.
+ * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness check; `--probe-only` sends only the probe.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { freePort } from "@/db/embedded";
+import { lockCheckout } from "../e2e-lock";
+import { throwawayDatabase } from "../throwaway-database";
+import { healthProbe, isErrorShape, send, type Answer, type HealthFigures } from "./http";
+import { bodyAttacks, queryAttacks, zerosTable } from "./payloads";
+import { apiEndpoints, type Endpoint } from "./routes";
+
+/** Longer than the validation worker's own 30 s limit, so a job it stops still answers (413) within the bound. */
+const answerTimeoutMs = 45_000;
+const healthLimitMs = 100;
+const memoryTolerance = 0.2;
+const distDir = ".next-e2e";
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** The newest modification time of the sources a build depends on. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of ["app", "components", "db", "i18n", "lib", "messages", "server"]) walk(dir);
+  for (const file of ["proxy.ts", "next.config.ts", "package.json"]) newest = Math.max(newest, statSync(file).mtimeMs);
+  return newest;
+}
+
+/** Resident memory of a process, in MB (Linux). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** The Next.js server under scripts/serve.ts (its child running next start). */
+function nextServerPid(servePid: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (parent === servePid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("next")) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined;
+}
+
+async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (server.exitCode !== null) throw new Error("the server exited before it answered /api/health");
+    const answer = await send(base, { method: "GET", path: "/api/health" }, 5000);
+    if (answer.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("the server did not answer /api/health within 2 minutes");
+}
+
+/** Signs in as the demo admin and mints an editor token; creates a rank table so /rank-tables/{id} has a target. */
+async function setUp(base: string): Promise<{ token: string; rankTable: string }> {
+  const signIn = await send(base, { method: "POST", path: "/api/auth/sign-in", headers: { "content-type": "application/json", origin: base }, body: Buffer.from(JSON.stringify({ username: "admin", password: "admin-demo-pass" })) }, answerTimeoutMs);
+  if (signIn.status !== 200) throw new Error(`sign-in as the demo admin failed: ${signIn.status} ${signIn.text}`);
+  const cookie = await cookieOf(base);
+  const created = await send(base, { method: "POST", path: "/api/v1/tokens", headers: { "content-type": "application/json", origin: base, cookie }, body: Buffer.from(JSON.stringify({ name: "hostile-input suite", role: "editor" })) }, answerTimeoutMs);
+  const token = (JSON.parse(created.text) as { token?: string }).token;
+  if (!token) throw new Error(`could not create an editor token: ${created.status} ${created.text}`);
+  const table = await send(base, { method: "POST", path: "/api/v1/rank-tables", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: Buffer.from(JSON.stringify({ name: "hostile target", text: '{"version":"1.0","status":"completed","server_count":"0","server_list":[]}' })) }, answerTimeoutMs);
+  const id = (JSON.parse(table.text) as { id?: number }).id;
+  if (!id) throw new Error(`could not create a rank table: ${table.status} ${table.text}`);
+  return { token, rankTable: String(id) };
+}
+
+/** The session cookie of the last sign-in (send() does not keep cookies, so sign in again through fetch). */
+async function cookieOf(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ username: "admin", password: "admin-demo-pass" }) });
+  return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+}
+
+interface Tally {
+  attempts: number;
+  failures: string[];
+  slowestMs: number;
+  /** Each request's label and time window (epoch ms), to see which ones slow polls of /api/health overlapped. */
+  windows: { label: string; from: number; to: number }[];
+}
+
+function judge(tally: Tally, label: string, answer: Answer, accept: (answer: Answer) => boolean): void {
+  tally.attempts++;
+  const to = Date.now();
+  tally.windows.push({ label, from: to - answer.ms, to });
+  tally.slowestMs = Math.max(tally.slowestMs, answer.ms);
+  if (answer.failure) tally.failures.push(`${label}: ${answer.failure}`);
+  else if (!accept(answer)) tally.failures.push(`${label}: ${answer.status} ${answer.text.slice(0, 160)}`);
+}
+
+const clientError = (answer: Answer) => answer.status >= 400 && answer.status < 500 && isErrorShape(answer);
+/** The validator answers a report for any text: it must be bounded. */
+const boundedReport = (answer: Answer) => answer.status === 200 && answer.size < 2 * 1024 * 1024 && /"issues":/.test(answer.text);
+const readsBody = (endpoint: Endpoint) => {
+  const file = path.join("app", endpoint.path.replace(/^\//, "").replace(/\/(clusters|rank-tables|tokens|users)\/[^/]+/, "/$1/[id]").replace("no/such/endpoint", "[...path]"), "route.ts");
+  return existsSync(file) && /readJson|readText|readBytes|request\.json|request\.text/.test(readFileSync(file, "utf8"));
+};
+
+async function attack(base: string, token: string, endpoints: Endpoint[]): Promise<Tally> {
+  const tally: Tally = { attempts: 0, failures: [], slowestMs: 0, windows: [] };
+  const auth = { authorization: `Bearer ${token}` };
+  for (const endpoint of endpoints) {
+    if (endpoint.path === "/api/health") continue;
+    // The validator and the inventory preview answer a report on any text they are given (and store nothing).
+    const validator = endpoint.path.endsWith("/rank-tables/validate") || endpoint.path.endsWith("/inventory/preview");
+    if (endpoint.method !== "GET" && readsBody(endpoint)) {
+      for (const payload of bodyAttacks(endpoint.bodyLimit)) {
+        const answer = await send(base, { method: endpoint.method, path: endpoint.path, headers: { ...auth, ...payload.headers }, body: payload.body, chunked: payload.chunked }, answerTimeoutMs);
+        // Those take any text and report on it; past their limit they answer 413 like everyone else.
+        const accept = validator && !payload.name.startsWith("over the limit") ? (a: Answer) => boundedReport(a) || clientError(a) : clientError;
+        judge(tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, answer, accept);
+      }
+    }
+    if (endpoint.path.endsWith("/api/v1/events") && endpoint.method === "GET") {
+      // A stream: only hostile parameters, which must be refused before it starts.
+      const answer = await send(base, { method: "GET", path: `${endpoint.path}?cluster=%00`, headers: auth }, answerTimeoutMs);
+      judge(tally, `GET ${endpoint.path} [NUL cluster]`, answer, clientError);
+      continue;
+    }
+    for (const payload of queryAttacks()) {
+      const answer = await send(base, { method: endpoint.method, path: `${endpoint.path}?${payload.query}`, headers: auth }, answerTimeoutMs);
+      // A NUL is refused everywhere; other odd parameters may be ignored, but never with a 5xx or a slow answer.
+      const accept = payload.name.startsWith("NUL") ? clientError : (a: Answer) => a.status < 500 && (a.status < 400 || isErrorShape(a));
+      judge(tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, answer, accept);
+    }
+  }
+  return tally;
+}
+
+/** The requests in flight during slow health polls, the worst first (at most ten lines). */
+function slowPollCauses(slowPolls: HealthFigures["slowPolls"], windows: Tally["windows"]): string[] {
+  const worst = new Map<string, number>();
+  for (const poll of slowPolls) {
+    for (const window of windows) {
+      if (window.from <= poll.at + poll.ms && window.to >= poll.at) worst.set(window.label, Math.max(worst.get(window.label) ?? 0, poll.ms));
+    }
+  }
+  return [...worst].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([label, ms]) => `${label}: ${ms.toFixed(0)} ms`);
+}
+
+async function main(): Promise<number> {
+  await lockCheckout();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
+  const buildId = path.join(distDir, "BUILD_ID");
+  // --reuse-build: serve whatever .next-e2e holds (a build takes minutes; for runs against one you just made).
+  const reuse = process.argv.includes("--reuse-build") && existsSync(buildId);
+  if (!reuse && (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource())) {
+    console.log(`[hostile] building ${distDir} (missing or older than the sources)`);
+    const code = await run("npx", ["next", "build"], { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" });
+    if (code !== 0) return code;
+  }
+  const database = await throwawayDatabase("rankscope_hostile");
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...database.env, NEXT_DIST_DIR: distDir, PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const log: string[] = [];
+  server.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  server.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  try {
+    await waitForHealth(base, server);
+    const nextPid = nextServerPid(server.pid!);
+    if (nextPid === undefined) throw new Error("could not find the Next.js server process");
+    const { token, rankTable } = await setUp(base);
+    const endpoints = apiEndpoints({ cluster: "atlas-a3-demo", rankTable, token: "1", user: "nobody" });
+
+    // Warm-up: every route's module is loaded once (a first load blocks the event loop; it is not what we measure).
+    for (const endpoint of endpoints) await send(base, { method: endpoint.method === "GET" ? "GET" : endpoint.method, path: endpoint.path.endsWith("/events") ? `${endpoint.path}?cluster=%00` : endpoint.path, headers: { authorization: `Bearer ${token}` } }, answerTimeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const memoryBefore = rssMb(nextPid);
+
+    const probe = healthProbe(base);
+    const started = performance.now();
+    // --probe-only: just issue 13's probe, so the health and memory figures are those of that one request.
+    const tally = process.argv.includes("--probe-only") ? { attempts: 0, failures: [], slowestMs: 0, windows: [] } : await attack(base, token, endpoints);
+
+    // Issue 13's probe: three million zeros (6 MB) to the validator, as a viewer would send them.
+    const zeros = zerosTable();
+    const rssBeforeProbe = rssMb(nextPid);
+    const answer = await send(base, { method: "POST", path: "/api/v1/rank-tables/validate", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: zeros }, answerTimeoutMs);
+    // A bounded report; on a machine too busy to finish in the worker's 30 s, its 413 too_complex is bounded too.
+    judge(tally, "POST /api/v1/rank-tables/validate [3,000,000 zeros]", answer, (a) => boundedReport(a) || clientError(a));
+    const rssAfterProbe = rssMb(nextPid);
+    const health = await probe.stop();
+    const attackSeconds = (performance.now() - started) / 1000;
+
+    // Memory: give the validation worker its idle exit and V8 its idle collection, then compare.
+    let memoryAfter = rssMb(nextPid);
+    for (let waited = 0; waited < 30 && memoryAfter > memoryBefore * (1 + memoryTolerance); waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await send(base, { method: "GET", path: "/api/health" }, 5000);
+      memoryAfter = rssMb(nextPid);
+    }
+
+    console.log("\n[hostile] figures");
+    console.log(`  endpoints:            ${endpoints.length} (method × route), ${tally.attempts} hostile requests in ${attackSeconds.toFixed(1)} s`);
+    console.log(`  failures:             ${tally.failures.length}`);
+    console.log(`  slowest answer:       ${tally.slowestMs.toFixed(0)} ms (bound ${answerTimeoutMs / 1000} s)`);
+    console.log(`  /api/health:          ${health.polls} polls, max ${health.maxMs.toFixed(1)} ms, ${health.slow} at or over ${healthLimitMs} ms, ${health.failed} failed`);
+    console.log(`  3M-zero validate:     ${answer.status} in ${answer.ms.toFixed(0)} ms, ${(answer.size / 1024).toFixed(1)} KB answer, server RSS ${rssBeforeProbe.toFixed(0)} → ${rssAfterProbe.toFixed(0)} MB`);
+    console.log(`  server memory (RSS):  ${memoryBefore.toFixed(0)} MB before, ${memoryAfter.toFixed(0)} MB after (${(((memoryAfter - memoryBefore) / memoryBefore) * 100).toFixed(1)}%, limit +${memoryTolerance * 100}%)`);
+    for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
+    for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
+    const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryAfter <= memoryBefore * (1 + memoryTolerance);
+    console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
+    return ok ? 0 : 1;
+  } catch (error) {
+    console.error(`[hostile] ${error instanceof Error ? error.message : String(error)}\n--- server log ---\n${log.join("").slice(-4000)}`);
+    return 1;
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+    await database.cleanup();
+  }
+}
+
+process.exit(await main());
