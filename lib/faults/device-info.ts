@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { DomainError } from "@/lib/errors";
 import { faultProblem, type FaultParams, type FaultProblem, type FaultReason } from "./errors";
 import { faultLevels, type FaultLevel } from "./levels";
 import { knownFaultCodes, normaliseCode, type FaultKind } from "./model";
@@ -108,12 +109,15 @@ export interface SwitchInfoSnapshot {
   raw: Record<string, unknown>;
 }
 
-/** Malformed input: `reason` and `params` say what (lib/faults/errors.ts), `path` where; the message is English. */
-export class DeviceInfoError extends Error {
+/**
+ * Malformed input: `reason` and `params` say what (lib/faults/errors.ts), `path` where; the message is English.
+ * The API answers 422 invalid_device_info with `{path, reason, params}`.
+ */
+export class DeviceInfoError extends DomainError {
   readonly problem: FaultProblem;
   constructor(reason: FaultReason, params: FaultParams & { path: string }) {
     const problem = faultProblem(reason, params, { code: "invalid_device_info", path: params.path });
-    super(problem.message);
+    super("invalid", problem.message, { code: "invalid_device_info", details: { path: problem.path, reason: problem.reason, params: problem.params } });
     this.name = "DeviceInfoError";
     this.problem = problem;
   }

@@ -2,7 +2,6 @@ import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { DeviceInfoTargetError, ingestDeviceInfo } from "@/db/queries/faults-device-info";
 import { maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
-import { DeviceInfoError } from "@/lib/faults/device-info";
 import { route } from "@/server/auth/guard";
 import { readText } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
@@ -25,10 +24,6 @@ export const POST = route("write", async ({ request, actor }) => {
     const result = await ingestDeviceInfo(appDatabase(), { cluster, node: params.get("node"), body: text }, actor);
     return NextResponse.json(result);
   } catch (error) {
-    if (error instanceof DeviceInfoError) {
-      const { path, reason, params } = error.problem;
-      throw new ApiError(422, "invalid_device_info", error.message, { path, reason, params });
-    }
     if (error instanceof DeviceInfoTargetError) {
       const { reason, params } = error.problem;
       throw new ApiError(error.code === "unknown_cluster" ? 404 : 422, error.code, error.message, { reason, params });

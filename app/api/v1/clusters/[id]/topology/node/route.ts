@@ -2,9 +2,7 @@ import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { nodeKinds } from "@/lib/topology/model";
-import { TopologyNotFoundError } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
-import { ApiError } from "@/server/http/errors";
 import { cachedJson, clusterOr404, etagFor, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -16,9 +14,6 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await clusterOr404(clusterId);
-  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id).catch((error: unknown) => {
-    if (error instanceof TopologyNotFoundError) throw new ApiError(404, "not_found", error.message);
-    throw error;
-  });
+  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id);
   return cachedJson(request, etagFor(cluster, "node", { ...q, content: version }), () => details);
 });
