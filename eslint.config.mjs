@@ -1,6 +1,26 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+const root = import.meta.dirname;
+const sources = ["**/*.{ts,tsx,mts,cts,js,jsx,mjs}"];
+const tests = ["**/*.test.ts", "**/*.test.tsx", "e2e/**", "test/**"];
+
+/**
+ * The layers (ARCHITECTURE.md): a folder says what its files may import. Paths are resolved (the `@/` alias through
+ * the TypeScript resolver eslint-config-next sets up), so `@/db/x`, `../../db/x` and `db/x` are the same import.
+ * Tests are exempt: an integration test of a route lives where its subject does and may import the route.
+ */
+const layers = [
+  { target: "./lib", from: ["./db", "./server", "./components", "./app"], message: "lib/ is pure domain logic: it must not import db/, server/, components/ or app/." },
+  { target: "./components", from: "./app", message: "components/ must not import app/ (routes): move what both need to lib/ or components/." },
+  { target: "./components", from: "./db", except: ["./schema"], message: "components/ runs in the browser: of db/ it may import only db/schema (types, zod schemas, constants)." },
+  { target: "./db", from: ["./server", "./app", "./components"], message: "db/ must not import server/, app/ or components/." },
+  { target: "./server", from: ["./app", "./components"], message: "server/ must not import app/ or components/." },
+];
+
+/** lib/ runs anywhere (the CLI, Web Workers, tests): no React, no Next. */
+const frameworks = ["react", "react-dom", "next", "next-intl"];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -9,6 +29,30 @@ const config = [
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    files: sources,
+    ignores: tests,
+    rules: {
+      "import/no-restricted-paths": ["error", { basePath: root, zones: layers }],
+      // Type-only imports are ignored by the rule: they vanish at compile time and cannot cycle at run time.
+      // disableScc: the rule's precomputed strongly-connected components walk node_modules too (antd, React, zod
+      // typings…), which made `npm run lint` several times slower; following our own files only is enough.
+      "import/no-cycle": ["error", { ignoreExternal: true, disableScc: true }],
+    },
+  },
+  {
+    files: ["lib/**"],
+    ignores: tests,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: frameworks.map((name) => ({ name, message: "lib/ is pure domain logic: no React, no Next." })),
+          patterns: [{ group: frameworks.map((name) => `${name}/*`), message: "lib/ is pure domain logic: no React, no Next." }],
+        },
       ],
     },
   },

@@ -6,12 +6,13 @@ import { AutoComplete } from "antd";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState, type ComponentRef } from "react";
-import { landingViewOf, topologyQuery } from "@/app/(console)/topology/search-params";
+import { landingViewOf, topologyQuery } from "@/lib/topology/url";
 import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
 import { isTyping } from "@/components/primitives/is-typing";
 import { useDebounced } from "@/components/primitives/use-debounced";
 import { listRankTables, rankTablesKey } from "@/components/rank-tables/api";
-import { fetchSearch, topologyKeys } from "@/components/topology/queries";
+import { fetchSearch } from "@/components/topology/queries";
+import { topologyKeys } from "@/components/topology/query-keys";
 
 const PER_GROUP = 6;
 

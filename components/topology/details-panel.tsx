@@ -6,13 +6,14 @@ import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Ty
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { faultsQuery } from "@/app/(console)/faults/search-params";
+import { faultsQuery } from "@/lib/faults/url";
 import { useDuration, useNow, useTimeFormat } from "@/components/faults/format";
 import { levelColors, toneOf } from "@/components/faults/level-colors";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "@/lib/topology/model";
 import { HealthLabel, LinkSample } from "./legend";
-import { fetchNodeDetails, topologyKeys } from "./queries";
+import { fetchNodeDetails } from "./queries";
+import { topologyKeys } from "./query-keys";
 
 interface Props {
   cluster: string;
@@ -32,7 +33,7 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
   const format = useFormatter();
   const { message } = App.useApp();
   const query = useQuery({
-    queryKey: selection ? topologyKeys.node(cluster, selection.kind, selection.id) : ["topology", cluster, "node", null],
+    queryKey: topologyKeys.node(cluster, selection?.kind ?? null, selection?.id ?? null),
     queryFn: ({ signal }) => fetchNodeDetails(cluster, selection!.kind, selection!.id, signal),
     enabled: selection !== null,
   });

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
 import type { Conflict, InventoryDiff } from "@/lib/topology/import";
+import { topologyKeys } from "./query-keys";
 
 const previewSchema = z.object({
   revision: z.number().int(),
@@ -54,7 +55,7 @@ export function ImportDrawer({
       }),
     onSuccess: async (result) => {
       message.success(t("written", { revision: result.revision }));
-      await queryClient.invalidateQueries({ queryKey: ["topology", cluster] });
+      await queryClient.invalidateQueries({ queryKey: topologyKeys.cluster(cluster) });
       await queryClient.invalidateQueries({ queryKey: ["clusters"] });
       setFile(null);
       preview.reset();

@@ -13,12 +13,6 @@ import {
 
 const base = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/topology`;
 
-export const topologyKeys = {
-  view: (cluster: string, level: TopologyLevel, id: string | null) => ["topology", cluster, "view", level, id] as const,
-  node: (cluster: string, kind: NodeKind, id: string) => ["topology", cluster, "node", kind, id] as const,
-  search: (cluster: string, q: string, field: SearchField) => ["topology", cluster, "search", field, q] as const,
-};
-
 export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal): Promise<TopologyView> {
   const params = new URLSearchParams({ level });
   if (id !== null) params.set("id", id);

@@ -7,7 +7,8 @@ import { useTranslations } from "next-intl";
 import { forwardRef, useRef, useState, type ComponentRef } from "react";
 import { useDebounced } from "@/components/primitives/use-debounced";
 import { searchFields, type SearchField, type SearchHit } from "@/lib/topology/model";
-import { fetchSearch, topologyKeys } from "./queries";
+import { fetchSearch } from "./queries";
+import { topologyKeys } from "./query-keys";
 
 interface Props {
   cluster: string;

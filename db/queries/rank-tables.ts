@@ -1,23 +1,17 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { conflict, invalid, notFound } from "@/lib/errors";
 import { parseRankTable, validateRankTable, writeRankTable } from "@/lib/rank-table";
 import { summarizeReport } from "@/lib/rank-table-workspace/summary";
-import { invalid } from "@/lib/errors";
 import { unstorableJson } from "@/lib/text-safety";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
 import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
 import { recordAudit, type AuditActor } from "./audit";
 
-/** Why a save was refused; route handlers turn these into HTTP errors. */
-export class RankTableError extends Error {
-  constructor(
-    readonly kind: "not_found" | "conflict" | "unparseable" | "unknown_cluster",
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
+const noRankTable = (id: number) => notFound(`there is no rank table ${id}`);
+
+/** Inside the save's transaction: the conditional UPDATE matched no row. Turned into a revision_conflict outside it. */
+class StaleRevision extends Error {}
 
 /** Rank tables nest six levels (super_pod_list → server_list → entry); the length is bounded by the body limit. */
 const rankTableJsonLimits = { maxDepth: 64, maxLength: Number.POSITIVE_INFINITY };
@@ -33,7 +27,7 @@ export function canonicalize(text: string): CanonicalTable {
   if (document.syntaxProblem || document.value === undefined) {
     const report = validateRankTable(document);
     const issue = report.issues[0];
-    throw new RankTableError("unparseable", `the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { issues: report.issues });
+    throw invalid(`the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { code: "unparseable_rank_table", details: { issues: report.issues } });
   }
   // A rank table is a few levels deep; deeper nesting or text PostgreSQL cannot store (NUL, a lone surrogate) is refused.
   const unstorable = unstorableJson(document.value, rankTableJsonLimits);
@@ -125,7 +119,7 @@ export async function listRevisions(db: Database, id: number): Promise<RevisionI
 async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
   if (clusterId === undefined || clusterId === null) return;
   const [found] = await db.select({ id: clusters.id }).from(clusters).where(eq(clusters.id, clusterId));
-  if (!found) throw new RankTableError("unknown_cluster", `there is no cluster ${clusterId}`);
+  if (!found) throw invalid(`there is no cluster ${clusterId}`, { code: "unknown_cluster" });
 }
 
 function author(actor: AuditActor) {
@@ -174,8 +168,8 @@ export async function updateRankTable(db: Database, id: number, expectedRevision
       .where(and(eq(rankTables.id, id), eq(rankTables.revision, expectedRevision)))
       .returning({ revision: rankTables.revision, name: rankTables.name, clusterId: rankTables.clusterId });
     if (!updated) {
-      if (!before) throw new RankTableError("not_found", `there is no rank table ${id}`);
-      throw new RankTableError("conflict", "conflict", undefined);
+      if (!before) throw noRankTable(id);
+      throw new StaleRevision();
     }
     await tx.insert(rankTableRevisions).values({ rankTableId: id, revision: updated.revision, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
     await recordAudit(tx, {
@@ -187,13 +181,12 @@ export async function updateRankTable(db: Database, id: number, expectedRevision
       details: { comment: input.comment ?? "", summary: canonical.summary },
     });
   }).catch(async (error: unknown) => {
-    if (error instanceof RankTableError && error.kind === "conflict") {
+    if (error instanceof StaleRevision) {
       const current = await getRankTable(db, id);
-      if (!current) throw new RankTableError("not_found", `there is no rank table ${id}`);
-      throw new RankTableError("conflict", `the rank table was saved by someone else in between: revision ${current.revision} is current, not ${expectedRevision}`, {
-        expectedRevision,
-        currentRevision: current.revision,
-        current,
+      if (!current) throw noRankTable(id);
+      throw conflict(`the rank table was saved by someone else in between: revision ${current.revision} is current, not ${expectedRevision}`, {
+        code: "revision_conflict",
+        details: { expectedRevision, currentRevision: current.revision, current },
       });
     }
     throw error;
@@ -210,14 +203,14 @@ export async function updateRankTableMetadata(db: Database, id: number, input: R
   await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [before] = await tx.select({ name: rankTables.name, clusterId: rankTables.clusterId }).from(rankTables).where(eq(rankTables.id, id)).for("update");
-    if (!before) throw new RankTableError("not_found", `there is no rank table ${id}`);
+    if (!before) throw noRankTable(id);
     const after = { name: input.name ?? before.name, clusterId: input.clusterId === undefined ? before.clusterId : input.clusterId };
     if (after.name === before.name && after.clusterId === before.clusterId) return;
     await tx.update(rankTables).set(after).where(eq(rankTables.id, id));
     await recordAudit(tx, { actor, action: "rank_table.update_metadata", target: { type: "rank_table", id }, before, after });
   });
   const detail = await getRankTable(db, id);
-  if (!detail) throw new RankTableError("not_found", `there is no rank table ${id}`);
+  if (!detail) throw noRankTable(id);
   return detail;
 }
 

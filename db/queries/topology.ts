@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type pg from "pg";
+import { DomainError } from "@/lib/errors";
 import type { FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind, TargetKind } from "@/lib/faults/model";
 import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
@@ -116,9 +117,9 @@ export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<Top
 }
 
 /** The inventory changed since the operator's preview: they must look again before writing. */
-export class InventoryRevisionConflictError extends Error {
+export class InventoryRevisionConflictError extends DomainError {
   constructor(readonly current: number) {
-    super(`the inventory changed since the preview (now at revision ${current}): preview again`);
+    super("conflict", `the inventory changed since the preview (now at revision ${current}): preview again`, { details: { revision: current } });
     this.name = "InventoryRevisionConflictError";
   }
 }

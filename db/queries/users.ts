@@ -2,15 +2,17 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, count, eq, max, ne, or, isNull } from "drizzle-orm";
 import type { Role } from "@/lib/auth/roles";
+import { DomainError } from "@/lib/errors";
 import type { Database } from "../client";
 import { accounts, sessions, users } from "../schema";
 import { placeholderEmailDomain } from "../schema/user/constants";
 import type { UserSummary } from "../schema/user/validation";
 import { recordAudit, type AuditActor } from "./audit";
 
-export class UserConflictError extends Error {
+/** A user change that would clash with another account (a taken name, the last admin): the API answers 409 conflict. */
+export class UserConflictError extends DomainError {
   constructor(message: string) {
-    super(message);
+    super("conflict", message);
     this.name = "UserConflictError";
   }
 }

@@ -4,13 +4,16 @@
  * once into closures (no eval), so generating 131,072 devices stays cheap.
  */
 
+import { DomainError } from "../errors";
+
 export type PatternVariables = Readonly<Record<string, number>>;
 export type CompiledPattern = (variables: PatternVariables) => string;
 type Expression = (variables: PatternVariables) => number;
 
-export class PatternError extends Error {
+/** A pattern that cannot be compiled: the request is invalid as asked. */
+export class PatternError extends DomainError {
   constructor(pattern: string, detail: string) {
-    super(`pattern ${JSON.stringify(pattern)}: ${detail}`);
+    super("invalid", `pattern ${JSON.stringify(pattern)}: ${detail}`, { code: "invalid_pattern" });
     this.name = "PatternError";
   }
 }

@@ -1,3 +1,4 @@
+import { DomainError } from "@/lib/errors";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import {
@@ -10,13 +11,13 @@ import {
 } from "./layout";
 import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
 
-/** A level/id pair that names nothing in the inventory (the API answers 404). */
-export class TopologyNotFoundError extends Error {
+/** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
+export class TopologyNotFoundError extends DomainError {
   constructor(
     readonly what: "superpod" | "server" | "node",
     readonly id: string,
   ) {
-    super(what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : "server"} ${JSON.stringify(id)} in this cluster`);
+    super("not_found", what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : "server"} ${JSON.stringify(id)} in this cluster`);
     this.name = "TopologyNotFoundError";
   }
 }

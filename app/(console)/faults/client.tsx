@@ -17,7 +17,7 @@ import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
-import { faultsQuery, faultsSearchParams, type FaultsSearchParams } from "./search-params";
+import { faultsQuery, faultsSearchParams, type FaultsSearchParams } from "@/lib/faults/url";
 
 const day = 86_400_000;
 

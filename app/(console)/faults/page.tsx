@@ -5,7 +5,7 @@ import { findCluster, firstCluster } from "@/db/queries/clusters";
 import { can } from "@/lib/auth/roles";
 import { requirePage } from "@/server/auth/page";
 import { FaultsClient } from "./client";
-import { faultsQuery, faultsSearchParams } from "./search-params";
+import { faultsQuery, faultsSearchParams } from "@/lib/faults/url";
 
 export const dynamic = "force-dynamic";
 

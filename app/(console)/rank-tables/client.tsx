@@ -11,7 +11,7 @@ import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
-import { rankTableListQuery, rankTableListSearchParams, type RankTableListSearchParams } from "./search-params";
+import { rankTableListQuery, rankTableListSearchParams, type RankTableListSearchParams } from "@/lib/rank-table-workspace/url";
 
 /** The cluster filter: every table, the tables linked to one cluster (its id), or those linked to none. */
 type ClusterFilter = "all" | "none" | number;

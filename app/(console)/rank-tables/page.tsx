@@ -4,7 +4,7 @@ import { appDatabase } from "@/db/client";
 import { listRankTables } from "@/db/queries/rank-tables";
 import { requirePage } from "@/server/auth/page";
 import { RankTableListClient } from "./client";
-import { rankTableListQuery, rankTableListSearchParams } from "./search-params";
+import { rankTableListQuery, rankTableListSearchParams } from "@/lib/rank-table-workspace/url";
 
 export const dynamic = "force-dynamic";
 

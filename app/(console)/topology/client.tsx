@@ -8,22 +8,24 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";
-import { z } from "zod";
-import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
+import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { getRankTable, listRankTables, rankTableKey, rankTablesKey } from "@/components/rank-tables/api";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
-import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
+import { fetchTopologyView } from "@/components/topology/queries";
+import { topologyKeys } from "@/components/topology/query-keys";
 import { TopologySearch } from "@/components/topology/search-box";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topology/model";
+import type { RankTableDetail } from "@/db/schema/rank-table/validation";
+import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
-import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
+import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 
 // ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
 const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
@@ -37,9 +39,17 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
 const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
 const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
 
+/** The dies' ranks of a saved table; a table that is not a rank table fails the query, which the page reports. */
+function selectRanks(table: RankTableDetail): RankAssignment {
+  const assignment = ranksFromRankTable(table.text);
+  if (!assignment) throw new Error("not a rank table");
+  return assignment;
+}
+
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function TopologyClient({ defaultCluster, initialView }: { defaultCluster: string | null; initialView: TopologyView | null }) {
+/** The topology page; its first view comes from the server, in the query cache under `topologyKeys.view`. */
+export function TopologyClient({ defaultCluster }: { defaultCluster: string | null }) {
   const t = useTranslations("topology");
   const { message } = App.useApp();
   const { theme } = useThemeControl();
@@ -47,7 +57,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const searchParams = useSearchParams();
   const state = useMemo(() => topologySearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
   const cluster = state.cluster ?? defaultCluster;
-  const viewId = state.level === "cluster" ? null : (state.id ?? null);
+  const { id: viewId } = viewOf(state);
   const selection = parseSelection(state.sel);
   const selectedKey = selection ? nodeKey(selection) : null;
   const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
@@ -58,29 +68,18 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const [importOpened, setImportOpened] = useState(false);
   // Live health: a fault event written anywhere refreshes this cluster's views (server-sent events, no polling).
   const queryClient = useQueryClient();
-  const refreshHealth = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["topology", cluster ?? ""] }), [queryClient, cluster]);
+  const refreshHealth = useCallback(() => void queryClient.invalidateQueries({ queryKey: topologyKeys.cluster(cluster ?? "") }), [queryClient, cluster]);
   useLiveFaults(cluster, refreshHealth);
 
   // Saved rank tables (the Rank tables page) of this cluster, or of no cluster, can number the dies.
-  const savedTables = useQuery({
-    queryKey: ["rank-tables", "list"],
-    queryFn: () =>
-      fetchJson("/api/v1/rank-tables", z.object({ items: z.array(z.object({ id: z.number(), name: z.string(), clusterId: z.number().nullable() })) })),
-    staleTime: 60_000,
-    retry: false,
-  });
+  const savedTables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, staleTime: 60_000, retry: false });
   const savedId = state.ranks.startsWith("table:") ? Number(state.ranks.slice("table:".length)) : null;
   const savedRanks = useQuery({
-    queryKey: ["rank-tables", "ranks", savedId],
-    queryFn: async ({ signal }) => {
-      const response = await fetch(`/api/v1/rank-tables/${savedId}/export?format=json`, { signal });
-      if (!response.ok) throw new Error(`${response.status}`);
-      const assignment = ranksFromRankTable(await response.text());
-      if (!assignment) throw new Error("not a rank table");
-      return assignment;
-    },
+    queryKey: rankTableKey(savedId ?? 0),
+    queryFn: () => getRankTable(savedId!),
     enabled: savedId !== null,
     staleTime: 60_000,
+    select: selectRanks,
   });
 
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
@@ -94,15 +93,9 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
     [state, cluster, pathname],
   );
 
-  const matchesInitial =
-    initialView !== null &&
-    (initialView.cluster.slug === cluster || String(initialView.cluster.id) === cluster) &&
-    initialView.level === state.level &&
-    initialView.id === viewId;
   const view = useQuery({
     queryKey: topologyKeys.view(cluster ?? "", state.level, viewId),
     queryFn: ({ signal }) => fetchTopologyView(cluster!, state.level, viewId, signal),
-    initialData: matchesInitial ? initialView : undefined,
     enabled: cluster !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
@@ -231,12 +224,12 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
   const drawnDies = dies.length;
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
-  const savedName = savedTables.data?.items.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
+  const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
   const chosen: (RankAssignment & { name: string }) | null =
     state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
   const ranks = chosen?.ranks;
   const clusterId = data?.cluster.id;
-  const tableOptions = (savedTables.data?.items ?? [])
+  const tableOptions = (savedTables.data ?? [])
     .filter((table) => table.clusterId === null || table.clusterId === clusterId)
     .map((table) => ({ value: `table:${table.id}`, label: table.name }));
 

@@ -1,15 +1,14 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
+import { topologyKeys } from "@/components/topology/query-keys";
 import { appDatabase } from "@/db/client";
 import { findCluster, firstCluster } from "@/db/queries/clusters";
-import { faultHealthSnapshot } from "@/db/queries/faults";
-import { topologyIndex } from "@/db/queries/topology";
-import { withFaultHealth } from "@/lib/faults/health";
-import type { TopologyView } from "@/lib/topology/model";
-import { buildTopologyView, TopologyNotFoundError } from "@/lib/topology/view";
+import { loadTopologyView } from "@/db/queries/topology-view";
+import { DomainError } from "@/lib/errors";
+import { topologyQuery, topologySearchParams, viewOf } from "@/lib/topology/url";
 import { requirePage } from "@/server/auth/page";
 import { TopologyClient } from "./client";
-import { topologyQuery, topologySearchParams } from "./search-params";
 
 export const dynamic = "force-dynamic";
 
@@ -17,23 +16,31 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("topology"))("title") };
 }
 
-/** Reads the view the URL names from the inventory, so the first paint needs no API round trip. */
+/**
+ * Reads the view the URL names with the API's loader and hands it to the client's cache under the key the client
+ * asks for, so the first paint needs no API round trip.
+ */
 export default async function TopologyPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
   const state = topologySearchParams.parse(await searchParams);
   // A deep link survives the detour through the sign-in page.
   const query = topologyQuery(state);
   await requirePage("read", query ? `/topology?${query}` : "/topology");
-  const { db } = appDatabase();
-  const cluster = state.cluster ? await findCluster(db, state.cluster) : await firstCluster(db);
-  let initialView: TopologyView | null = null;
+  const handle = appDatabase();
+  const cluster = state.cluster ? await findCluster(handle.db, state.cluster) : await firstCluster(handle.db);
+  const queryClient = new QueryClient();
   if (cluster) {
+    const { level, id } = viewOf(state);
     try {
-      initialView = buildTopologyView(await topologyIndex(db, cluster), state.level, state.level === "cluster" ? null : (state.id ?? null));
-      const health = await faultHealthSnapshot(appDatabase().pool, cluster.id);
-      if (health.collected) initialView = withFaultHealth(initialView, health.faults);
+      const view = await (await loadTopologyView(handle, cluster, level, id)).build();
+      queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id), view);
     } catch (error) {
-      if (!(error instanceof TopologyNotFoundError)) throw error;
+      // A super pod or server the cluster does not have: the client asks the API, which says so.
+      if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
     }
   }
-  return <TopologyClient defaultCluster={cluster?.slug ?? null} initialView={initialView} />;
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <TopologyClient defaultCluster={cluster?.slug ?? null} />
+    </HydrationBoundary>
+  );
 }

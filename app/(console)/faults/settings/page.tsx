@@ -5,7 +5,7 @@ import { findCluster, firstCluster } from "@/db/queries/clusters";
 import { can } from "@/lib/auth/roles";
 import { requirePage } from "@/server/auth/page";
 import { FaultSettingsClient } from "./client";
-import { faultSettingsSearchParams } from "./search-params";
+import { faultSettingsSearchParams } from "@/lib/faults/url";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { appDatabase } from "@/db/client";
 import { getRankTable } from "@/db/queries/rank-tables";
 import { requirePage } from "@/server/auth/page";
 import { RankTableEditorClient } from "../editor-client";
-import { workspaceSearchParams } from "../search-params";
+import { workspaceSearchParams } from "@/lib/rank-table-workspace/url";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { requirePage } from "@/server/auth/page";
 import { RankTableEditorClient } from "../editor-client";
-import { workspaceSearchParams } from "../search-params";
+import { workspaceSearchParams } from "@/lib/rank-table-workspace/url";
 
 export const dynamic = "force-dynamic";
 

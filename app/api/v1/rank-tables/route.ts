@@ -5,7 +5,7 @@ import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { rankTableCreateSchema } from "@/db/schema/rank-table/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
-import { detailResponse, toApiError } from "./shared";
+import { detailResponse } from "./shared";
 
 export const dynamic = "force-dynamic";
 
@@ -15,9 +15,5 @@ export const GET = route("read", async () => NextResponse.json({ items: await li
 /** Saves a new rank table (revision 1) from `{ name, text, clusterId?, comment? }`. */
 export const POST = route("write", async ({ request, actor }) => {
   const input = await readJson(request, rankTableCreateSchema, rankTableBodyLimit);
-  try {
-    return detailResponse(await createRankTable(appDatabase().db, input, actor), 201);
-  } catch (error) {
-    throw toApiError(error);
-  }
+  return detailResponse(await createRankTable(appDatabase().db, input, actor), 201);
 });

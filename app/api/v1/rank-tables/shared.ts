@@ -1,6 +1,5 @@
 import "server-only";
 import { NextResponse } from "next/server";
-import { RankTableError } from "@/db/queries/rank-tables";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import type { Lang } from "@/lib/rank-table";
 import { ApiError } from "@/server/http/errors";
@@ -31,21 +30,6 @@ export function ifMatchRevision(request: Request): number {
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
   if (!match) throw new ApiError(400, "invalid_if_match", `If-Match must name a revision such as "3", not ${header}`);
   return Number(match[1]);
-}
-
-/** Turns the query layer's refusals into API errors. */
-export function toApiError(error: unknown): unknown {
-  if (!(error instanceof RankTableError)) return error;
-  switch (error.kind) {
-    case "not_found":
-      return new ApiError(404, "not_found", error.message);
-    case "conflict":
-      return new ApiError(409, "revision_conflict", error.message, error.details);
-    case "unparseable":
-      return new ApiError(422, "unparseable_rank_table", error.message, error.details);
-    case "unknown_cluster":
-      return new ApiError(422, "unknown_cluster", error.message);
-  }
 }
 
 export function detailResponse(detail: RankTableDetail, status = 200): NextResponse {

@@ -5,7 +5,7 @@ import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { rankTableMetadataSchema, rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
-import { detailResponse, ifMatchRevision, notFound, tableId, toApiError, type IdContext } from "../shared";
+import { detailResponse, ifMatchRevision, notFound, tableId, type IdContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
@@ -25,11 +25,7 @@ export const PUT = route<IdContext>("write", async ({ request, context, actor })
   const id = await tableId(context);
   const expected = ifMatchRevision(request);
   const input = await readJson(request, rankTableUpdateSchema, rankTableBodyLimit);
-  try {
-    return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor));
-  } catch (error) {
-    throw toApiError(error);
-  }
+  return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor));
 });
 
 /**
@@ -40,11 +36,7 @@ export const PUT = route<IdContext>("write", async ({ request, context, actor })
 export const PATCH = route<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const input = await readJson(request, rankTableMetadataSchema);
-  try {
-    return detailResponse(await updateRankTableMetadata(appDatabase().db, id, input, actor));
-  } catch (error) {
-    throw toApiError(error);
-  }
+  return detailResponse(await updateRankTableMetadata(appDatabase().db, id, input, actor));
 });
 
 /** Deletes the rank table and all its revisions. */

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { updateUser, UserConflictError } from "@/db/queries/users";
+import { updateUser } from "@/db/queries/users";
 import { userUpdateSchema } from "@/db/schema/user/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
@@ -12,12 +12,7 @@ export const dynamic = "force-dynamic";
 export const PATCH = route<{ params: Promise<{ id: string }> }>("admin", async ({ request, context, actor }) => {
   const { id } = await context.params;
   const change = await readJson(request, userUpdateSchema, 4 * 1024);
-  try {
-    const user = await updateUser(appDatabase().db, id, change, actor);
-    if (!user) throw new ApiError(404, "not_found", `no user with id ${id}`);
-    return NextResponse.json(user);
-  } catch (error) {
-    if (error instanceof UserConflictError) throw new ApiError(409, "conflict", error.message);
-    throw error;
-  }
+  const user = await updateUser(appDatabase().db, id, change, actor);
+  if (!user) throw new ApiError(404, "not_found", `no user with id ${id}`);
+  return NextResponse.json(user);
 });

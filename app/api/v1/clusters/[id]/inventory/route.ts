@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
-import { InventoryRevisionConflictError, replaceInventory } from "@/db/queries/topology";
+import { replaceInventory } from "@/db/queries/topology";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
@@ -29,19 +29,14 @@ export const PUT = route<{ params: Promise<{ id: string }> }>("write", async ({ 
     });
   }
   const { diff } = preview;
-  try {
-    const revision = await replaceInventory(appDatabase().db, preview.cluster.id, preview.next, expectedRevision, actor, {
-      serversAdded: diff.servers.added.length,
-      serversRemoved: diff.servers.removed.length,
-      serversChanged: diff.servers.changed.length,
-      diesAdded: diff.dies.added.length,
-      diesRemoved: diff.dies.removed.length,
-      diesChanged: diff.dies.changed.length,
-      conflicts: diff.conflicts.length,
-    });
-    return NextResponse.json({ revision, counts: preview.counts, diff });
-  } catch (error) {
-    if (error instanceof InventoryRevisionConflictError) throw new ApiError(409, "conflict", error.message, { revision: error.current });
-    throw error;
-  }
+  const revision = await replaceInventory(appDatabase().db, preview.cluster.id, preview.next, expectedRevision, actor, {
+    serversAdded: diff.servers.added.length,
+    serversRemoved: diff.servers.removed.length,
+    serversChanged: diff.servers.changed.length,
+    diesAdded: diff.dies.added.length,
+    diesRemoved: diff.dies.removed.length,
+    diesChanged: diff.dies.changed.length,
+    conflicts: diff.conflicts.length,
+  });
+  return NextResponse.json({ revision, counts: preview.counts, diff });
 });

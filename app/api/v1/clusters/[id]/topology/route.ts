@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { faultHealthSnapshot } from "@/db/queries/faults";
-import { withFaultHealth } from "@/lib/faults/health";
+import { loadTopologyView } from "@/db/queries/topology-view";
 import { topologyLevels } from "@/lib/topology/model";
-import { buildTopologyView } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
-import { cachedJson, etagFor, indexOf, queryOf, type ClusterRouteContext } from "./shared";
+import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "./shared";
 
 export const dynamic = "force-dynamic";
 
@@ -26,11 +24,6 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const q = query.parse(queryOf(request));
   const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
   const id = q.level === "cluster" ? null : q.id!;
-  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body.
-  const health = await faultHealthSnapshot(appDatabase().pool, cluster.id);
-  const etag = etagFor(cluster, "view", { level: q.level, id, faults: health.version });
-  return cachedJson(request, etag, async () => {
-    const view = buildTopologyView(await indexOf(cluster), q.level, id);
-    return health.collected ? withFaultHealth(view, health.faults) : view;
-  });
+  const { faultsVersion, build } = await loadTopologyView(appDatabase(), cluster, q.level, id);
+  return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion }), build);
 });

@@ -5,7 +5,6 @@ import { appDatabase } from "@/db/client";
 import { topologyIndex } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TopologyIndex } from "@/lib/topology/inventory-index";
-import { TopologyNotFoundError } from "@/lib/topology/view";
 import { ApiError } from "@/server/http/errors";
 
 export type ClusterRouteContext = { params: Promise<{ id: string }> };
@@ -42,12 +41,7 @@ export async function cachedJson(request: Request, etag: string, build: () => un
   if (notModified(request, etag)) return new NextResponse(null, { status: 304, headers });
   let body = bodies.get(etag);
   if (body === undefined) {
-    try {
-      body = JSON.stringify(await build());
-    } catch (error) {
-      if (error instanceof TopologyNotFoundError) throw new ApiError(404, "not_found", error.message);
-      throw error;
-    }
+    body = JSON.stringify(await build());
     bodies.set(etag, body);
     while (bodies.size > maxBodies) bodies.delete(bodies.keys().next().value!);
   }

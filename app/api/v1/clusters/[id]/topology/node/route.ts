@@ -3,9 +3,7 @@ import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { nodeKinds } from "@/lib/topology/model";
-import { TopologyNotFoundError } from "@/lib/topology/view";
 import { route } from "@/server/auth/guard";
-import { ApiError } from "@/server/http/errors";
 import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -17,9 +15,6 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
   const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
-  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id).catch((error: unknown) => {
-    if (error instanceof TopologyNotFoundError) throw new ApiError(404, "not_found", error.message);
-    throw error;
-  });
+  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id);
   return cachedJson(request, etagFor(cluster, "node", { ...q, content: version }), () => details);
 });

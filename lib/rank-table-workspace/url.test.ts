@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankTableListQuery, rankTableListSearchParams } from "./search-params";
+import { rankTableListQuery, rankTableListSearchParams } from "./url";
 
 describe("the rank table list's URL state", () => {
   it("round-trips the name and cluster filters", () => {

@@ -57,3 +57,9 @@ export function faultsQuery(state: Partial<FaultsSearchParams>): string {
   set("sel", state.sel);
   return params.toString();
 }
+
+/** The fault settings page's URL state: which cluster (default the first). */
+export const faultSettingsSearchParams = z.object({
+  cluster: z.string().regex(/^[a-z0-9-]{1,63}$/).optional().catch(undefined),
+});
+export type FaultSettingsSearchParams = z.infer<typeof faultSettingsSearchParams>;

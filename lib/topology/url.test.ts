@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { landingViewOf, parseSelection, topologyQuery, topologySearchParams } from "./search-params";
+import { landingViewOf, parseSelection, topologyQuery, topologySearchParams } from "./url";
 
 describe("topology search params", () => {
   it("parses a deep link and writes it back the same", () => {

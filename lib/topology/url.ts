@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nodeKinds, searchFields, topologyLevels, type NodeKind } from "@/lib/topology/model";
+import { nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel } from "@/lib/topology/model";
 
 /**
  * The topology page's URL state, parsed in one place: the cluster, the view (level + id), the selected node
@@ -27,6 +27,11 @@ export const topologySearchParams = z.object({
     .default("inventory"),
 });
 export type TopologySearchParams = z.infer<typeof topologySearchParams>;
+
+/** The view the state names: the cluster view has no id; a super pod or server view names its node. */
+export function viewOf(state: Pick<TopologySearchParams, "level" | "id">): { level: TopologyLevel; id: string | null } {
+  return { level: state.level, id: state.level === "cluster" ? null : (state.id ?? null) };
+}
 
 export function parseSelection(sel: string | undefined): { kind: NodeKind; id: string } | null {
   if (!sel) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { faultsQuery, faultsSearchParams } from "./search-params";
+import { faultsQuery, faultsSearchParams } from "./url";
 
 describe("faults URL state", () => {
   it("round-trips a view", () => {

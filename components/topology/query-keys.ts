@@ -1,0 +1,14 @@
+import type { NodeKind, SearchField, TopologyLevel } from "@/lib/topology/model";
+
+/**
+ * The TanStack Query keys of the topology, one factory for the client and for the page that seeds the first view
+ * (app/(console)/topology/page.tsx): the same key, so the server's view is the client's cache entry. `cluster` is
+ * the cluster as the URL names it (slug or id).
+ */
+export const topologyKeys = {
+  /** Everything of one cluster: what a fault event or an inventory import makes stale. */
+  cluster: (cluster: string) => ["topology", cluster] as const,
+  view: (cluster: string, level: TopologyLevel, id: string | null) => ["topology", cluster, "view", level, id] as const,
+  node: (cluster: string, kind: NodeKind | null, id: string | null) => ["topology", cluster, "node", kind, id] as const,
+  search: (cluster: string, q: string, field: SearchField) => ["topology", cluster, "search", field, q] as const,
+};
