@@ -90,6 +90,7 @@ const matrix: Record<string, Entry> = {
     ok: 200,
     call: () => ({ params: { id: patchTarget }, body: { role: counter++ % 2 ? "editor" : "viewer" } }),
   },
+  "POST /api/v1/users/[id]/unlock": { permission: "admin", ok: 200, call: () => ({ params: { id: patchTarget } }) },
   "GET /api/v1/tokens": { permission: "admin", ok: 200 },
   "POST /api/v1/tokens": { permission: "admin", ok: 201, call: () => ({ body: { name: unique("matrix token "), role: "viewer" } }) },
   "DELETE /api/v1/tokens/[id]": {
