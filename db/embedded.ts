@@ -1,6 +1,5 @@
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { once } from "node:events";
@@ -198,6 +197,8 @@ export interface StartOptions {
   dataDir?: string;
   /** A throwaway server deletes its data directory when stopped. */
   persistent?: boolean;
+  /** The port to listen on (default: a free one), e.g. to start a stopped server again where its clients look. */
+  port?: number;
   log?: (line: string) => void;
 }
 
@@ -206,7 +207,7 @@ export async function startEmbeddedPostgres(options: StartOptions = {}): Promise
   const isRoot = os.userInfo().uid === 0;
   const dataDir = isRoot ? dataDirForRoot(options.dataDir ?? defaultDataDir, log) : (options.dataDir ?? defaultDataDir);
   if (isRoot) await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const created = !existsSync(path.join(dataDir, "PG_VERSION"));
   const Embedded = await loadEmbeddedPostgres();
   const server = new Embedded({
