@@ -6,7 +6,6 @@
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
@@ -31,7 +30,7 @@ if (mode !== "dev" && mode !== "start") {
  * not expose (server/auth/request.ts reads them). NODE_OPTIONS rather than an argument, so that processes Next.js
  * forks (the dev server's) load it too.
  */
-const peerAddressPreload = fileURLToPath(new URL("./peer-address.cjs", import.meta.url));
+const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
 
 async function main(): Promise<number> {
   trustedProxies(); // a malformed RANKSCOPE_TRUSTED_PROXIES stops the start here, with the entry named
@@ -76,7 +75,7 @@ async function main(): Promise<number> {
       ...process.env,
       DATABASE_URL: database.url,
       PORT: port,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(peerAddressPreload)}`].filter(Boolean).join(" "),
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`].filter(Boolean).join(" "),
     },
   });
   const unsupervise = database.embedded?.supervise(log);

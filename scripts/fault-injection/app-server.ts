@@ -2,10 +2,10 @@
  * The fault-injection suite's app process: every API route handler behind proxy.ts, served by a plain node:http
  * server, as `next start` would run them but without a build (minutes on this machine). Requests go through the
  * proxy (the central permission check, 405s, 503s) and then the route handler found by lib/auth/api-methods.ts,
- * with the peer-address stamp of scripts/peer-address.cjs (loaded with --require). Streams are piped as they come.
+ * with the peer-address stamp of scripts/peer-address.mjs (loaded with --import). Streams are piped as they come.
  *
  * Run by scripts/fault-injection/run.ts as
- * `node --require scripts/peer-address.cjs --conditions=react-server --import tsx <this file>` with DATABASE_URL
+ * `node --import ./scripts/peer-address.mjs --conditions=react-server --import tsx <this file>` with DATABASE_URL
  * and PORT; prints `listening` when ready.
  */
 import http from "node:http";

@@ -42,7 +42,7 @@ async function startApp(databaseUrl: string): Promise<App> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags, "--require", "./scripts/peer-address.cjs", "--conditions=react-server", "--import", "tsx", "scripts/fault-injection/app-server.ts"],
+    [...serverNodeFlags, "--import", "./scripts/peer-address.mjs", "--conditions=react-server", "--import", "tsx", "scripts/fault-injection/app-server.ts"],
     { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" } },
   );
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import ipaddr from "ipaddr.js";
 import { isTrustedProxy } from "@/lib/auth/trusted-proxies";
 
 /**
- * Headers the console's server process stamps on every request from its socket (scripts/peer-address.cjs, loaded by
+ * Headers the console's server process stamps on every request from its socket (scripts/peer-address.mjs, loaded by
  * scripts/serve.ts), overwriting whatever a client sent under these names. Next.js gives neither route handlers nor
  * proxy.ts the connection's address: it only fills `X-Forwarded-For` with it when the client sent none, so a client
  * can choose its own.

@@ -1,6 +1,6 @@
 import "server-only";
 import { NextResponse } from "next/server";
-import { isLocale, localeCookie, localeFromAcceptLanguage, type Locale } from "@/i18n/locales";
+import { isLocale, localeFromAcceptLanguage, type Locale } from "@/i18n/locales";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh-CN.json";
 import { databaseRetryAfterSeconds } from "./errors";

@@ -1,12 +1,12 @@
 /**
- * Preloaded into the console's server process by scripts/serve.ts (NODE_OPTIONS=--require). Next.js gives neither
+ * Preloaded into the console's server process by scripts/serve.ts (NODE_OPTIONS=--import). Next.js gives neither
  * route handlers nor proxy.ts the connection's address (it fills X-Forwarded-For with it only when the client sent
  * none, so a client can pick its own address). This stamps the socket's address and scheme on every request,
  * overwriting whatever the client sent under these names; server/auth/request.ts reads them and believes
  * X-Forwarded-* only from the proxies in RANKSCOPE_TRUSTED_PROXIES.
  */
-const http = require("node:http");
-const https = require("node:https");
+import http from "node:http";
+import https from "node:https";
 
 const addressHeader = "x-rankscope-peer-address";
 const schemeHeader = "x-rankscope-peer-scheme";
