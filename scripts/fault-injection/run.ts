@@ -198,6 +198,8 @@ async function killMidBatch(databaseUrl: string, token: string, pool: import("pg
   for (let round = 0; round < 2; round++) {
     const app = await startApp(databaseUrl);
     let killed = false;
+    let firstAck: () => void = () => {};
+    const acknowledged = new Promise<void>((resolve) => (firstAck = resolve));
     // Four senders posting batches of 500 back to back until the process dies under them.
     const senders = Array.from({ length: 4 }, async (_, w) => {
       for (let k = 0; !killed; k++) {
@@ -207,9 +209,12 @@ async function killMidBatch(databaseUrl: string, token: string, pool: import("pg
         if (!answer) return;
         if (answer.status !== 200) throw new Error(`a batch answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
         entry.acked = true;
+        firstAck();
       }
     });
-    await sleep(2500 + round * 700);
+    // Once batches are being acknowledged, so that the kill finds some done and others half-way.
+    await Promise.race([acknowledged, sleep(30_000)]);
+    await sleep(300 + round * 400);
     killed = true;
     await killHard(app);
     kills++;
@@ -233,6 +238,8 @@ async function killMidSave(databaseUrl: string, token: string, pool: import("pg"
   let attempts = 0;
   for (let round = 0; round < 2; round++) {
     let killed = false;
+    let firstAck: () => void = () => {};
+    const savedOnce = new Promise<void>((resolve) => (firstAck = resolve));
     const saving = (async () => {
       while (!killed) {
         attempts++;
@@ -241,9 +248,11 @@ async function killMidSave(databaseUrl: string, token: string, pool: import("pg"
         if (answer.status !== 200) throw new Error(`a save answered ${answer.status}: ${JSON.stringify(answer.body)}`);
         revision = (answer.body as { revision: number }).revision;
         acknowledged.add(revision);
+        firstAck();
       }
     })();
-    await sleep(700 + round * 300);
+    await Promise.race([savedOnce, sleep(30_000)]);
+    await sleep(200 + round * 300);
     killed = true;
     await killHard(app);
     await saving;
