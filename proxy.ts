@@ -1,10 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { allowedApiMethods } from "@/lib/auth/api-methods";
 import { apiPermission } from "@/lib/auth/api-permissions";
 import { can, minimumRole } from "@/lib/auth/roles";
 import { unauthenticated } from "@/server/auth/guard";
 import { resolvePrincipal, sessionPrincipal } from "@/server/auth/principal";
 import { isSecureRequest } from "@/server/auth/request";
-import { errorResponse, toErrorResponse } from "@/server/http/errors";
+import { errorResponse, isDatabaseUnavailable, toErrorResponse } from "@/server/http/errors";
+import { databaseUnavailablePage } from "@/server/http/unavailable-page";
+import { localeCookie } from "@/i18n/locales";
 import { apiContentSecurityPolicy, contentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
 
 /**
@@ -37,18 +40,26 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     if (declared > maxBodyBytes) {
       return withHeaders(errorResponse(413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`, { limit: maxBodyBytes }), secure, apiContentSecurityPolicy);
     }
+    // Next.js answers a method the route does not export with an empty 405; answer it in the error shape instead.
+    const allowed = allowedApiMethods(pathname);
+    if (allowed && !allowed.includes(request.method)) {
+      const response = errorResponse(405, "method_not_allowed", `${request.method} is not allowed on ${pathname}; use ${allowed.join(", ")}`, { allowed }, { allow: allowed.join(", ") });
+      return withHeaders(response, secure, apiContentSecurityPolicy);
+    }
     const permission = apiPermission(pathname, request.method);
     if (permission !== "public") {
+      let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
       try {
-        const principal = await resolvePrincipal(request.headers, request.url);
-        if (principal.kind === "anonymous") {
-          return withHeaders(toErrorResponse(unauthenticated(principal.reason)), secure, apiContentSecurityPolicy);
-        }
-        if (!can(principal.role, permission)) {
-          return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);
-        }
-      } catch {
-        // The database is unreachable: let the route handler answer (503 in the standard shape).
+        principal = await resolvePrincipal(request.headers, request.url);
+      } catch (error) {
+        // The database is unreachable (503 with Retry-After) or failed: the same answer the route handler gives.
+        return withHeaders(toErrorResponse(error), secure, apiContentSecurityPolicy);
+      }
+      if (principal.kind === "anonymous") {
+        return withHeaders(toErrorResponse(unauthenticated(principal.reason)), secure, apiContentSecurityPolicy);
+      }
+      if (!can(principal.role, permission)) {
+        return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);
       }
     }
     return withHeaders(NextResponse.next(), secure, apiContentSecurityPolicy);
@@ -56,11 +67,13 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", secure });
-  let signedIn = false;
+  let signedIn: boolean;
   try {
     signedIn = (await sessionPrincipal(request.headers, request.url)) !== undefined;
-  } catch {
-    signedIn = false;
+  } catch (error) {
+    // A session that cannot be read is not a missing one: say the database is away rather than ask to sign in.
+    if (!isDatabaseUnavailable(error)) throw error;
+    return withHeaders(databaseUnavailablePage(request.headers, request.cookies.get(localeCookie)?.value), secure, csp);
   }
   if (!signedIn && !publicPages.has(pathname)) {
     const target = new URL("/sign-in", request.url);

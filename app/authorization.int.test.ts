@@ -90,6 +90,7 @@ const matrix: Record<string, Entry> = {
     ok: 200,
     call: () => ({ params: { id: patchTarget }, body: { role: counter++ % 2 ? "editor" : "viewer" } }),
   },
+  "POST /api/v1/users/[id]/unlock": { permission: "admin", ok: 200, call: () => ({ params: { id: patchTarget } }) },
   "GET /api/v1/tokens": { permission: "admin", ok: 200 },
   "POST /api/v1/tokens": { permission: "admin", ok: 201, call: () => ({ body: { name: unique("matrix token "), role: "viewer" } }) },
   "DELETE /api/v1/tokens/[id]": {
@@ -333,5 +334,81 @@ describe("credentials that must not work, on every non-public route", () => {
       const { status } = await send(route, entry, headers, { ...call, body: JSON.stringify({ padding: "x".repeat(2 * 1024 * 1024) }) });
       expect([key, status]).toEqual([key, 413]);
     }
+  });
+});
+
+describe("methods a route does not have", () => {
+  it("get 405 from the proxy in the standard error shape, with Allow", async () => {
+    const byPath = new Map<string, { routePath: string; methods: Set<Method> }>();
+    for (const key of Object.keys(matrix)) {
+      const [method, routePath] = key.split(" ") as [Method, string];
+      if (routePath.includes("[...")) continue;
+      const entry = byPath.get(routePath) ?? { routePath, methods: new Set<Method>() };
+      entry.methods.add(method);
+      byPath.set(routePath, entry);
+    }
+    let checked = 0;
+    for (const { routePath, methods: exported } of byPath.values()) {
+      const url = `${origin}${concretePath(routePath, { id: "1" })}`;
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+        if (exported.has(method)) continue;
+        const response = await proxy(new NextRequest(url, { method, headers: { authorization: `Bearer ${credentials.tokens.admin}` } }));
+        const allow = response.headers.get("allow")?.split(", ") ?? [];
+        expect([routePath, method, response.status, allow.includes("OPTIONS") && [...exported].every((m) => allow.includes(m))]).toEqual([routePath, method, 405, true]);
+        expect((await response.json()).error.code).toBe("method_not_allowed");
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe("with the database unreachable", () => {
+  const globals = globalThis as typeof globalThis & { rankscopeDatabase?: { pool: { end(): Promise<void> } }; rankscopeAuth?: unknown };
+
+  it("every guarded route answers 503 with Retry-After, through the proxy and the handler, and pages say so instead of asking to sign in", async () => {
+    const { connectDatabase } = await import("@/db/client");
+    const working = globals.rankscopeDatabase;
+    // Nothing listens on port 1: connections are refused, as while PostgreSQL restarts.
+    const dead = connectDatabase("postgres://rankscope@127.0.0.1:1/rankscope");
+    globals.rankscopeDatabase = dead;
+    globals.rankscopeAuth = undefined;
+    try {
+      const answers = new Set<string>();
+      for (const [key, entry] of Object.entries(matrix)) {
+        if (entry.permission === "public" && key !== "POST /api/auth/sign-in") continue;
+        const route = routes.find((r) => r.key === key)!;
+        const call = (await entry.call?.()) ?? {};
+        for (const who of ["user:admin", "token:admin"] as const) {
+          const headers = headersFor(who, route.method, call.body !== undefined);
+          const handler = (await handlerOf(route.file, route.method))!;
+          const url = `${origin}${concretePath(route.routePath, call.params)}${call.query ? `?${call.query}` : ""}`;
+          const body = call.body === undefined ? undefined : typeof call.body === "string" ? call.body : JSON.stringify(call.body);
+          const init = { method: route.method, headers: { ...headers, ...call.headers }, body };
+          const viaProxy = await proxy(new NextRequest(url, init));
+          const direct = await handler(new Request(url, init), { params: Promise.resolve(call.params ?? {}) });
+          for (const [where, response] of [["proxy", viaProxy], ["handler", direct]] as const) {
+            if (key === "POST /api/auth/sign-in" && where === "proxy") continue; // public: the proxy lets it through
+            const error = ((await response.json()) as { error?: { code?: string } }).error;
+            answers.add(`${key} as ${who} (${where}): ${response.status} ${error?.code} retry-after ${response.headers.get("retry-after")}`);
+          }
+        }
+      }
+      const wrong = [...answers].filter((line) => !line.endsWith(": 503 database_unavailable retry-after 5"));
+      expect(wrong).toEqual([]);
+      expect(answers.size).toBeGreaterThan(60);
+      const page = await proxy(new NextRequest(`${origin}/topology`, { headers: { cookie: credentials.cookies.viewer, "accept-language": "zh-CN" } }));
+      expect(page.status).toBe(503);
+      expect(page.headers.get("retry-after")).toBe("5");
+      expect(page.headers.get("location")).toBeNull();
+      expect(await page.text()).toContain("数据库不可用");
+    } finally {
+      globals.rankscopeDatabase = working;
+      globals.rankscopeAuth = undefined;
+      await dead.pool.end();
+    }
+    // And back: nothing to restart.
+    const { status } = await send(routes.find((r) => r.key === "GET /api/v1/me")!, matrix["GET /api/v1/me"]!, headersFor("user:admin", "GET", false), {});
+    expect(status).toBe(200);
   });
 });

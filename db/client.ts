@@ -10,8 +10,11 @@ export interface DatabaseHandle {
 
 export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
-  // An idle client that loses its server must not crash the process; the next query reports the problem.
+  // A client that loses its server (PostgreSQL restarting) must not crash the process: idle ones report it on the
+  // pool, and one checked out between two queries of a transaction emits "error" on itself, which with no listener
+  // is an uncaught exception. Its next query fails instead (503 for the caller), and the pool drops it on release.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   return { pool, db: drizzle(pool, { schema }) };
 }
 

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { EmbeddedPostgresInUseError, startEmbeddedPostgres } from "./embedded";
+import { blockedDirectory, EmbeddedPostgresInUseError, rootDataParent, startEmbeddedPostgres } from "./embedded";
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-embedded-"));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
@@ -62,6 +62,59 @@ describe("embedded PostgreSQL", () => {
       expect(await query(server.url(), "select note from kept")).toEqual([{ note: "still here" }]);
     } finally {
       await server.stop();
+    }
+  });
+
+  it("comes back by itself when PostgreSQL is killed, while supervised", async () => {
+    const lines: string[] = [];
+    const server = await startEmbeddedPostgres({ dataDir, log: (line) => lines.push(line) });
+    const unsupervise = server.supervise((line) => lines.push(line));
+    try {
+      const pid = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+      process.kill(pid, "SIGKILL");
+      const started = Date.now();
+      let rows: unknown[] | undefined;
+      while (!rows && Date.now() - started < 60_000) {
+        rows = await query(server.url(), "select note from kept").catch(() => undefined);
+        if (!rows) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(rows).toEqual([{ note: "still here" }]);
+      expect(lines.join("\n")).toMatch(/exited \(SIGKILL\): starting it again[\s\S]*running again/);
+    } finally {
+      unsupervise();
+      await server.stop();
+    }
+  });
+});
+
+describe("embedded PostgreSQL started as root", () => {
+  it("finds the directory user postgres cannot enter", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "rankscope-blocked-"));
+    try {
+      await mkdir(path.join(dir, "inner"));
+      await chmod(dir, 0o700);
+      // Nobody's uid/gid: only the "other" bits count.
+      expect(blockedDirectory(path.join(dir, "inner", "data"), 65_000, 65_000)).toBe(dir);
+      await chmod(dir, 0o711);
+      expect(blockedDirectory(path.join(dir, "inner", "data"), 65_000, 65_000)).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(os.userInfo().uid !== 0)("starts from a private directory (mode 0700, owned by root), keeping its data where user postgres can enter", async () => {
+    const privateDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-private-"));
+    await chmod(privateDir, 0o700);
+    const wanted = path.join(privateDir, "checkout", ".data", "postgres");
+    const lines: string[] = [];
+    const server = await startEmbeddedPostgres({ dataDir: wanted, persistent: false, log: (line) => lines.push(line) });
+    try {
+      expect(server.dataDir.startsWith(`${rootDataParent}/`)).toBe(true);
+      expect(await query(server.url(), "select 1 as one")).toEqual([{ one: 1 }]);
+      expect(lines.join("\n")).toContain(`user postgres cannot enter ${privateDir}`);
+    } finally {
+      await server.stop();
+      await rm(privateDir, { recursive: true, force: true });
     }
   });
 });

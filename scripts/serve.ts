@@ -13,6 +13,7 @@ import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemoFaults } from "@/db/queries/faults";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
+import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { resolveDatabase } from "./database";
 import { scheduleRetention } from "./retention-schedule";
 import { serverNodeFlags } from "./server-node-flags";
@@ -24,7 +25,15 @@ if (mode !== "dev" && mode !== "start") {
   process.exit(2);
 }
 
+/**
+ * Loaded into the Next.js process: stamps each request with its connection's address and scheme, which Next.js does
+ * not expose (server/auth/request.ts reads them). NODE_OPTIONS rather than an argument, so that processes Next.js
+ * forks (the dev server's) load it too.
+ */
+const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
+
 async function main(): Promise<number> {
+  trustedProxies(); // a malformed RANKSCOPE_TRUSTED_PROXIES stops the start here, with the entry named
   const database = await resolveDatabase(log);
   const handle = connectDatabase(database.url, { max: 2 });
   try {
@@ -61,12 +70,20 @@ async function main(): Promise<number> {
   const port = process.env.PORT ?? "3000";
   const child = spawn(process.execPath, [...serverNodeFlags, nextBin, mode!, "--port", port], {
     stdio: "inherit",
-    env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: database.url, PORT: port },
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: port,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`].filter(Boolean).join(" "),
+    },
   });
+  const unsupervise = database.embedded?.supervise(log);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    unsupervise?.();
     log(`${signal}: stopping`);
     child.kill(signal);
   };

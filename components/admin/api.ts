@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
 import { createdTokenSchema, tokenSummarySchema, type CreatedToken, type TokenSummary } from "@/db/schema/api-token/validation";
 import { auditPageSchema, type AuditPage } from "@/db/schema/audit/validation";
-import { userSummarySchema, type UserSummary } from "@/db/schema/user/validation";
+import { unlockResultSchema, userSummarySchema, type UserSummary } from "@/db/schema/user/validation";
 
 export const usersQueryKey = ["admin", "users"] as const;
 export const tokensQueryKey = ["admin", "tokens"] as const;
@@ -20,6 +20,9 @@ export const createUser = (input: { username: string; name?: string; role: strin
   send("/api/v1/users", "POST", userSummarySchema, input);
 export const updateUser = (id: string, change: { role?: string; disabled?: boolean; password?: string }) =>
   send(`/api/v1/users/${encodeURIComponent(id)}`, "PATCH", userSummarySchema, change);
+
+/** Forgets the user's failed sign-ins, so the right password works again at once. */
+export const unlockUser = (id: string) => send(`/api/v1/users/${encodeURIComponent(id)}/unlock`, "POST", unlockResultSchema);
 
 export const fetchTokens = (): Promise<TokenSummary[]> => fetchJson("/api/v1/tokens", z.array(tokenSummarySchema));
 export const createToken = (input: { name: string; role: string; expiresAt: string | null }): Promise<CreatedToken> =>

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { generateToken, hashToken, tokenHint } from "@/lib/auth/tokens";
 import type { Role } from "@/lib/auth/roles";
 import type { Database } from "../client";
-import { apiTokens } from "../schema";
+import { apiTokens, users } from "../schema";
 import type { CreatedToken, TokenSummary } from "../schema/api-token/validation";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -77,12 +77,26 @@ export async function revokeApiToken(db: Database, id: number, actor: AuditActor
   });
 }
 
-/** The token a bearer secret belongs to, if it is active (not revoked, not expired); records its use. */
+/**
+ * The token a bearer secret belongs to, if it is active (not revoked, not expired, and its owner, the user who
+ * created it, not disabled: a disabled user's tokens are suspended with them and work again when they are enabled);
+ * records its use. Tokens created from the command line have no owner.
+ */
 export async function findActiveToken(db: Database, token: string, now = new Date()): Promise<TokenSummary | undefined> {
-  const [row] = await db
-    .select()
+  const [found] = await db
+    .select({ token: apiTokens })
     .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))));
+    .leftJoin(users, eq(users.id, apiTokens.createdBy))
+    .where(
+      and(
+        eq(apiTokens.tokenHash, hashToken(token)),
+        isNull(apiTokens.revokedAt),
+        or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
+        // No owner (created from the command line, or the owner was deleted): null, which is not true.
+        sql`${users.banned} is not true`,
+      ),
+    );
+  const row = found?.token;
   if (!row) return undefined;
   // last-used is for people ("is this token still used?"); a minute's precision saves a write per request.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {

@@ -1,7 +1,7 @@
 /**
- * Back-off after failed sign-ins, counted per username and per client address. The first few failures are free
- * (typos); after that every further failure locks the key for twice as long as the last, up to a cap. A success
- * clears the username's count. Failures older than `forgetAfterMs` are forgotten.
+ * Back-off after failed sign-ins, counted per (username, client address), per address and per username. The first
+ * few failures are free (typos); after that every further failure locks the key for twice as long as the last, up to
+ * a cap. A success clears the (username, address) count. Failures older than `forgetAfterMs` are forgotten.
  */
 export interface BackoffPolicy {
   freeFailures: number;
@@ -10,7 +10,13 @@ export interface BackoffPolicy {
   forgetAfterMs: number;
 }
 
-export const userBackoff: BackoffPolicy = { freeFailures: 5, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
+/** One username from one address: what a user who mistypes, or a guesser at one address, runs into. */
+export const pairBackoff: BackoffPolicy = { freeFailures: 5, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
+/**
+ * One username from all addresses (a guesser rotating addresses): generous, and not applied from an address where
+ * the user signed in lately, so failures from elsewhere cannot lock a user out of their usual desk.
+ */
+export const accountBackoff: BackoffPolicy = { freeFailures: 50, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
 /** An address may be shared (NAT, a jump host), so it gets more room before it is slowed down. */
 export const addressBackoff: BackoffPolicy = { freeFailures: 20, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
 

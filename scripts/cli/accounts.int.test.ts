@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findActiveToken } from "@/db/queries/tokens";
-import { auditLog, sessions } from "@/db/schema";
+import { auditLog, sessions, signInThrottle } from "@/db/schema";
 import { rankscope } from "@/test/cli";
 import { testDatabase } from "@/test/database";
 import { parseExpiry } from "./commands/accounts";
@@ -36,6 +36,14 @@ describe("rankscope user", () => {
     expect((await rankscope(["user", "list"])).stdout).toContain("bob\tviewer\tdisabled");
     expect((await rankscope(["user", "enable", "bob"])).status).toBe(0);
     expect((await rankscope(["user", "disable", "nobody"])).status).toBe(1);
+    await db.insert(signInThrottle).values([
+      { key: "user-ip:bob@198.51.100.1", failures: 7, lastFailureAt: new Date(), lockedUntil: new Date(Date.now() + 60_000) },
+      { key: "user:bob", failures: 7, lastFailureAt: new Date(), lockedUntil: null },
+      { key: "user-ip:bobby@198.51.100.1", failures: 2, lastFailureAt: new Date(), lockedUntil: null },
+    ]);
+    expect((await rankscope(["user", "unlock", "bob"])).stdout).toBe("unlocked bob: forgot 14 failed sign-ins\n");
+    expect((await db.select().from(signInThrottle)).map((row) => row.key)).toEqual(["user-ip:bobby@198.51.100.1"]);
+    expect((await db.select().from(auditLog).where(eq(auditLog.action, "user.unlock")))[0]?.details).toEqual({ failuresCleared: 14, wasLocked: true });
     const actions = (await db.select().from(auditLog)).filter((e) => e.targetType === "user").map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["user.create", "user.update"]));
     expect((await db.select().from(auditLog).where(eq(auditLog.action, "user.create")))[0]?.actorName).toMatch(/^cli:/);

@@ -8,6 +8,7 @@ import { hashToken } from "@/lib/auth/tokens";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin, signInCookie } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { peerAddressHeader, peerSchemeHeader } from "./request";
 
 withAppDatabase();
 
@@ -56,10 +57,21 @@ describe("sessions", () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i);
-    const secure = await signInPost(
-      jsonRequest("/api/auth/sign-in", "POST", { username: "cookie_user", password: "cookie-password" }, { "x-forwarded-proto": "https" }),
+    const overTls = await signInPost(
+      jsonRequest("/api/auth/sign-in", "POST", { username: "cookie_user", password: "cookie-password" }, { [peerAddressHeader]: "10.0.0.8", [peerSchemeHeader]: "https" }),
     );
-    expect(secure.headers.getSetCookie()[0]).toMatch(/^__Secure-rankscope\.session_token=.*Secure/i);
+    expect(overTls.headers.getSetCookie()[0]).toMatch(/^__Secure-rankscope\.session_token=.*Secure/i);
+    // X-Forwarded-Proto counts only from a configured proxy.
+    const claimed = { [peerAddressHeader]: "10.0.0.9", "x-forwarded-proto": "https" };
+    const unproxied = await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "cookie_user", password: "cookie-password" }, claimed));
+    expect(unproxied.headers.getSetCookie()[0]).not.toMatch(/Secure/i);
+    process.env.RANKSCOPE_TRUSTED_PROXIES = "10.0.0.9";
+    try {
+      const proxied = await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "cookie_user", password: "cookie-password" }, claimed));
+      expect(proxied.headers.getSetCookie()[0]).toMatch(/^__Secure-rankscope\.session_token=.*Secure/i);
+    } finally {
+      delete process.env.RANKSCOPE_TRUSTED_PROXIES;
+    }
   });
 
   it("expire: a session past its expiry is refused", async () => {
@@ -140,6 +152,60 @@ describe("sign-in back-off", () => {
     expect(failures[0]?.ip).toBe("10.0.0.7");
   });
 
+  it("counts per username and address: failures elsewhere do not lock the user out where they usually sign in", async () => {
+    limits.signIn.reset();
+    const { db } = testDatabase();
+    await createUser(db, { username: "desk_user", password: "desk-user-password", role: "viewer" }, systemActor);
+    const from = (address: string, password: string, extra: Record<string, string> = {}) =>
+      signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "desk_user", password }, { origin, [peerAddressHeader]: address, ...extra }));
+    expect((await from("192.0.2.10", "desk-user-password")).status).toBe(200); // the usual desk
+    // An attacker at one address, rotating X-Forwarded-For (not believed: no trusted proxy is configured).
+    const attacker: number[] = [];
+    for (let i = 0; i < 8; i++) attacker.push((await from("198.51.100.66", `guess-${i}`, { "x-forwarded-for": `203.0.113.${i}` })).status);
+    expect(attacker).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+    expect((await from("198.51.100.66", "desk-user-password")).status).toBe(429);
+    const failures = await db.select().from(auditLog).where(eq(auditLog.action, "auth.sign_in_failed"));
+    expect(new Set(failures.filter((f) => f.actorName === "desk_user").map((f) => f.ip))).toEqual(new Set(["198.51.100.66"]));
+    // The user at their desk is not locked out.
+    expect((await from("192.0.2.10", "desk-user-password")).status).toBe(200);
+  });
+
+  it("limits guesses across addresses per account, except from the user's usual address, and an admin can unlock", async () => {
+    limits.signIn.reset();
+    const { db } = testDatabase();
+    const user = await createUser(db, { username: "spread_user", password: "spread-user-password", role: "viewer" }, systemActor);
+    const from = (address: string, password: string) =>
+      signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "spread_user", password }, { origin, [peerAddressHeader]: address }));
+    expect((await from("192.0.2.20", "spread-user-password")).status).toBe(200);
+    // A botnet: 3 guesses from each of many addresses, under every per-address limit.
+    let lockedAt = -1;
+    for (let i = 0; i < 60 && lockedAt < 0; i++) {
+      if ((await from(`198.18.${Math.floor(i / 3)}.${i % 3}`, `guess-${i}`)).status === 429) lockedAt = i;
+    }
+    expect(lockedAt).toBe(51); // 50 free failures, the 51st locks
+    expect((await from("198.18.200.1", "spread-user-password")).status).toBe(429); // a new address: locked
+    expect((await from("192.0.2.20", "spread-user-password")).status).toBe(200); // the usual one: not
+    const admin = await createUser(db, { username: "unlocker", password: "unlocker-password", role: "admin" }, systemActor);
+    const cookie = await signInCookie("unlocker", "unlocker-password");
+    const { POST: unlock } = await import("@/app/api/v1/users/[id]/unlock/route");
+    const answer = await unlock(jsonRequest(`/api/v1/users/${user.id}/unlock`, "POST", undefined, { cookie, origin }), { params: Promise.resolve({ id: user.id }) });
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).failuresCleared).toBeGreaterThanOrEqual(51);
+    expect((await from("198.18.200.1", "spread-user-password")).status).toBe(200);
+    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "user.unlock"));
+    expect(audit).toMatchObject({ actorId: admin.id, targetId: user.id });
+  });
+
+  it("locks an address that guesses many usernames", async () => {
+    limits.signIn.reset();
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      statuses.push((await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: `nobody_${i}`, password: "x" }, { origin, [peerAddressHeader]: "198.51.100.77" }))).status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(20)).toEqual([401, 429]);
+  });
+
   it("refuses a cross-site sign-in", async () => {
     const response = await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: "x", password: "y" }, { origin: "https://evil.example" }));
     expect(response.status).toBe(403);
@@ -166,6 +232,45 @@ describe("API tokens", () => {
     await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(apiTokens.id, expiring.id));
     expect((await asToken(expiring.token)).status).toBe(401);
     expect((await asToken("rsk_not-a-token")).status).toBe(401);
+  });
+});
+
+describe("a disabled user's API tokens", () => {
+  it("stop working at once and work again when the user is enabled; tokens minted with them belong to the same owner", async () => {
+    const { db } = testDatabase();
+    const owner = await createUser(db, { username: "token_owner", password: "token-owner-password", role: "admin" }, systemActor);
+    await createUser(db, { username: "other_admin_2", password: "other-admin-password", role: "admin" }, systemActor);
+    const created = await createApiToken(db, { name: "owned", role: "admin", createdBy: owner.id }, systemActor);
+    const { POST: mint } = await import("@/app/api/v1/tokens/route");
+    const minted = await mint(jsonRequest("/api/v1/tokens", "POST", { name: "minted by a token", role: "admin" }, { authorization: `Bearer ${created.token}` }), { params: Promise.resolve({}) });
+    expect(minted.status).toBe(201);
+    const child = (await minted.json()) as { token: string; createdBy: string | null };
+    expect(child.createdBy).toBe(owner.id);
+    const machine = await createApiToken(db, { name: "cli token", role: "viewer" }, systemActor);
+    await updateUser(db, owner.id, { disabled: true }, systemActor);
+    expect((await asToken(created.token)).status).toBe(401);
+    expect((await asToken(child.token)).status).toBe(401);
+    expect((await asToken(machine.token)).status).toBe(200);
+    const refused = await mint(jsonRequest("/api/v1/tokens", "POST", { name: "after disabling", role: "admin" }, { authorization: `Bearer ${created.token}` }), { params: Promise.resolve({}) });
+    expect(refused.status).toBe(401);
+    await updateUser(db, owner.id, { disabled: false }, systemActor);
+    expect((await asToken(created.token)).status).toBe(200);
+  });
+});
+
+describe("the cross-site check", () => {
+  it("compares scheme, host and port with the request's own origin and ignores a client's X-Forwarded-Host", async () => {
+    const { db } = testDatabase();
+    await createUser(db, { username: "csrf_user", password: "csrf-user-password", role: "editor" }, systemActor);
+    const cookie = await signInCookie("csrf_user", "csrf-user-password");
+    const signOut = (headers: Record<string, string>) =>
+      signOutPost(jsonRequest("/api/auth/sign-out", "POST", undefined, { cookie, host: "localhost:3000", [peerAddressHeader]: "192.0.2.30", ...headers }), { params: Promise.resolve({}) });
+    const code = async (response: Response) => (response.status === 403 ? (await response.json()).error.code : response.status);
+    expect(await code(await signOut({ origin: "https://evil.example", "x-forwarded-host": "evil.example" }))).toBe("csrf_rejected");
+    expect(await code(await signOut({ origin: "http://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }))).toBe("csrf_rejected");
+    expect(await code(await signOut({ origin: "https://localhost:3000" }))).toBe("csrf_rejected"); // another scheme
+    expect(await code(await signOut({ origin: "http://localhost:3001" }))).toBe("csrf_rejected"); // another port
+    expect(await code(await signOut({ origin: "http://localhost:3000" }))).toBe(204);
   });
 });
 

@@ -9,7 +9,8 @@ import { clientAddress, isSecureRequest } from "./request";
 /** Who is calling: a signed-in user (session cookie) or a machine (API token). */
 export type Principal =
   | { kind: "user"; id: string; username: string; name: string; role: Role; sessionId: string }
-  | { kind: "token"; id: number; name: string; role: Role };
+  /** `ownerId`: the user who created the token (its tokens are suspended while that user is disabled). */
+  | { kind: "token"; id: number; name: string; role: Role; ownerId: string | null };
 
 /** A request without usable credentials; `reason` becomes the 401's message. */
 export interface Anonymous {
@@ -43,7 +44,7 @@ export async function resolvePrincipal(headers: Headers, url?: string): Promise<
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const token = match?.[1] ? await findActiveToken(appDatabase().db, match[1]) : undefined;
     if (!token) return { kind: "anonymous", reason: "invalid_token" };
-    return { kind: "token", id: token.id, name: token.name, role: token.role };
+    return { kind: "token", id: token.id, name: token.name, role: token.role, ownerId: token.createdBy };
   }
   const user = await sessionPrincipal(headers, url);
   if (user) return user;

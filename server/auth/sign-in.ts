@@ -3,9 +3,8 @@ import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { recordAudit } from "@/db/queries/audit";
 import { endSessions } from "@/db/queries/users";
-import { clearSignInFailures, recordSignInFailure, signInLockMs, type ThrottleKey } from "@/db/queries/sign-in-throttle";
+import { clearSignInFailures, isUsualAddress, recordSignInFailure, signInKeys, signInLockMs } from "@/db/queries/sign-in-throttle";
 import { signInSchema } from "@/db/schema/user/validation";
-import { addressBackoff, userBackoff } from "@/lib/auth/backoff";
 import { isRole } from "@/lib/auth/roles";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
@@ -29,7 +28,8 @@ function forwardedHeaders(headers: Headers, ip: string, cookie?: string): Header
 }
 
 /**
- * POST /api/auth/sign-in with {"username","password"}: checks the back-off (per username and per address),
+ * POST /api/auth/sign-in with {"username","password"}: checks the back-off (per username and address, per address,
+ * and per username unless the address is one the user signed in from lately: db/queries/sign-in-throttle.ts),
  * lets better-auth verify the password and create the session, records the outcome in the audit log, and answers
  * with the session cookie. Every failure looks the same to the caller (unknown user, wrong password, disabled).
  */
@@ -44,11 +44,12 @@ export async function signIn(request: Request): Promise<Response> {
 
   const { username, password } = await readJson(request, signInSchema, 4 * 1024);
   const db = appDatabase().db;
-  const keys: ThrottleKey[] = [
-    { key: `user:${username}`, policy: userBackoff },
-    { key: `ip:${ip}`, policy: addressBackoff },
-  ];
-  const waitMs = await signInLockMs(db, keys);
+  const throttle = signInKeys(username, ip);
+  const keys = [throttle.pair, throttle.address, throttle.account];
+  const usual = await isUsualAddress(db, username, ip);
+  // Failures count against all three keys; the account-wide lock does not hold at the user's usual address.
+  const locking = usual ? [throttle.pair, throttle.address] : keys;
+  const waitMs = await signInLockMs(db, locking);
   if (waitMs > 0) {
     await recordAudit(db, { actor: auditActor(undefined, headers, username), action: "auth.sign_in_locked", details: { retryAfterSeconds: Math.ceil(waitMs / 1000) } });
     throw locked(waitMs);
@@ -66,11 +67,11 @@ export async function signIn(request: Request): Promise<Response> {
   }
   const user = result?.user;
   if (!result || !user || !isRole(user.role)) {
-    const lockMs = await recordSignInFailure(db, keys);
+    const lockMs = await recordSignInFailure(db, keys, locking);
     await recordAudit(db, { actor: auditActor(undefined, headers, username), action: "auth.sign_in_failed", details: { reason } });
     throw new ApiError(401, "invalid_credentials", "the username or password is wrong, or the account is disabled", lockMs > 0 ? { retryAfterSeconds: Math.ceil(lockMs / 1000) } : undefined);
   }
-  await clearSignInFailures(db, `user:${username}`);
+  await clearSignInFailures(db, throttle.pair.key);
   await recordAudit(db, {
     actor: { type: "user", id: user.id, name: user.username ?? username, ip, userAgent: headers.get("user-agent") },
     action: "auth.sign_in",

@@ -9,19 +9,27 @@ interface Hub {
   listeners: Set<Listener>;
   client: pg.Client | null;
   connecting: Promise<void> | null;
+  /** Consecutive failed connections, for the back-off; 0 once LISTEN is in place. */
+  failures: number;
 }
 
 const globalForHub = globalThis as typeof globalThis & { rankscopeFaultHub?: Hub };
 
 function hub(): Hub {
-  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), client: null, connecting: null };
+  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), client: null, connecting: null, failures: 0 };
   return globalForHub.rankscopeFaultHub;
+}
+
+/** The wait before the next LISTEN connection attempt after `failures` failed ones in a row. */
+export function reconnectDelayMs(failures: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
 }
 
 /**
  * One LISTEN connection per server process, shared by every open event stream: PostgreSQL NOTIFY (sent by the
- * ingestion transaction when it commits) fans out to the subscribers. A lost connection is re-opened after 2 s;
- * with no subscribers left the connection is closed.
+ * ingestion transaction when it commits) fans out to the subscribers. A lost connection (PostgreSQL restarting) is
+ * re-opened with a back-off, 0.5 s doubling up to 30 s, as long as anyone listens; with no subscribers left the
+ * connection is closed.
  */
 async function connect(h: Hub): Promise<void> {
   if (h.client || h.connecting) return h.connecting ?? undefined;
@@ -29,11 +37,16 @@ async function connect(h: Hub): Promise<void> {
   if (!url) return;
   h.connecting = (async () => {
     const client = new pg.Client({ connectionString: url });
+    let retried = false;
     const retry = () => {
+      // "error" and "end" both arrive for one loss, and a failed connect may report both too: one retry each.
+      if (retried) return;
+      retried = true;
       if (h.client === client) h.client = null;
       client.removeAllListeners();
       client.end().catch(() => {});
-      if (h.listeners.size) setTimeout(() => void connect(h), 2000);
+      h.failures++;
+      if (h.listeners.size) setTimeout(() => void connect(h), reconnectDelayMs(h.failures)).unref();
     };
     client.on("error", retry);
     client.on("end", retry);
@@ -51,6 +64,7 @@ async function connect(h: Hub): Promise<void> {
       await client.connect();
       await client.query(`listen ${faultChannel}`);
       h.client = client;
+      h.failures = 0;
     } catch {
       retry();
     }

@@ -35,4 +35,12 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("unique"), { code: "23505" }))).toBe(false);
     expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
   });
+
+  it("knows node-postgres's code-less errors for a connection lost mid-transaction", () => {
+    // Seen by the fault-injection suite when PostgreSQL stopped between two statements of a fault batch.
+    const lost = new Error("Client has encountered a connection error and is not queryable");
+    expect(isDatabaseUnavailable(new Error("Failed query: select …", { cause: lost }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated by the user"))).toBe(false);
+  });
 });

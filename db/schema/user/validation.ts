@@ -42,3 +42,7 @@ export const userSummarySchema = z.object({
   lastSignInAt: z.string().nullable(),
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
+
+/** The answer of POST /api/v1/users/{id}/unlock. */
+export const unlockResultSchema = z.object({ id: z.string(), username: z.string(), failuresCleared: z.number().int() });
+export type UnlockResult = z.infer<typeof unlockResultSchema>;

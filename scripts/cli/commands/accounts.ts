@@ -49,11 +49,13 @@ const userHelp = `Usage: rankscope user add USERNAME --role viewer|editor|admin 
        rankscope user passwd USERNAME [--password-stdin]
        rankscope user disable USERNAME
        rankscope user enable USERNAME
+       rankscope user unlock USERNAME
        rankscope user list
 
 Manages console accounts in the configured database (DATABASE_URL, or the embedded one in .data/postgres when
 the console is not running). Without --password-stdin a random password is generated and printed once.
-A new password or disabling ends every session of the user at once. Changes go to the audit log.
+A new password or disabling ends every session of the user at once. unlock forgets the user's failed sign-ins
+(from every address), so the right password works again at once. Changes go to the audit log.
 
 Options:
   --role ROLE         viewer (read everything), editor (also change data), admin (also users and tokens)
@@ -67,11 +69,12 @@ Examples:
   rankscope user add alice --role editor
   printf '%s\\n' "$PASSWORD" | rankscope user passwd alice --password-stdin
   rankscope user disable bob
+  rankscope user unlock alice
 `;
 
 export const userCommand: Command = {
   name: "user",
-  summary: "add users, set passwords, disable or enable accounts",
+  summary: "add users, set passwords, disable, enable or unlock accounts",
   help: userHelp,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -131,6 +134,19 @@ export const userCommand: Command = {
           return EXIT_OK;
         });
       }
+      case "unlock": {
+        const name = username(target);
+        return database(async ({ db, store }) => {
+          const user = await store.findUserByUsername(db, name);
+          if (!user) {
+            io.stderr(`rankscope user: no user named ${name}\n`);
+            return 1;
+          }
+          const { cleared } = await store.unlockSignIn(db, user, actor);
+          io.stdout(`unlocked ${name}: forgot ${cleared} failed sign-in${cleared === 1 ? "" : "s"}\n`);
+          return EXIT_OK;
+        });
+      }
       case "list":
         if (target !== undefined) throw new UsageError("user list takes no arguments");
         return database(async ({ db, store }) => {
@@ -140,7 +156,7 @@ export const userCommand: Command = {
           return EXIT_OK;
         });
       default:
-        throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, passwd, disable, enable or list`);
+        throw new UsageError(`unknown action ${JSON.stringify(action)}: use add, passwd, disable, enable, unlock or list`);
     }
   },
 };

@@ -2,10 +2,10 @@
 
 import { PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { createUser, errorText, fetchUsers, updateUser, usersQueryKey } from "@/components/admin/api";
+import { createUser, errorText, fetchUsers, unlockUser, updateUser, usersQueryKey } from "@/components/admin/api";
 import { RoleTag, useRoleOptions } from "@/components/admin/role-tag";
 import { useCurrentUser } from "@/components/auth/current-user";
 import { DateTime } from "@/components/primitives/date-time";
@@ -53,6 +53,12 @@ export function UsersClient({ initialUsers }: { initialUsers: UserSummary[] }) {
       passwordForm.resetFields();
       void refresh();
     },
+    onError: (error) => message.error(errorText(error)),
+  });
+
+  const unlock = useMutation({
+    mutationFn: (user: UserSummary) => unlockUser(user.id),
+    onSuccess: (result) => message.success(t("users.unlockedMessage", { name: result.username, count: result.failuresCleared })),
     onError: (error) => message.error(errorText(error)),
   });
 
@@ -143,6 +149,11 @@ export function UsersClient({ initialUsers }: { initialUsers: UserSummary[] }) {
                 <Button size="small" onClick={() => setPasswordFor(user)}>
                   {t("users.setPassword")}
                 </Button>
+                <Tooltip title={t("users.unlockHelp")}>
+                  <Button size="small" loading={unlock.isPending && unlock.variables?.id === user.id} onClick={() => unlock.mutate(user)}>
+                    {t("users.unlock")}
+                  </Button>
+                </Tooltip>
               </Space>
             ),
           },

@@ -1,5 +1,6 @@
 import { subscribeFaults } from "@/server/faults/notifications";
 import { route } from "@/server/auth/guard";
+import { clusterOr404 } from "@/server/faults/http";
 
 export const dynamic = "force-dynamic";
 
@@ -11,11 +12,12 @@ const heartbeatMs = 20_000;
  * the commit (PostgreSQL LISTEN/NOTIFY). The LISTEN is in place before the response starts, so nothing committed
  * after the first byte is missed. `retry: 3000` tells the browser to reconnect after 3 s; a comment line every
  * 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
- * the browser then reconnects), so no connection lives forever.
+ * the browser then reconnects), so no connection lives forever. An unknown cluster is a 404 before the stream starts.
  */
 export const GET = route("read", async ({ request }) => {
   const params = new URL(request.url).searchParams;
-  const cluster = params.get("cluster");
+  const wanted = params.get("cluster");
+  const cluster = wanted === null ? undefined : await clusterOr404(wanted);
   const maxSeconds = Math.min(3600, Math.max(0, Number(params.get("max") ?? 600) || 0));
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -32,7 +34,7 @@ export const GET = route("read", async ({ request }) => {
     }
   };
   const unsubscribe = await subscribeFaults((notice) => {
-    if (cluster && notice.slug !== cluster && String(notice.clusterId) !== cluster) return;
+    if (cluster && notice.clusterId !== cluster.id) return;
     send(`event: faults\ndata: ${JSON.stringify(notice)}\n\n`);
   });
   const heartbeat = setInterval(() => send(`: keep-alive\n\n`), heartbeatMs);
