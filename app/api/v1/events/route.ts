@@ -1,6 +1,7 @@
-import { subscribeFaults } from "@/server/faults/notifications";
+import { appDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
 import { route } from "@/server/auth/guard";
-import { clusterOr404 } from "@/server/faults/http";
+import { subscribeFaults } from "@/server/faults/notifications";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,7 @@ const heartbeatMs = 20_000;
 export const GET = route("read", async ({ request }) => {
   const params = new URL(request.url).searchParams;
   const wanted = params.get("cluster");
-  const cluster = wanted === null ? undefined : await clusterOr404(wanted);
+  const cluster = wanted === null ? undefined : await getClusterOrThrow(appDatabase().db, wanted);
   const maxSeconds = Math.min(3600, Math.max(0, Number(params.get("max") ?? 600) || 0));
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
