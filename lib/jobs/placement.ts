@@ -67,3 +67,15 @@ export function summarizePlacement(placed: readonly PlacedRank[]): PlacementSumm
   }
   return { ranks: placed.length, placed: matched, unmatched: placed.length - matched, servers: servers.size };
 }
+
+/** The topology's die id (`<server>/d<device>`) → the fault events' die key (`<server>/<device>`, target key without `die:`). */
+export function faultDieKey(dieId: string): string {
+  const at = dieId.lastIndexOf("/d");
+  return `${dieId.slice(0, at)}/${dieId.slice(at + 2)}`;
+}
+
+/** The fault events' die key → the topology's die id. */
+export function topologyDieId(dieKey: string): string {
+  const at = dieKey.lastIndexOf("/");
+  return `${dieKey.slice(0, at)}/d${dieKey.slice(at + 1)}`;
+}
