@@ -3,7 +3,7 @@
  * at most one chunk plus the delimiter being looked for.
  */
 export class ByteReader {
-  private buffer = new Uint8Array(0);
+  private buffer: Uint8Array = new Uint8Array(0);
   private ended = false;
 
   constructor(private readonly source: AsyncIterator<Uint8Array>) {}
@@ -86,3 +86,18 @@ export function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): num
 }
 
 export const ascii = (text: string) => new TextEncoder().encode(text);
+
+/** An async iterable of bytes as a web ReadableStream (to pipe through DecompressionStream). */
+export function toReadableStream(iterable: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await iterator.return?.(reason);
+    },
+  });
+}

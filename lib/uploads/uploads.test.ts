@@ -1,7 +1,9 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { toReadableStream } from "./byte-reader";
 import { multipartBoundary, multipartParts } from "./multipart";
 import { tarEntries } from "./tar";
+import { feedLogs, limited } from "./log-files";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -76,12 +78,30 @@ describe("tarEntries", () => {
   it("reads the files of a .tar.gz one after another, long names included", async () => {
     const long = `${"node-with-a-long-directory-name/".repeat(4)}plog-7.log`;
     const archive = gzipSync(tarOf([{ path: "node0/plog-1.log", text: "a\nb\n" }, { path: long, text: "x".repeat(1500) }]));
-    const stream = ReadableStream.from(chunked(archive, 100)).pipeThrough(new DecompressionStream("gzip"));
+    const stream = toReadableStream(chunked(archive, 100)).pipeThrough(new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
     const seen: [string, number][] = [];
     for await (const entry of tarEntries(stream)) seen.push([entry.path, (await text(entry.data)).length]);
     expect(seen).toEqual([
       ["node0/plog-1.log", 4],
       [long, 1500],
     ]);
+  });
+});
+
+describe("feedLogs", () => {
+  it("feeds each file of a multipart form (a .tar.gz of node directories and pasted text) to the sink, and stops at the limit", async () => {
+    const boundary = "xYz";
+    const archive = gzipSync(tarOf([{ path: "node0/plog-1.log", text: "EI0006 a\n" }, { path: "node1/plog-2.log", text: "EI0002 b\n" }]));
+    const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="logs.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`);
+    const tail = encoder.encode(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\npasted line\r\n--${boundary}--\r\n`);
+    const body = new Uint8Array([...head, ...archive, ...tail]);
+    const seen: Record<string, string> = {};
+    let current = "";
+    const sink = { addFile: (path: string) => void (seen[(current = path)] = ""), addChunk: (text: string) => void (seen[current] += text) };
+    const counter = { bytes: 0 };
+    expect(await feedLogs(limited(chunked(body, 33), 1_000_000, counter), `multipart/form-data; boundary=${boundary}`, "upload", sink)).toBe(3);
+    expect(seen).toEqual({ "node0/plog-1.log": "EI0006 a\n", "node1/plog-2.log": "EI0002 b\n", "text.txt": "pasted line" });
+    expect(counter.bytes).toBe(body.length);
+    await expect(feedLogs(limited(chunked(body, 33), 100, { bytes: 0 }), `multipart/form-data; boundary=${boundary}`, "upload", sink)).rejects.toMatchObject({ kind: "too_large" });
   });
 });
