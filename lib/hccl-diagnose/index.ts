@@ -10,4 +10,3 @@
  */
 export type * from "./model";
 export { LogDiagnoser, diagnoseTexts } from "./diagnoser";
-export { generateFailedJobLogs, type FailedJobScenario, type GeneratedLogs } from "./fixtures";
