@@ -92,6 +92,7 @@ export class LogDiagnoser {
       }
       return facts;
     };
+    shareProcessIdentity(this.files);
     let rankSize = 0;
     let root: number | undefined;
     for (const file of this.files) {
@@ -165,6 +166,35 @@ export class LogDiagnoser {
       if (rank !== undefined) return rank;
     }
     return undefined;
+  }
+}
+
+/** A process writes `run/plog/plog-<pid>_…` (INFO: who it is) and `debug/plog/plog-<pid>_…` (its errors) in the same
+ *  log root (CANN log layout, hicann/hccl notify_wait_timeout_EI0002.md); the files of one pid share one identity. */
+function shareProcessIdentity(files: FileState[]): void {
+  const processes = new Map<string, FileState[]>();
+  for (const file of files) {
+    const pid = /plog-(\d+)_[^/\\]*$/.exec(file.path)?.[1];
+    if (pid === undefined) continue;
+    const root = file.path.replace(/[/\\](?:run|debug)[/\\]plog[/\\][^/\\]*$|[/\\][^/\\]*$|^[^/\\]*$/, "");
+    const key = `${root}|${pid}`;
+    processes.set(key, [...(processes.get(key) ?? []), file]);
+  }
+  for (const group of processes.values()) {
+    if (group.length < 2) continue;
+    const best = group.reduce((a, b) => (b.rankWeight > a.rankWeight ? b : a));
+    for (const file of group) {
+      if (file === best) continue;
+      if (best.rankWeight > file.rankWeight) {
+        file.identity.rank = best.identity.rank;
+        file.identity.rankSize = best.identity.rankSize;
+        file.identity.weight = best.identity.weight;
+        file.rankWeight = best.rankWeight;
+      }
+      file.identity.deviceId ??= best.identity.deviceId;
+      file.identity.deviceIp ??= best.identity.deviceIp;
+      file.identity.root ||= best.identity.root;
+    }
   }
 }
 
