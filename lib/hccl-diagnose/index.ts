@@ -10,4 +10,4 @@
  */
 export type * from "./model";
 export { LogDiagnoser, diagnoseTexts } from "./diagnoser";
-export { generateFailedJobLogs, type FailedJobScenario, type GeneratedLogs } from "./fixtures";
+export { generateFailedJobLogs, type FailedJobScenario, type GeneratedFile, type GeneratedLogs } from "./fixtures";
