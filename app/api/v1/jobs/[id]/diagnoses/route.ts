@@ -21,7 +21,7 @@ export const GET = route<JobContext>("read", async ({ context }) => {
 /**
  * Diagnoses logs of the job: a multipart form of files (plogs, `.tar.gz`/`.tgz`/`.tar`/`.gz`) and pasted text fields,
  * or a raw body (text, or an archive named by `?name=`), read in stream into the diagnoser with the job's rank
- * table, at most 512 MB. Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault
+ * table, at most 32 MiB (diagnosisBodyLimit). Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault
  * events. Post again with more logs to diagnose again.
  */
 export const POST = route<JobContext>("write", async ({ request, context, actor }) => {
