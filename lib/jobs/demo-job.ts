@@ -45,3 +45,39 @@ export function demoFailedJob(cluster: ClusterSpec, scenario: Omit<FailedJobScen
     },
   };
 }
+
+/**
+ * A completed rings-config ConfigMap for a job on `servers` of a cluster, as the Ascend Operator writes it
+ * (see rings-config.ts): server_id is the node's host IP, devices with string numbers and ranks in server order,
+ * version 1.2 with super_pod_list when the servers are in super pods.
+ */
+export function demoRingsConfig(servers: ClusterSpec["servers"], job: { name: string; namespace: string; version: string }) {
+  let rank = 0;
+  const pods = [...new Set(servers.map((s) => s.superPodId).filter((p): p is string => p !== null))];
+  const table = {
+    status: "completed",
+    server_list: servers.map((server) => ({
+      device: server.npus.flatMap((npu) =>
+        npu.dies.map((die) => ({
+          device_id: String(die.deviceId),
+          device_ip: die.deviceIp ?? "",
+          ...(die.superDeviceId !== null ? { super_device_id: String(die.superDeviceId) } : {}),
+          rank_id: String(rank++),
+        })),
+      ),
+      server_id: server.hostIp ?? server.serverId,
+      ...(server.hostIp ? { host_ip: server.hostIp } : {}),
+    })),
+    server_count: String(servers.length),
+    version: pods.length ? "1.2" : "1.0",
+    ...(pods.length
+      ? { super_pod_list: pods.map((pod) => ({ super_pod_id: pod, server_list: servers.filter((s) => s.superPodId === pod).map((s) => ({ server_id: s.hostIp ?? s.serverId })) })) }
+      : {}),
+  };
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: `rings-config-${job.name}`, namespace: job.namespace, labels: { "ring-controller.atlas": "ascend-910b" } },
+    data: { "hccl.json": JSON.stringify(table), version: job.version },
+  };
+}
