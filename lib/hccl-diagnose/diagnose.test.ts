@@ -200,6 +200,19 @@ describe("reading", () => {
     expect(streaming.finish()).toEqual(whole);
   });
 
+  it("reads raw bytes split anywhere, even inside a Chinese character, the same as text", () => {
+    const job = generateFailedJobLogs({ phase: "load", servers: 2, devicesPerServer: 4, culpritRank: 2 });
+    const files = [...job.files()].map((file) => ({ ...file, text: `${file.text}[ERROR] 训练进程异常退出 (PID:1, Device:0, RankID:0) 日志结束\r\n` }));
+    const whole = diagnoseTexts(files, { rankTable: job.rankTable });
+    const streaming = new LogDiagnoser({ rankTable: job.rankTable });
+    for (const file of files) {
+      streaming.addFile(file.path);
+      const bytes = new TextEncoder().encode(file.text);
+      for (let offset = 0; offset < bytes.length; offset += 5) streaming.addBytes(bytes.subarray(offset, offset + 5));
+    }
+    expect(streaming.finish()).toEqual(whole);
+  });
+
   it("finds a file's speaker in its path when its content does not say", () => {
     expect(identityFromPath("job-7/node-3/rank_12/plog-1_2.log")).toMatchObject({ rank: 12, serverId: "node-3" });
     expect(identityFromPath("logs/172.16.0.9/device-5/device-5_2025.log")).toMatchObject({ deviceId: 5, hostIp: "172.16.0.9" });

@@ -20,11 +20,33 @@ interface FileState {
   dropped: number;
 }
 
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** An INFO/DEBUG/EVENT plog line (`[INFO] HCCL(pid,…`): it cannot hold a failure (every shape in patterns.ts is
+ *  logged at ERROR level), only who speaks, which the file has already told. */
+function isChatter(text: string, at: number): boolean {
+  return (text.startsWith("[INFO] ", at) || text.startsWith("[DEBUG] ", at) || text.startsWith("[EVENT] ", at) || text.startsWith("[TRACE] ", at)) && isDigit(text.charCodeAt(text.indexOf("(", at) + 1));
+}
+
+const CHATTER_PREFIXES = ["[INFO] ", "[DEBUG] ", "[EVENT] ", "[TRACE] "].map((prefix) => Array.from(prefix, (char) => char.charCodeAt(0)));
+
+/** isChatter on bytes. */
+function isChatterBytes(bytes: Uint8Array, at: number): boolean {
+  const prefix = CHATTER_PREFIXES.find((candidate) => candidate.every((code, index) => bytes[at + index] === code));
+  if (prefix === undefined) return false;
+  const open = bytes.indexOf(40, at + prefix.length);
+  return open !== -1 && open < at + 40 && isDigit(bytes[open + 1] ?? 0);
+}
+
 export class LogDiagnoser {
   private readonly table: JobTable | undefined;
   private readonly files: FileState[] = [];
   private current: FileState | undefined;
   private pending = "";
+  private pendingBytes: Uint8Array | undefined;
+  private readonly utf8 = new TextDecoder("utf-8");
   private lineNumber = 0;
   private lines = 0;
   private unknownLines = 0;
@@ -48,13 +70,45 @@ export class LogDiagnoser {
     let start = 0;
     const source = this.pending === "" ? text : this.pending + text;
     this.pending = "";
+    const file = this.current;
     for (;;) {
       const end = source.indexOf("\n", start);
       if (end === -1) break;
-      this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
+      if (file !== undefined && file.rankWeight >= 5 && isChatter(source, start)) {
+        // The bulk of a plog once we know whose it is: counted without being cut out or read.
+        this.lineNumber++;
+        this.lines++;
+      } else this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
       start = end + 1;
     }
     this.pending = source.slice(start);
+  }
+
+  /**
+   * Feeds raw UTF-8 bytes of the current file (lines may be split across calls). Faster than decoding first: a plog's
+   * INFO chatter, once the file's rank is known, is counted without ever being decoded; other lines are decoded one
+   * by one (a newline byte never occurs inside a multi-byte character, so each line decodes on its own).
+   */
+  addBytes(bytes: Uint8Array): void {
+    let source = bytes;
+    if (this.pendingBytes !== undefined) {
+      source = new Uint8Array(this.pendingBytes.length + bytes.length);
+      source.set(this.pendingBytes);
+      source.set(bytes, this.pendingBytes.length);
+      this.pendingBytes = undefined;
+    }
+    const file = this.current;
+    let start = 0;
+    for (;;) {
+      const end = source.indexOf(10, start);
+      if (end === -1) break;
+      if (file !== undefined && file.rankWeight >= 5 && isChatterBytes(source, start)) {
+        this.lineNumber++;
+        this.lines++;
+      } else this.addLine(this.utf8.decode(source.subarray(start, source[end - 1] === 13 ? end - 1 : end)));
+      start = end + 1;
+    }
+    if (start < source.length) this.pendingBytes = source.slice(start);
   }
 
   /** Feeds one whole line (without its newline) of the current file. */
@@ -129,6 +183,11 @@ export class LogDiagnoser {
   }
 
   private flush(): void {
+    if (this.pendingBytes !== undefined) {
+      const last = this.pendingBytes;
+      this.pendingBytes = undefined;
+      this.addLine(this.utf8.decode(last[last.length - 1] === 13 ? last.subarray(0, -1) : last));
+    }
     if (this.pending !== "") {
       const last = this.pending;
       this.pending = "";

@@ -208,17 +208,18 @@ export function parseRankList(text: string): number[] {
 const WORTH_A_LOOK = /ERROR|EI\d{4}|EJ\d{4}|Entry-Hccl|rror|imeout|time out|fail|\||rank|Rank|deviceLogicId|cqe|CQE|Killed|Segmentation/;
 
 function identityOf(line: string): Identity | undefined {
-  let match = ENTRY_INIT.exec(line);
+  // Literal guards first: most lines hold none of these, and a substring test is far cheaper than a regex scan.
+  let match = line.includes("Entry-HcclCommInit") ? ENTRY_INIT.exec(line) : null;
   if (match) return { rankSize: int(match[1]), rank: int(match[2]), deviceId: int(match[3]), weight: 5 };
-  match = ENTRY_ROOT.exec(line);
+  match = line.includes("Entry-HcclGetRootInfo") ? ENTRY_ROOT.exec(line) : null;
   if (match) return { root: true, deviceId: int(match[1]) };
-  match = TORCH_NPU_ERROR.exec(line);
+  match = line.includes("RankID:") ? TORCH_NPU_ERROR.exec(line) : null;
   if (match) return { deviceId: int(match[1]), rank: int(match[2]), weight: 4 };
-  match = COMM_ERROR_DEVICE.exec(line);
+  match = line.includes("comm error") ? COMM_ERROR_DEVICE.exec(line) : null;
   if (match) return { deviceId: int(match[1]) };
-  match = USER_RANK.exec(line);
+  match = line.includes("userRank[") ? USER_RANK.exec(line) : null;
   if (match) return { rank: int(match[1]), deviceId: int(DEVICE_LOGIC_ID.exec(line)?.[1]), weight: 2 };
-  match = DEVICE_LOGIC_ID.exec(line);
+  match = line.includes("deviceLogicId[") ? DEVICE_LOGIC_ID.exec(line) : null;
   if (match) return { deviceId: int(match[1]) };
   return undefined;
 }
@@ -298,6 +299,11 @@ export function readLine(line: string): LineReading {
     speakerRank = Number(torchrun[1]);
     rest = line.slice(torchrun[0].length);
     known = true;
+  }
+  if (plog && plog[1] !== "ERROR" && plog[1] !== "WARNING" && plog[1] !== "WARN") {
+    // INFO/DEBUG/EVENT chatter, the bulk of a plog: every HCCL failure shape cited here is logged at ERROR level, so
+    // such a line can only tell who is speaking.
+    return { known: true, error: false, identity: identityOf(line) };
   }
   const errorLevel = plog ? plog[1] === "ERROR" : /\[ERROR\]|\bERROR\b/.test(rest);
   if (!WORTH_A_LOOK.test(rest)) return { known: known || OTHER_KNOWN.test(rest), error: errorLevel, speakerRank };

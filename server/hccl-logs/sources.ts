@@ -26,22 +26,15 @@ const TAR = /\.(?:tar|tgz|tar\.gz)$/i;
 /** Files in a log directory that are not text logs (core dumps, archives we do not open, pictures…). */
 const BINARY_SNIFF = 4096;
 
-function looksBinary(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, BINARY_SNIFF);
-  return sample.includes(0);
+function looksBinary(chunk: Uint8Array | string): boolean {
+  return typeof chunk === "string" ? chunk.slice(0, BINARY_SNIFF).includes("\u0000") : chunk.subarray(0, BINARY_SNIFF).includes(0);
 }
 
-/** Feeds one text stream as one file. Binary content (NUL bytes at its start) is skipped and reported. */
+/** Feeds one stream as one file (bytes go to the diagnoser undecoded: it decodes only the lines it reads). Binary
+ *  content (NUL bytes at its start) is skipped and reported. */
 export async function feedText(diagnoser: LogDiagnoser, path: string, source: ByteSource, skipped: SkippedInput[] = []): Promise<void> {
-  const decoder = new TextDecoder("utf-8");
   let started = false;
   for await (const chunk of source) {
-    if (typeof chunk === "string") {
-      if (!started) diagnoser.addFile(path);
-      started = true;
-      diagnoser.addChunk(chunk);
-      continue;
-    }
     if (!started) {
       if (looksBinary(chunk)) {
         skipped.push({ path, reason: "binary content" });
@@ -50,42 +43,39 @@ export async function feedText(diagnoser: LogDiagnoser, path: string, source: By
       diagnoser.addFile(path);
       started = true;
     }
-    diagnoser.addChunk(decoder.decode(chunk, { stream: true }));
+    if (typeof chunk === "string") diagnoser.addChunk(chunk);
+    else diagnoser.addBytes(chunk);
   }
   if (!started) diagnoser.addFile(path);
-  diagnoser.addChunk(decoder.decode());
 }
 
 /** Feeds every file of a tar archive (gunzipped first when `gzipped`), named `<archive>/<entry>`. */
 export async function feedTar(diagnoser: LogDiagnoser, archive: string, source: ByteSource, gzipped: boolean, skipped: SkippedInput[] = []): Promise<void> {
-  let decoder: TextDecoder | undefined;
+  let reading = false;
   let sniffing = false;
   let current = "";
   const reader = new TarReader({
     file(name) {
       current = `${archive}/${name.replace(/^\.\//, "")}`;
-      decoder = new TextDecoder("utf-8");
+      reading = true;
       sniffing = true;
     },
     data(bytes) {
-      if (decoder === undefined) return;
+      if (!reading) return;
       if (sniffing) {
         sniffing = false;
         if (looksBinary(bytes) || GZIP.test(current)) {
           skipped.push({ path: current, reason: GZIP.test(current) ? "compressed file inside the archive" : "binary content" });
-          decoder = undefined;
+          reading = false;
           return;
         }
         diagnoser.addFile(current);
       }
-      diagnoser.addChunk(decoder.decode(bytes, { stream: true }));
+      diagnoser.addBytes(bytes);
     },
     end() {
-      if (decoder !== undefined) {
-        if (sniffing) diagnoser.addFile(current);
-        diagnoser.addChunk(decoder.decode());
-      }
-      decoder = undefined;
+      if (reading && sniffing) diagnoser.addFile(current);
+      reading = false;
     },
   });
   const bytes = gzipped ? Readable.from(source).pipe(createGunzip()) : source;
