@@ -22,7 +22,6 @@ export interface SkippedInput {
 }
 
 const GZIP = /\.(?:gz|tgz)$/i;
-const TAR = /\.(?:tar|tgz|tar\.gz)$/i;
 /** Files in a log directory that are not text logs (core dumps, archives we do not open, pictures…). */
 const BINARY_SNIFF = 4096;
 
@@ -83,6 +82,60 @@ export async function feedTar(diagnoser: LogDiagnoser, archive: string, source: 
   reader.finish();
 }
 
+/** The first `size` bytes of a stream (fewer if it is shorter), and the whole stream again. */
+async function peek(source: ByteSource, size: number): Promise<{ head: Uint8Array; stream: AsyncIterable<Uint8Array> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < size) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    const chunk = typeof next.value === "string" ? new TextEncoder().encode(next.value) : next.value;
+    seen.push(chunk);
+    length += chunk.length;
+  }
+  const head = new Uint8Array(Math.min(size, length));
+  let at = 0;
+  for (const chunk of seen) {
+    if (at >= head.length) break;
+    head.set(chunk.subarray(0, head.length - at), at);
+    at += Math.min(chunk.length, head.length - at);
+  }
+  async function* stream(): AsyncIterable<Uint8Array> {
+    yield* seen;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield typeof next.value === "string" ? new TextEncoder().encode(next.value) : next.value;
+    }
+  }
+  return { head, stream: stream() };
+}
+
+const isGzip = (head: Uint8Array) => head[0] === 0x1f && head[1] === 0x8b;
+const isTar = (head: Uint8Array) => new TextDecoder().decode(head.subarray(257, 262)) === "ustar";
+
+/**
+ * Feeds one upload or file whatever it holds, told by its content rather than its name: a gzip stream is unpacked, a
+ * tar archive gives its files (`<name>/<entry>`), anything else is one text file. For the jobs API's uploads
+ * (`request.body`, a multipart part's stream) as well as the command line.
+ */
+export async function feedUpload(diagnoser: LogDiagnoser, name: string, source: ByteSource, skipped: SkippedInput[] = []): Promise<void> {
+  let { head, stream } = await peek(source, 512);
+  let unpacked = name;
+  if (isGzip(head)) {
+    unpacked = name.replace(/\.tgz$/i, ".tar").replace(/\.gz$/i, "");
+    ({ head, stream } = await peek(Readable.from(stream).pipe(createGunzip()), 512));
+  }
+  if (isTar(head)) await feedTar(diagnoser, unpacked.replace(/\.tar$/i, ""), stream, false, skipped);
+  else await feedText(diagnoser, unpacked, stream, skipped);
+}
+
 /** Feeds a file, a directory (recursively, in name order) or an archive from the file system. */
 export async function feedPath(diagnoser: LogDiagnoser, path: string, skipped: SkippedInput[] = []): Promise<void> {
   const info = await stat(path);
@@ -93,15 +146,7 @@ export async function feedPath(diagnoser: LogDiagnoser, path: string, skipped: S
     }
     return;
   }
-  if (TAR.test(path)) {
-    await feedTar(diagnoser, path, createReadStream(path), GZIP.test(path), skipped);
-    return;
-  }
-  if (GZIP.test(path)) {
-    await feedText(diagnoser, path.replace(GZIP, ""), createReadStream(path).pipe(createGunzip()), skipped);
-    return;
-  }
-  await feedText(diagnoser, path, createReadStream(path, { highWaterMark: 256 * 1024 }), skipped);
+  await feedUpload(diagnoser, path, createReadStream(path, { highWaterMark: 256 * 1024 }), skipped);
 }
 
 /** Diagnoses files, directories and archives from the file system. */
