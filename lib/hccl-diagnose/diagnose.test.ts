@@ -89,6 +89,49 @@ EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify
     expect(report.phase).toBe("init");
   });
 
+  it("EJ0001 means the previous training process still holds the NPU (LlamaFactory#3839)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "pasted",
+        text: `RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64
+[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api failed.
+EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.
+        Solution: Wait for 10s after killing the last training process and try again.
+`,
+      },
+    ]);
+    expect(report.phase).toBe("port_in_use");
+    expect(report.suspects[0]).toMatchObject({ kind: "port", rank: 3, deviceId: 3 });
+    expect(report.suspects[0]!.reason.en).toContain("previous training process");
+  });
+
+  it("a runtime task timeout behind a pdsh host prefix is an execution timeout (Ascend/pytorch#43)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "pasted",
+        text: `worker-1: EH9999: Inner Error!
+worker-1:         rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+worker-1: EH9999: 2024-07-03-11:28:40.451.641  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+`,
+      },
+    ]);
+    expect(report.phase).toBe("execute");
+    expect(report.stats.unknownLines).toBe(0);
+  });
+
+  it("msrun's worker_<rank>.log names its rank", () => {
+    const report = diagnoseTexts([
+      { path: "output/msrun_log/worker_5.log", text: "EI0006: [PID: 1] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.\n" },
+      { path: "output/msrun_log/worker_6.log", text: "2025-04-08 18:05:00 INFO step 1 loss 2.3\n" },
+    ]);
+    expect(report.phase).toBe("load");
+    expect(report.ranks.map((rank) => [rank.rank, rank.status])).toEqual([
+      [5, "timeout"],
+      [6, "ok"],
+    ]);
+    expect(report.suspects[0]).toMatchObject({ rank: 6 });
+  });
+
   it("EI0006 alone is an operator-loading timeout (vllm-ascend#486)", () => {
     const report = diagnoseTexts([
       {

@@ -78,6 +78,8 @@ const TORCHRUN_RANK = /^\[rank(\d+)\]:/;
 /** vLLM worker prefix `(VllmWorker rank=0 pid=234357) …` (vllm-ascend#3196
  *  https://github.com/vllm-project/vllm-ascend/issues/3196). */
 const VLLM_WORKER = /^\((?:VllmWorker|Worker)[^)]*?\brank=(\d+)/;
+/** deepspeed/pdsh host prefix `worker-1: EH9999: …` (Ascend/pytorch#43 https://github.com/Ascend/pytorch/issues/43). */
+const HOST_PREFIX = /^(?:(?:worker|node|host)[-_]?\d+|\d{1,3}(?:\.\d{1,3}){3}): /;
 /** Error code at the start of a screen message (`EI0006: [PID: …] …`, LlamaFactory#5071
  *  https://github.com/hiyouga/LlamaFactory/issues/5071) or in parentheses (`Communication_Error_Get_Socket(EI0006)`,
  *  afd-plugin#229 https://github.com/vllm-project/afd-plugin/issues/229). */
@@ -115,6 +117,9 @@ const LISTEN_FAIL = /socket type\[(\d+)\], listen on ip\[([^\]%]+)(?:%[^\]]*)?\]
  *  (hicann/hccl server_node_port_bind_fail_EI0019.md); EI0020 is the NPU side, EJ0003 "Failed to bind the IP port"
  *  (hcomm error_code.cc, shared/spec/ascend-facts.md §6). */
 const BIND_CODE = /\b(EI0019|EI0020|EJ0003)\b/;
+/** `EJ0001: … Failed to initialize the HCCP process. Reason: Maybe the last training process is running.`: the NPU's
+ *  network process is still held by a previous job (LlamaFactory#3839 https://github.com/hiyouga/LlamaFactory/issues/3839). */
+const HCCP_BUSY = /\bEJ0001\b|Failed to initialize the HCCP process/;
 const BOUND_ADDRESS = new RegExp(String.raw`IP address (${IP}) and port (\d+) have already been bound`);
 
 /** Root's view: `topo exchange server get socket timeout! timeout[120 s]` and `connected rankinfo[LINE 0]:
@@ -155,8 +160,11 @@ const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b/;
  *  notify_wait_timeout_EI0002.md); the device's `hccl fftsplus task timeout occurred during task execution`
  *  (Ascend/pytorch#54 https://github.com/Ascend/pytorch/issues/54, lmdeploy#3354
  *  https://github.com/InternLM/lmdeploy/issues/3354); torch_npu's watchdog `Watchdog caught collective operation
- *  timeout: WorkHCCL(…)` (vllm-ascend#382 https://github.com/vllm-project/vllm-ascend/issues/382). */
-const NOTIFY_TIMEOUT = /Notify register times out|\bEI0002\b|\[TaskExecStage\]\[Timeout\]|hccl fftsplus task timeout|Watchdog caught collective operation timeout: WorkHCCL|Notify Wait.*time ?out/i;
+ *  timeout: WorkHCCL(…)` (vllm-ascend#382 https://github.com/vllm-project/vllm-ascend/issues/382); the runtime's
+ *  `rtDeviceSynchronize execute failed, reason=[task timeout]` (EH9999, Ascend/pytorch#43
+ *  https://github.com/Ascend/pytorch/issues/43) and `EE1002: … Stream synchronize timeout` (Ascend/pytorch#48
+ *  https://github.com/Ascend/pytorch/issues/48). */
+const NOTIFY_TIMEOUT = /Notify register times out|\bEI0002\b|\[TaskExecStage\]\[Timeout\]|hccl fftsplus task timeout|Watchdog caught collective operation timeout: WorkHCCL|Notify Wait.*time ?out|reason=\[task timeout\]|Stream synchronize timeout/i;
 const REMOTE_RANK = /remote rank:?\s*\[(\d+)\]/;
 const TAG = /\btag\[([^\]]+)\]/;
 
@@ -182,7 +190,7 @@ const CONFIG_TEXT = /\[RanktableCheck\]|\[RanktableConfig\]|\[EnvConfig\]|is not
 /** Codes that are consequences (timeouts) or handled above; any other code is a rank's own first error, e.g.
  *  EJ0001 "Failed to initialize the HCCP process" (LlamaFactory#3839 https://github.com/hiyouga/LlamaFactory/issues/3839),
  *  EI0011 out of NPU memory for QPs. */
-const CONSEQUENCE_CODES = new Set(["EI0002", "EI0006", "EI0015", "EI0013", "EI9999"]);
+const CONSEQUENCE_CODES = new Set(["EI0002", "EI0006", "EI0015", "EI0013", "EI9999", "EH9999", "EE1002"]);
 const CRASH = /Segmentation fault|core dumped|Out of memory|out of memory|Killed\b|exitcode\s*:\s*-?(?:9|11)\b/;
 
 function int(text: string | undefined): number | undefined {
@@ -232,6 +240,7 @@ function findingOf(line: string): { finding?: Finding; identity?: Identity } {
     const bound = BOUND_ADDRESS.exec(line);
     return { finding: { kind: "port_in_use", code: match[1], localIp: bound?.[1], port: int(bound?.[2]) } };
   }
+  if (HCCP_BUSY.test(line)) return { finding: { kind: "port_in_use", code: "EJ0001" } };
   match = CONFIG_CODE.exec(line);
   if (match || CONFIG_TEXT.test(line)) return { finding: { kind: "config", code: match?.[1] } };
   if (ROOT_TIMEOUT.test(line)) return { finding: { kind: "root_timeout" }, identity: { root: true } };
@@ -294,10 +303,15 @@ export function readLine(line: string): LineReading {
   let rest = line;
   let speakerRank: number | undefined;
   let known = plog !== null;
-  const torchrun = TORCHRUN_RANK.exec(line) ?? VLLM_WORKER.exec(line);
+  const host = HOST_PREFIX.exec(line);
+  if (host) {
+    rest = line.slice(host[0].length);
+    known = true;
+  }
+  const torchrun = TORCHRUN_RANK.exec(rest) ?? VLLM_WORKER.exec(rest);
   if (torchrun) {
     speakerRank = Number(torchrun[1]);
-    rest = line.slice(torchrun[0].length);
+    rest = rest.slice(torchrun[0].length);
     known = true;
   }
   if (plog && plog[1] !== "ERROR" && plog[1] !== "WARNING" && plog[1] !== "WARN") {
@@ -320,7 +334,7 @@ export function readLine(line: string): LineReading {
 }
 
 /** What a file's path says about its speaker: `…/rank_3/…`, `…/device-5/…`, a node directory (first directory when
- *  the path has several), a host IP in a directory name. plog names (`plog-<pid>_<time>.log`) carry only the pid. */
+ *  the path has several), a host IP in a directory name, msrun's `worker_<rank>.log`. plog names (`plog-<pid>_<time>.log`) carry only the pid. */
 export function identityFromPath(path: string): Identity {
   const identity: Identity = {};
   const parts = path.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
@@ -330,6 +344,10 @@ export function identityFromPath(path: string): Identity {
   if (device) identity.deviceId = Number(device[1]);
   const ip = /(?:^|[^\d.])((?:\d{1,3}\.){3}\d{1,3})(?![\d.]*\d)/.exec(parts.slice(0, -1).join("/"));
   if (ip) identity.hostIp = ip[1];
+  // msrun writes each worker's stdout to `worker_<rank>.log` (MindSpore Transformers logging docs,
+  // https://www.mindspore.cn/mindformers/docs/zh-CN/r2.1.0/feature/logging.html).
+  const msrun = /^worker_(\d+)\.log$/.exec(parts[parts.length - 1] ?? "");
+  if (msrun && identity.rank === undefined) identity.rank = Number(msrun[1]);
   const node = parts.slice(0, -1).find((part) => /^(?:node|worker|host|server|master)[-_]?\w*$/i.test(part));
   if (node) identity.serverId = node;
   return identity;
