@@ -142,16 +142,19 @@ const INIT_FAILED = /HcclCommInitRootInfo\w* failed|\bEI0015\b|\[RanktableDetect
  *  (vllm-ascend#1955), `EI0006: … Getting socket times out. Reason: Remote Rank did not send the data in time`
  *  (vllm-ascend#486, LlamaFactory#5071), `[InitChannelStage][Timeout]Transport init error! createLink
  *  para:rank[1]-localUserrank[1]-localIpAddr[…], remoteRank[0]-remoteUserrank[0]-remoteIpAddr[…]` (hicann/hccl
- *  link_timeout_EI0006.md). */
-const LINK_TIMEOUT = /wait socket establish timeout|Getting socket times out|Communication_Error_Get_Socket|\bEI0006\b|\[InitChannelStage\]\[Timeout\]/;
+ *  link_timeout_EI0006.md; the `[RunFailed]` variant and `[Wait][LinksEstablishCompleted] is failed` in vllm-ascend#10591
+ *  and #9872 https://github.com/vllm-project/vllm-ascend/issues/9872). */
+const LINK_TIMEOUT = /wait socket establish timeout|\[LinksEstablishCompleted\] is failed|Getting socket times out|Communication_Error_Get_Socket|\bEI0006\b|\[InitChannelStage\]\[Timeout\]/;
 const TRANSPORT_INIT = /localUserrank\[(\d+)\]-localIpAddr\[([^\]/]+)(?:\/(\d+))?\], remoteRank\[\d+\]-remoteUserrank\[(\d+)\]-remoteIpAddr\[([^\]/]+)(?:\/(\d+))?\]/;
 /** A LINK_ERROR_INFO row: `| 192.0.2.199(0) | 16666 | 192.0.3.198(1) | 3234403008 | client | time out | DISABLE |`
  *  (dest = the peer, src = this rank; TlsStatus from CANN 8.x; hicann/hccl link_timeout_EI0006.md). */
 const LINK_ROW = new RegExp(String.raw`\|\s*(${IP})\((\d+)\)\s*\|\s*(\d+)\s*\|\s*(${IP})\((\d+)\)\s*\|\s*\d+\s*\|\s*(client|server)\s*\|\s*([^|]+?)\s*\|(?:\s*([A-Z]+)\s*\|)?`);
 
 /** Parameter conflict: `[InitChannelStage][ParameterConflict]CMD information tag check fail` and EI0005 (hicann/hccl
- *  param_link_stage_troubleshooting.md). */
-const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b/;
+ *  param_link_stage_troubleshooting.md); HCCL's own connect-timeout detection concluding `No abnormal periods were
+ *  discovered. please prioritize investigating the consistency of cluster script behaviors.` (vllm-ascend#10591
+ *  https://github.com/vllm-project/vllm-ascend/issues/10591). */
+const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b|prioritize investigating the consistency of cluster script behaviors/;
 
 /** Notify wait timeout: `EI0002: … The wait execution of the Notify register times out. Reason: The Notify register has
  *  not received the Notify record from remote rank: [24]. base information: [… tag[AllReduce_…] …]` (vllm-ascend#3413;

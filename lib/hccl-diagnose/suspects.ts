@@ -152,6 +152,15 @@ export function suspectsWhenAllTimedOut(context: Context): Suspect[] {
   const suspects = cqeSuspects(context);
   const tls = new Set(context.all.map((observation) => observation.finding.tls).filter((value): value is string => value !== undefined && value !== "UNKNOWN"));
   const tlsEvidence = context.all.filter((observation) => observation.finding.tls !== undefined).slice(0, 3).map((observation) => observation.evidence);
+  const conflicts = context.all.filter((observation) => observation.finding.kind === "consistency");
+  if (conflicts.length > 0) {
+    suspects.push({
+      kind: "config",
+      confidence: 0.7,
+      reason: { en: "the ranks disagree on what they run (operator parameters, or HCCL found no abnormal period behind the timeouts): compare the scripts, versions and data sharding of every rank", zh: "各 Rank 执行的内容不一致（算子参数不一致，或 HCCL 未发现超时背后的异常时段）：比对各 Rank 的脚本、版本与数据切分" },
+      evidence: conflicts.slice(0, 3).map((observation) => observation.evidence),
+    });
+  }
   if (context.phase === "load") {
     if (tls.size > 1) {
       suspects.push({ kind: "config", confidence: 0.85, reason: { en: `the TLS switch differs between ranks (${[...tls].join(" / ")})`, zh: `各 Rank 的 TLS 开关不一致（${[...tls].join(" / ")}）` }, evidence: tlsEvidence });
