@@ -20,6 +20,16 @@ interface FileState {
   dropped: number;
 }
 
+function concat(parts: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
@@ -45,7 +55,8 @@ export class LogDiagnoser {
   private readonly files: FileState[] = [];
   private current: FileState | undefined;
   private pending = "";
-  private pendingBytes: Uint8Array | undefined;
+  /** The start of a line cut at a chunk's end (its pieces, joined once the line ends). */
+  private pendingBytes: Uint8Array[] | undefined;
   private readonly utf8 = new TextDecoder("utf-8");
   private lineNumber = 0;
   private lines = 0;
@@ -90,25 +101,34 @@ export class LogDiagnoser {
    * by one (a newline byte never occurs inside a multi-byte character, so each line decodes on its own).
    */
   addBytes(bytes: Uint8Array): void {
-    let source = bytes;
-    if (this.pendingBytes !== undefined) {
-      source = new Uint8Array(this.pendingBytes.length + bytes.length);
-      source.set(this.pendingBytes);
-      source.set(bytes, this.pendingBytes.length);
-      this.pendingBytes = undefined;
-    }
-    const file = this.current;
     let start = 0;
-    for (;;) {
-      const end = source.indexOf(10, start);
-      if (end === -1) break;
-      if (file !== undefined && file.rankWeight >= 5 && isChatterBytes(source, start)) {
-        this.lineNumber++;
-        this.lines++;
-      } else this.addLine(this.utf8.decode(source.subarray(start, source[end - 1] === 13 ? end - 1 : end)));
+    if (this.pendingBytes !== undefined) {
+      // Only the line cut at the previous chunk's end is copied, never the whole chunk.
+      const end = bytes.indexOf(10);
+      if (end === -1) {
+        this.pendingBytes.push(bytes.slice());
+        return;
+      }
+      const line = concat([...this.pendingBytes, bytes.subarray(0, end)]);
+      this.pendingBytes = undefined;
+      this.readBytesLine(line, 0, line.length);
       start = end + 1;
     }
-    if (start < source.length) this.pendingBytes = source.slice(start);
+    for (;;) {
+      const end = bytes.indexOf(10, start);
+      if (end === -1) break;
+      this.readBytesLine(bytes, start, end);
+      start = end + 1;
+    }
+    if (start < bytes.length) this.pendingBytes = [bytes.slice(start)];
+  }
+
+  private readBytesLine(bytes: Uint8Array, start: number, end: number): void {
+    const file = this.current;
+    if (file !== undefined && file.rankWeight >= 5 && isChatterBytes(bytes, start)) {
+      this.lineNumber++;
+      this.lines++;
+    } else this.addLine(this.utf8.decode(bytes.subarray(start, end > start && bytes[end - 1] === 13 ? end - 1 : end)));
   }
 
   /** Feeds one whole line (without its newline) of the current file. */
@@ -184,7 +204,7 @@ export class LogDiagnoser {
 
   private flush(): void {
     if (this.pendingBytes !== undefined) {
-      const last = this.pendingBytes;
+      const last = concat(this.pendingBytes);
       this.pendingBytes = undefined;
       this.addLine(this.utf8.decode(last[last.length - 1] === 13 ? last.subarray(0, -1) : last));
     }
