@@ -74,6 +74,20 @@ EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify
     expect(report.ranks).toEqual([expect.objectContaining({ rank: 101, deviceId: 0, status: "timeout" })]);
   });
 
+  it("the runtime's fftsplus task timeout is an execution timeout on the device it names (Ascend/pytorch#54)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "node_0/lmdeploy.log",
+        text: `RuntimeError: ACL stream synchronize failed.
+EI9999: Inner Error!
+EI9999: 2024-10-21-10:42:00.358.410  The error from device(chipId:3, dieId:0), serial number is 9, hccl fftsplus task timeout occurred during task execution, stream_id:5, sq_id:5, task_id:38827, stuck notify num:1, timeout:30min(default).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1435]
+`,
+      },
+    ]);
+    expect(report.phase).toBe("execute");
+    expect(report.stats.unknownLines).toBe(0);
+  });
+
   it("torch_npu's watchdog timeout is an execution timeout (vllm-ascend#382)", () => {
     const report = diagnoseTexts([
       { path: "pasted", text: "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:574] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 milliseconds before timing out.\n" },

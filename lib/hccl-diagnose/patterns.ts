@@ -106,6 +106,8 @@ const GROUP_RANK = /rankSize\[(\d+)\], rankId\[(\d+)/;
  *  notify_wait_timeout_EI0002.md: `Entry-HcclAllReduce: … localRank[0], streamId[7], … deviceLogicId[0]`). */
 const USER_RANK = /\buserRank\[(\d+)\]/;
 const DEVICE_LOGIC_ID = /\bdeviceLogicId\[(\d+)\]/;
+/** The runtime's `The error from device(chipId:3, dieId:0), … hccl fftsplus task timeout …` (Ascend/pytorch#54). */
+const CHIP_ID = /error from device\(chipId:(\d+), dieId:\d+\)/;
 
 // --- findings ----------------------------------------------------------------------------------------------------
 
@@ -231,6 +233,8 @@ function identityOf(line: string): Identity | undefined {
   match = line.includes("userRank[") ? USER_RANK.exec(line) : null;
   if (match) return { rank: int(match[1]), deviceId: int(DEVICE_LOGIC_ID.exec(line)?.[1]), weight: 2 };
   match = line.includes("deviceLogicId[") ? DEVICE_LOGIC_ID.exec(line) : null;
+  if (match) return { deviceId: int(match[1]) };
+  match = line.includes("chipId:") ? CHIP_ID.exec(line) : null;
   if (match) return { deviceId: int(match[1]) };
   return undefined;
 }
