@@ -143,8 +143,8 @@ function summarise(phase: DiagnosisPhase, suspects: Suspect[], more: number, tim
   const others = suspects.length - 1 + more;
   const rest = others > 0 ? { en: ` (and ${others} more suspect${others === 1 ? "" : "s"})`, zh: `（另有 ${others} 个嫌疑点）` } : { en: "", zh: "" };
   return {
-    en: `Phase: ${name.en}. Most likely culprit: ${what.en}${rest.en}: ${head.reason.en}${counts.en}`,
-    zh: `阶段：${name.zh}。最可能的故障点：${what.zh}${rest.zh}：${head.reason.zh}${counts.zh}`,
+    en: `Phase: ${name.en}. Most likely culprit: ${what.en}${rest.en}: ${head.reason.en}.${counts.en}`,
+    zh: `阶段：${name.zh}。最可能的故障点：${what.zh}${rest.zh}：${head.reason.zh}。${counts.zh}`,
   };
 }
 

@@ -74,6 +74,20 @@ EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify
     expect(report.ranks).toEqual([expect.objectContaining({ rank: 101, deviceId: 0, status: "timeout" })]);
   });
 
+  it("the runtime's fftsplus task timeout is an execution timeout on the device it names (Ascend/pytorch#54)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "node_0/lmdeploy.log",
+        text: `RuntimeError: ACL stream synchronize failed.
+EI9999: Inner Error!
+EI9999: 2024-10-21-10:42:00.358.410  The error from device(chipId:3, dieId:0), serial number is 9, hccl fftsplus task timeout occurred during task execution, stream_id:5, sq_id:5, task_id:38827, stuck notify num:1, timeout:30min(default).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1435]
+`,
+      },
+    ]);
+    expect(report.phase).toBe("execute");
+    expect(report.stats.unknownLines).toBe(0);
+  });
+
   it("torch_npu's watchdog timeout is an execution timeout (vllm-ascend#382)", () => {
     const report = diagnoseTexts([
       { path: "pasted", text: "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:574] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 milliseconds before timing out.\n" },
@@ -87,6 +101,49 @@ EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify
       { path: "pasted", text: "[ERROR] HCCL(36035,mindie_llm_backend_connector):2025-05-13-02:25:58.068.817 [op_base.cc:974][36818][Init][CommRootInfoConfig]errNo[0x0000000005000002]HcclCommInitRootInfo failed.\n" },
     ]);
     expect(report.phase).toBe("init");
+  });
+
+  it("EJ0001 means the previous training process still holds the NPU (LlamaFactory#3839)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "pasted",
+        text: `RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64
+[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api failed.
+EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.
+        Solution: Wait for 10s after killing the last training process and try again.
+`,
+      },
+    ]);
+    expect(report.phase).toBe("port_in_use");
+    expect(report.suspects[0]).toMatchObject({ kind: "port", rank: 3, deviceId: 3 });
+    expect(report.suspects[0]!.reason.en).toContain("previous training process");
+  });
+
+  it("a runtime task timeout behind a pdsh host prefix is an execution timeout (Ascend/pytorch#43)", () => {
+    const report = diagnoseTexts([
+      {
+        path: "pasted",
+        text: `worker-1: EH9999: Inner Error!
+worker-1:         rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+worker-1: EH9999: 2024-07-03-11:28:40.451.641  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+`,
+      },
+    ]);
+    expect(report.phase).toBe("execute");
+    expect(report.stats.unknownLines).toBe(0);
+  });
+
+  it("msrun's worker_<rank>.log names its rank", () => {
+    const report = diagnoseTexts([
+      { path: "output/msrun_log/worker_5.log", text: "EI0006: [PID: 1] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.\n" },
+      { path: "output/msrun_log/worker_6.log", text: "2025-04-08 18:05:00 INFO step 1 loss 2.3\n" },
+    ]);
+    expect(report.phase).toBe("load");
+    expect(report.ranks.map((rank) => [rank.rank, rank.status])).toEqual([
+      [5, "timeout"],
+      [6, "ok"],
+    ]);
+    expect(report.suspects[0]).toMatchObject({ rank: 6 });
   });
 
   it("EI0006 alone is an operator-loading timeout (vllm-ascend#486)", () => {
@@ -196,6 +253,19 @@ describe("reading", () => {
       streaming.addFile(file.path);
       const text = file.text.replaceAll("\n", "\r\n");
       for (let offset = 0; offset < text.length; offset += 37) streaming.addChunk(text.slice(offset, offset + 37));
+    }
+    expect(streaming.finish()).toEqual(whole);
+  });
+
+  it("reads raw bytes split anywhere, even inside a Chinese character, the same as text", () => {
+    const job = generateFailedJobLogs({ phase: "load", servers: 2, devicesPerServer: 4, culpritRank: 2 });
+    const files = [...job.files()].map((file) => ({ ...file, text: `${file.text}[ERROR] 训练进程异常退出 (PID:1, Device:0, RankID:0) 日志结束\r\n` }));
+    const whole = diagnoseTexts(files, { rankTable: job.rankTable });
+    const streaming = new LogDiagnoser({ rankTable: job.rankTable });
+    for (const file of files) {
+      streaming.addFile(file.path);
+      const bytes = new TextEncoder().encode(file.text);
+      for (let offset = 0; offset < bytes.length; offset += 5) streaming.addBytes(bytes.subarray(offset, offset + 5));
     }
     expect(streaming.finish()).toEqual(whole);
   });

@@ -20,11 +20,44 @@ interface FileState {
   dropped: number;
 }
 
+function concat(parts: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** An INFO/DEBUG/EVENT plog line (`[INFO] HCCL(pid,…`): it cannot hold a failure (every shape in patterns.ts is
+ *  logged at ERROR level), only who speaks, which the file has already told. */
+function isChatter(text: string, at: number): boolean {
+  return (text.startsWith("[INFO] ", at) || text.startsWith("[DEBUG] ", at) || text.startsWith("[EVENT] ", at) || text.startsWith("[TRACE] ", at)) && isDigit(text.charCodeAt(text.indexOf("(", at) + 1));
+}
+
+const CHATTER_PREFIXES = ["[INFO] ", "[DEBUG] ", "[EVENT] ", "[TRACE] "].map((prefix) => Array.from(prefix, (char) => char.charCodeAt(0)));
+
+/** isChatter on bytes. */
+function isChatterBytes(bytes: Uint8Array, at: number): boolean {
+  const prefix = CHATTER_PREFIXES.find((candidate) => candidate.every((code, index) => bytes[at + index] === code));
+  if (prefix === undefined) return false;
+  const open = bytes.indexOf(40, at + prefix.length);
+  return open !== -1 && open < at + 40 && isDigit(bytes[open + 1] ?? 0);
+}
+
 export class LogDiagnoser {
   private readonly table: JobTable | undefined;
   private readonly files: FileState[] = [];
   private current: FileState | undefined;
   private pending = "";
+  /** The start of a line cut at a chunk's end (its pieces, joined once the line ends). */
+  private pendingBytes: Uint8Array[] | undefined;
+  private readonly utf8 = new TextDecoder("utf-8");
   private lineNumber = 0;
   private lines = 0;
   private unknownLines = 0;
@@ -48,13 +81,54 @@ export class LogDiagnoser {
     let start = 0;
     const source = this.pending === "" ? text : this.pending + text;
     this.pending = "";
+    const file = this.current;
     for (;;) {
       const end = source.indexOf("\n", start);
       if (end === -1) break;
-      this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
+      if (file !== undefined && file.rankWeight >= 5 && isChatter(source, start)) {
+        // The bulk of a plog once we know whose it is: counted without being cut out or read.
+        this.lineNumber++;
+        this.lines++;
+      } else this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
       start = end + 1;
     }
     this.pending = source.slice(start);
+  }
+
+  /**
+   * Feeds raw UTF-8 bytes of the current file (lines may be split across calls). Faster than decoding first: a plog's
+   * INFO chatter, once the file's rank is known, is counted without ever being decoded; other lines are decoded one
+   * by one (a newline byte never occurs inside a multi-byte character, so each line decodes on its own).
+   */
+  addBytes(bytes: Uint8Array): void {
+    let start = 0;
+    if (this.pendingBytes !== undefined) {
+      // Only the line cut at the previous chunk's end is copied, never the whole chunk.
+      const end = bytes.indexOf(10);
+      if (end === -1) {
+        this.pendingBytes.push(bytes.slice());
+        return;
+      }
+      const line = concat([...this.pendingBytes, bytes.subarray(0, end)]);
+      this.pendingBytes = undefined;
+      this.readBytesLine(line, 0, line.length);
+      start = end + 1;
+    }
+    for (;;) {
+      const end = bytes.indexOf(10, start);
+      if (end === -1) break;
+      this.readBytesLine(bytes, start, end);
+      start = end + 1;
+    }
+    if (start < bytes.length) this.pendingBytes = [bytes.slice(start)];
+  }
+
+  private readBytesLine(bytes: Uint8Array, start: number, end: number): void {
+    const file = this.current;
+    if (file !== undefined && file.rankWeight >= 5 && isChatterBytes(bytes, start)) {
+      this.lineNumber++;
+      this.lines++;
+    } else this.addLine(this.utf8.decode(bytes.subarray(start, end > start && bytes[end - 1] === 13 ? end - 1 : end)));
   }
 
   /** Feeds one whole line (without its newline) of the current file. */
@@ -129,6 +203,11 @@ export class LogDiagnoser {
   }
 
   private flush(): void {
+    if (this.pendingBytes !== undefined) {
+      const last = concat(this.pendingBytes);
+      this.pendingBytes = undefined;
+      this.addLine(this.utf8.decode(last[last.length - 1] === 13 ? last.subarray(0, -1) : last));
+    }
     if (this.pending !== "") {
       const last = this.pending;
       this.pending = "";

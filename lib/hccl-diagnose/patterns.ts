@@ -78,6 +78,8 @@ const TORCHRUN_RANK = /^\[rank(\d+)\]:/;
 /** vLLM worker prefix `(VllmWorker rank=0 pid=234357) …` (vllm-ascend#3196
  *  https://github.com/vllm-project/vllm-ascend/issues/3196). */
 const VLLM_WORKER = /^\((?:VllmWorker|Worker)[^)]*?\brank=(\d+)/;
+/** deepspeed/pdsh host prefix `worker-1: EH9999: …` (Ascend/pytorch#43 https://github.com/Ascend/pytorch/issues/43). */
+const HOST_PREFIX = /^(?:(?:worker|node|host)[-_]?\d+|\d{1,3}(?:\.\d{1,3}){3}): /;
 /** Error code at the start of a screen message (`EI0006: [PID: …] …`, LlamaFactory#5071
  *  https://github.com/hiyouga/LlamaFactory/issues/5071) or in parentheses (`Communication_Error_Get_Socket(EI0006)`,
  *  afd-plugin#229 https://github.com/vllm-project/afd-plugin/issues/229). */
@@ -104,6 +106,8 @@ const GROUP_RANK = /rankSize\[(\d+)\], rankId\[(\d+)/;
  *  notify_wait_timeout_EI0002.md: `Entry-HcclAllReduce: … localRank[0], streamId[7], … deviceLogicId[0]`). */
 const USER_RANK = /\buserRank\[(\d+)\]/;
 const DEVICE_LOGIC_ID = /\bdeviceLogicId\[(\d+)\]/;
+/** The runtime's `The error from device(chipId:3, dieId:0), … hccl fftsplus task timeout …` (Ascend/pytorch#54). */
+const CHIP_ID = /error from device\(chipId:(\d+), dieId:\d+\)/;
 
 // --- findings ----------------------------------------------------------------------------------------------------
 
@@ -115,6 +119,9 @@ const LISTEN_FAIL = /socket type\[(\d+)\], listen on ip\[([^\]%]+)(?:%[^\]]*)?\]
  *  (hicann/hccl server_node_port_bind_fail_EI0019.md); EI0020 is the NPU side, EJ0003 "Failed to bind the IP port"
  *  (hcomm error_code.cc, shared/spec/ascend-facts.md §6). */
 const BIND_CODE = /\b(EI0019|EI0020|EJ0003)\b/;
+/** `EJ0001: … Failed to initialize the HCCP process. Reason: Maybe the last training process is running.`: the NPU's
+ *  network process is still held by a previous job (LlamaFactory#3839 https://github.com/hiyouga/LlamaFactory/issues/3839). */
+const HCCP_BUSY = /\bEJ0001\b|Failed to initialize the HCCP process/;
 const BOUND_ADDRESS = new RegExp(String.raw`IP address (${IP}) and port (\d+) have already been bound`);
 
 /** Root's view: `topo exchange server get socket timeout! timeout[120 s]` and `connected rankinfo[LINE 0]:
@@ -137,16 +144,19 @@ const INIT_FAILED = /HcclCommInitRootInfo\w* failed|\bEI0015\b|\[RanktableDetect
  *  (vllm-ascend#1955), `EI0006: … Getting socket times out. Reason: Remote Rank did not send the data in time`
  *  (vllm-ascend#486, LlamaFactory#5071), `[InitChannelStage][Timeout]Transport init error! createLink
  *  para:rank[1]-localUserrank[1]-localIpAddr[…], remoteRank[0]-remoteUserrank[0]-remoteIpAddr[…]` (hicann/hccl
- *  link_timeout_EI0006.md). */
-const LINK_TIMEOUT = /wait socket establish timeout|Getting socket times out|Communication_Error_Get_Socket|\bEI0006\b|\[InitChannelStage\]\[Timeout\]/;
+ *  link_timeout_EI0006.md; the `[RunFailed]` variant and `[Wait][LinksEstablishCompleted] is failed` in vllm-ascend#10591
+ *  and #9872 https://github.com/vllm-project/vllm-ascend/issues/9872). */
+const LINK_TIMEOUT = /wait socket establish timeout|\[LinksEstablishCompleted\] is failed|Getting socket times out|Communication_Error_Get_Socket|\bEI0006\b|\[InitChannelStage\]\[Timeout\]/;
 const TRANSPORT_INIT = /localUserrank\[(\d+)\]-localIpAddr\[([^\]/]+)(?:\/(\d+))?\], remoteRank\[\d+\]-remoteUserrank\[(\d+)\]-remoteIpAddr\[([^\]/]+)(?:\/(\d+))?\]/;
 /** A LINK_ERROR_INFO row: `| 192.0.2.199(0) | 16666 | 192.0.3.198(1) | 3234403008 | client | time out | DISABLE |`
  *  (dest = the peer, src = this rank; TlsStatus from CANN 8.x; hicann/hccl link_timeout_EI0006.md). */
 const LINK_ROW = new RegExp(String.raw`\|\s*(${IP})\((\d+)\)\s*\|\s*(\d+)\s*\|\s*(${IP})\((\d+)\)\s*\|\s*\d+\s*\|\s*(client|server)\s*\|\s*([^|]+?)\s*\|(?:\s*([A-Z]+)\s*\|)?`);
 
 /** Parameter conflict: `[InitChannelStage][ParameterConflict]CMD information tag check fail` and EI0005 (hicann/hccl
- *  param_link_stage_troubleshooting.md). */
-const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b/;
+ *  param_link_stage_troubleshooting.md); HCCL's own connect-timeout detection concluding `No abnormal periods were
+ *  discovered. please prioritize investigating the consistency of cluster script behaviors.` (vllm-ascend#10591
+ *  https://github.com/vllm-project/vllm-ascend/issues/10591). */
+const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b|prioritize investigating the consistency of cluster script behaviors/;
 
 /** Notify wait timeout: `EI0002: … The wait execution of the Notify register times out. Reason: The Notify register has
  *  not received the Notify record from remote rank: [24]. base information: [… tag[AllReduce_…] …]` (vllm-ascend#3413;
@@ -155,8 +165,11 @@ const CONSISTENCY = /\[ParameterConflict\]|\bEI0005\b/;
  *  notify_wait_timeout_EI0002.md); the device's `hccl fftsplus task timeout occurred during task execution`
  *  (Ascend/pytorch#54 https://github.com/Ascend/pytorch/issues/54, lmdeploy#3354
  *  https://github.com/InternLM/lmdeploy/issues/3354); torch_npu's watchdog `Watchdog caught collective operation
- *  timeout: WorkHCCL(…)` (vllm-ascend#382 https://github.com/vllm-project/vllm-ascend/issues/382). */
-const NOTIFY_TIMEOUT = /Notify register times out|\bEI0002\b|\[TaskExecStage\]\[Timeout\]|hccl fftsplus task timeout|Watchdog caught collective operation timeout: WorkHCCL|Notify Wait.*time ?out/i;
+ *  timeout: WorkHCCL(…)` (vllm-ascend#382 https://github.com/vllm-project/vllm-ascend/issues/382); the runtime's
+ *  `rtDeviceSynchronize execute failed, reason=[task timeout]` (EH9999, Ascend/pytorch#43
+ *  https://github.com/Ascend/pytorch/issues/43) and `EE1002: … Stream synchronize timeout` (Ascend/pytorch#48
+ *  https://github.com/Ascend/pytorch/issues/48). */
+const NOTIFY_TIMEOUT = /Notify register times out|\bEI0002\b|\[TaskExecStage\]\[Timeout\]|hccl fftsplus task timeout|Watchdog caught collective operation timeout: WorkHCCL|Notify Wait.*time ?out|reason=\[task timeout\]|Stream synchronize timeout/i;
 const REMOTE_RANK = /remote rank:?\s*\[(\d+)\]/;
 const TAG = /\btag\[([^\]]+)\]/;
 
@@ -182,7 +195,7 @@ const CONFIG_TEXT = /\[RanktableCheck\]|\[RanktableConfig\]|\[EnvConfig\]|is not
 /** Codes that are consequences (timeouts) or handled above; any other code is a rank's own first error, e.g.
  *  EJ0001 "Failed to initialize the HCCP process" (LlamaFactory#3839 https://github.com/hiyouga/LlamaFactory/issues/3839),
  *  EI0011 out of NPU memory for QPs. */
-const CONSEQUENCE_CODES = new Set(["EI0002", "EI0006", "EI0015", "EI0013", "EI9999"]);
+const CONSEQUENCE_CODES = new Set(["EI0002", "EI0006", "EI0015", "EI0013", "EI9999", "EH9999", "EE1002"]);
 const CRASH = /Segmentation fault|core dumped|Out of memory|out of memory|Killed\b|exitcode\s*:\s*-?(?:9|11)\b/;
 
 function int(text: string | undefined): number | undefined {
@@ -208,17 +221,20 @@ export function parseRankList(text: string): number[] {
 const WORTH_A_LOOK = /ERROR|EI\d{4}|EJ\d{4}|Entry-Hccl|rror|imeout|time out|fail|\||rank|Rank|deviceLogicId|cqe|CQE|Killed|Segmentation/;
 
 function identityOf(line: string): Identity | undefined {
-  let match = ENTRY_INIT.exec(line);
+  // Literal guards first: most lines hold none of these, and a substring test is far cheaper than a regex scan.
+  let match = line.includes("Entry-HcclCommInit") ? ENTRY_INIT.exec(line) : null;
   if (match) return { rankSize: int(match[1]), rank: int(match[2]), deviceId: int(match[3]), weight: 5 };
-  match = ENTRY_ROOT.exec(line);
+  match = line.includes("Entry-HcclGetRootInfo") ? ENTRY_ROOT.exec(line) : null;
   if (match) return { root: true, deviceId: int(match[1]) };
-  match = TORCH_NPU_ERROR.exec(line);
+  match = line.includes("RankID:") ? TORCH_NPU_ERROR.exec(line) : null;
   if (match) return { deviceId: int(match[1]), rank: int(match[2]), weight: 4 };
-  match = COMM_ERROR_DEVICE.exec(line);
+  match = line.includes("comm error") ? COMM_ERROR_DEVICE.exec(line) : null;
   if (match) return { deviceId: int(match[1]) };
-  match = USER_RANK.exec(line);
+  match = line.includes("userRank[") ? USER_RANK.exec(line) : null;
   if (match) return { rank: int(match[1]), deviceId: int(DEVICE_LOGIC_ID.exec(line)?.[1]), weight: 2 };
-  match = DEVICE_LOGIC_ID.exec(line);
+  match = line.includes("deviceLogicId[") ? DEVICE_LOGIC_ID.exec(line) : null;
+  if (match) return { deviceId: int(match[1]) };
+  match = line.includes("chipId:") ? CHIP_ID.exec(line) : null;
   if (match) return { deviceId: int(match[1]) };
   return undefined;
 }
@@ -231,6 +247,7 @@ function findingOf(line: string): { finding?: Finding; identity?: Identity } {
     const bound = BOUND_ADDRESS.exec(line);
     return { finding: { kind: "port_in_use", code: match[1], localIp: bound?.[1], port: int(bound?.[2]) } };
   }
+  if (HCCP_BUSY.test(line)) return { finding: { kind: "port_in_use", code: "EJ0001" } };
   match = CONFIG_CODE.exec(line);
   if (match || CONFIG_TEXT.test(line)) return { finding: { kind: "config", code: match?.[1] } };
   if (ROOT_TIMEOUT.test(line)) return { finding: { kind: "root_timeout" }, identity: { root: true } };
@@ -293,11 +310,21 @@ export function readLine(line: string): LineReading {
   let rest = line;
   let speakerRank: number | undefined;
   let known = plog !== null;
-  const torchrun = TORCHRUN_RANK.exec(line) ?? VLLM_WORKER.exec(line);
+  const host = HOST_PREFIX.exec(line);
+  if (host) {
+    rest = line.slice(host[0].length);
+    known = true;
+  }
+  const torchrun = TORCHRUN_RANK.exec(rest) ?? VLLM_WORKER.exec(rest);
   if (torchrun) {
     speakerRank = Number(torchrun[1]);
-    rest = line.slice(torchrun[0].length);
+    rest = rest.slice(torchrun[0].length);
     known = true;
+  }
+  if (plog && plog[1] !== "ERROR" && plog[1] !== "WARNING" && plog[1] !== "WARN") {
+    // INFO/DEBUG/EVENT chatter, the bulk of a plog: every HCCL failure shape cited here is logged at ERROR level, so
+    // such a line can only tell who is speaking.
+    return { known: true, error: false, identity: identityOf(line) };
   }
   const errorLevel = plog ? plog[1] === "ERROR" : /\[ERROR\]|\bERROR\b/.test(rest);
   if (!WORTH_A_LOOK.test(rest)) return { known: known || OTHER_KNOWN.test(rest), error: errorLevel, speakerRank };
@@ -314,7 +341,7 @@ export function readLine(line: string): LineReading {
 }
 
 /** What a file's path says about its speaker: `…/rank_3/…`, `…/device-5/…`, a node directory (first directory when
- *  the path has several), a host IP in a directory name. plog names (`plog-<pid>_<time>.log`) carry only the pid. */
+ *  the path has several), a host IP in a directory name, msrun's `worker_<rank>.log`. plog names (`plog-<pid>_<time>.log`) carry only the pid. */
 export function identityFromPath(path: string): Identity {
   const identity: Identity = {};
   const parts = path.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
@@ -324,6 +351,10 @@ export function identityFromPath(path: string): Identity {
   if (device) identity.deviceId = Number(device[1]);
   const ip = /(?:^|[^\d.])((?:\d{1,3}\.){3}\d{1,3})(?![\d.]*\d)/.exec(parts.slice(0, -1).join("/"));
   if (ip) identity.hostIp = ip[1];
+  // msrun writes each worker's stdout to `worker_<rank>.log` (MindSpore Transformers logging docs,
+  // https://www.mindspore.cn/mindformers/docs/zh-CN/r2.1.0/feature/logging.html).
+  const msrun = /^worker_(\d+)\.log$/.exec(parts[parts.length - 1] ?? "");
+  if (msrun && identity.rank === undefined) identity.rank = Number(msrun[1]);
   const node = parts.slice(0, -1).find((part) => /^(?:node|worker|host|server|master)[-_]?\w*$/i.test(part));
   if (node) identity.serverId = node;
   return identity;

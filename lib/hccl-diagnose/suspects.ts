@@ -67,7 +67,7 @@ export function suspectsForPorts(context: Context): Suspect[] {
   for (const observation of context.all) {
     const { finding, evidence } = observation;
     if (finding.kind !== "port_in_use") continue;
-    const key = `${finding.localIp ?? "?"}:${finding.port ?? "?"}`;
+    const key = finding.code === "EJ0001" ? `EJ0001:${rankOf(context, observation) ?? "?"}` : `${finding.localIp ?? "?"}:${finding.port ?? "?"}`;
     const existing = seen.get(key);
     if (existing) {
       if (existing.evidence.length < 3) existing.evidence.push(evidence);
@@ -77,6 +77,16 @@ export function suspectsForPorts(context: Context): Suspect[] {
     const host = finding.code === "host" || finding.code === "EI0019";
     const where = finding.port === undefined ? { en: "a port", zh: "端口" } : { en: `port ${finding.port}${finding.localIp ? ` on ${finding.localIp}` : ""}`, zh: `${finding.localIp ? `${finding.localIp} 上的` : ""}端口 ${finding.port}` };
     const side = host ? { en: "host (communicator negotiation)", zh: "Host 侧（通信域协商）" } : { en: "NPU (parameter plane)", zh: "NPU 侧（参数面）" };
+    if (finding.code === "EJ0001") {
+      seen.set(key, {
+        kind: "port",
+        ...(rank === undefined ? {} : { rank, ...placeOf(context, rank) }),
+        confidence: 0.85,
+        reason: { en: "HCCP could not start on this NPU: the previous training process is probably still running; wait about 10 s after it exits (or kill it) and start again", zh: "该 NPU 上 HCCP 进程初始化失败：上一次训练进程可能仍在运行；待其退出（或将其结束）约 10 秒后再启动" },
+        evidence: [evidence],
+      });
+      continue;
+    }
     seen.set(key, {
       kind: "port",
       ...(rank === undefined ? {} : { rank, ...placeOf(context, rank) }),
@@ -142,6 +152,15 @@ export function suspectsWhenAllTimedOut(context: Context): Suspect[] {
   const suspects = cqeSuspects(context);
   const tls = new Set(context.all.map((observation) => observation.finding.tls).filter((value): value is string => value !== undefined && value !== "UNKNOWN"));
   const tlsEvidence = context.all.filter((observation) => observation.finding.tls !== undefined).slice(0, 3).map((observation) => observation.evidence);
+  const conflicts = context.all.filter((observation) => observation.finding.kind === "consistency");
+  if (conflicts.length > 0) {
+    suspects.push({
+      kind: "config",
+      confidence: 0.7,
+      reason: { en: "the ranks disagree on what they run (operator parameters, or HCCL found no abnormal period behind the timeouts): compare the scripts, versions and data sharding of every rank", zh: "各 Rank 执行的内容不一致（算子参数不一致，或 HCCL 未发现超时背后的异常时段）：比对各 Rank 的脚本、版本与数据切分" },
+      evidence: conflicts.slice(0, 3).map((observation) => observation.evidence),
+    });
+  }
   if (context.phase === "load") {
     if (tls.size > 1) {
       suspects.push({ kind: "config", confidence: 0.85, reason: { en: `the TLS switch differs between ranks (${[...tls].join(" / ")})`, zh: `各 Rank 的 TLS 开关不一致（${[...tls].join(" / ")}）` }, evidence: tlsEvidence });
