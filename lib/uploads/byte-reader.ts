@@ -1,5 +1,5 @@
 /**
- * Pull-style reading of a byte stream (a request body, a decompressed archive) without holding it: the buffer keeps
+ * Pull-style reading of a byte stream (a request body) without holding it: the buffer keeps
  * at most one chunk plus the delimiter being looked for.
  */
 export class ByteReader {
@@ -35,18 +35,6 @@ export class ByteReader {
     const out = this.buffer.slice(0, n);
     this.buffer = this.buffer.subarray(n);
     return out;
-  }
-
-  /** The next `n` bytes in chunks as they come; throws when the stream ends first. */
-  async *take(n: number): AsyncGenerator<Uint8Array> {
-    let left = n;
-    while (left > 0) {
-      if (this.buffer.length === 0 && !(await this.fill())) throw new Error(`the stream ended ${left} bytes early`);
-      const part = this.buffer.subarray(0, Math.min(left, this.buffer.length));
-      this.buffer = this.buffer.subarray(part.length);
-      left -= part.length;
-      yield part;
-    }
   }
 
   /** The bytes before the next `delimiter` in chunks; the delimiter is consumed. Throws when the stream ends first. */
@@ -87,17 +75,3 @@ export function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): num
 
 export const ascii = (text: string) => new TextEncoder().encode(text);
 
-/** An async iterable of bytes as a web ReadableStream (to pipe through DecompressionStream). */
-export function toReadableStream(iterable: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  const iterator = iterable[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel(reason) {
-      await iterator.return?.(reason);
-    },
-  });
-}

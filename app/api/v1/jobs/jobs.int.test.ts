@@ -100,6 +100,7 @@ describe("tracking a saved rank table as a job", () => {
   });
 });
 
+/** A ustar archive, gzipped, as `tar czf` writes it. */
 function tarGz(files: { path: string; text: string }[]): Uint8Array {
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
@@ -109,6 +110,10 @@ function tarGz(files: { path: string; text: string }[]): Uint8Array {
     header.set(encoder.encode(file.path.slice(0, 100)), 0);
     header.set(encoder.encode(data.length.toString(8).padStart(11, "0")), 124);
     header[156] = 48;
+    header.set(encoder.encode("ustar\u000000"), 257);
+    // The checksum: the header's bytes summed with the checksum field as spaces.
+    header.fill(32, 148, 156);
+    header.set(encoder.encode(`${header.reduce((n, b) => n + b, 0).toString(8).padStart(6, "0")}\u0000 `), 148);
     chunks.push(header, data, new Uint8Array((512 - (data.length % 512)) % 512));
   }
   chunks.push(new Uint8Array(1024));

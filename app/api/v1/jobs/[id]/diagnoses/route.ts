@@ -5,8 +5,9 @@ import { getJob } from "@/db/queries/jobs";
 import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
-import { feedLogs, limited } from "@/lib/uploads/log-files";
 import { route } from "@/server/auth/guard";
+import type { SkippedInput } from "@/server/hccl-logs/sources";
+import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
 import { jobIdOf, type JobContext } from "@/server/jobs/http";
 
 export const dynamic = "force-dynamic";
@@ -36,8 +37,10 @@ export const POST = route<JobContext>("write", async ({ request, context, actor 
   const diagnoser = new LogDiagnoser(job.rankTableText ? { rankTable: job.rankTableText } : {});
   const counter = { bytes: 0 };
   const name = new URL(request.url).searchParams.get("name")?.slice(0, 500) || "pasted.log";
-  const files = await feedLogs(limited(request.body, diagnosisBodyLimit, counter), request.headers.get("content-type"), name, diagnoser);
-  if (files === 0 || counter.bytes === 0) throw new DomainError("bad_request", "the request carried no logs", { code: "no_logs" });
-  const diagnosis = await storeDiagnosis(appDatabase(), id, diagnoser.finish(), { files, bytes: counter.bytes }, actor);
+  const skipped: SkippedInput[] = [];
+  const parts = await feedDiagnosisUpload(diagnoser, limited(request.body, diagnosisBodyLimit, counter), request.headers.get("content-type"), name, skipped);
+  if (parts === 0 || counter.bytes === 0) throw new DomainError("bad_request", "the request carried no logs", { code: "no_logs" });
+  const report = diagnoser.finish();
+  const diagnosis = await storeDiagnosis(appDatabase(), id, report, { files: report.stats.files, bytes: counter.bytes }, actor);
   return NextResponse.json(diagnosis, { status: 201 });
 });
