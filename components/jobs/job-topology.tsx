@@ -53,6 +53,8 @@ export function JobTopology({ job, report }: { job: JobDetail; report: Diagnosis
   });
   const data = target?.level === "cluster" && clusterView.data ? clusterView.data : view.data;
   const { overlay, rankOfDie } = useMemo(() => jobOverlay(job.ranks, report), [job.ranks, report]);
+  const suspects = [...overlay.dies].filter(([, mark]) => mark === "suspect").map(([die]) => die);
+  const timeouts = [...overlay.dies.values()].filter((mark) => mark === "timeout").length;
   const swatch = (color: string, dashed = false) => (
     <span aria-hidden style={{ display: "inline-block", width: 14, height: 10, border: `3px ${dashed ? "dashed" : "solid"} ${color}`, verticalAlign: "middle" }} />
   );
@@ -91,6 +93,14 @@ export function JobTopology({ job, report }: { job: JobDetail; report: Diagnosis
           {swatch("rgba(128,128,128,.2)", true)} {t("legend.outside")}
         </span>
       </Space>
+      {/* The marks in words too: colour is never the only signal. */}
+      {(suspects.length > 0 || timeouts > 0) && (
+        <Typography.Text data-testid="overlay-summary" data-suspects={suspects.join(" ")}>
+          {[suspects.length ? t("legend.suspectsOnGraph", { list: suspects.map((die) => (rankOfDie.has(die) ? `${die} (rank ${rankOfDie.get(die)})` : die)).join(", ") }) : null, timeouts ? t("legend.timeoutsOnGraph", { count: timeouts }) : null]
+            .filter(Boolean)
+            .join(" · ")}
+        </Typography.Text>
+      )}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {t("topologyHint")}
       </Typography.Text>
