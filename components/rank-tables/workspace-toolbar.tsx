@@ -4,6 +4,8 @@ import { RedoOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { Button, Input, Space, Tag, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
 import { useCan } from "@/components/auth/current-user";
+import { TrackJobButton } from "@/components/jobs/track-job-button";
+import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import type { JsonValue } from "@/lib/rank-table";
 import { ClusterLink, type ClusterLinkValue } from "./cluster-link";
 import { ExportMenu } from "./export-menu";
@@ -12,8 +14,8 @@ import { RepairsMenu } from "./repairs-menu";
 interface Props {
   name: string;
   onNameChange: (name: string) => void;
-  /** The saved table's id and revision; undefined for a table not saved yet. */
-  saved: { id: number; revision: number } | undefined;
+  /** The saved table; undefined for a table not saved yet. */
+  saved: RankTableDetail | undefined;
   dirty: boolean;
   link: ClusterLinkValue;
   onLinkChange: (link: ClusterLinkValue) => void;
@@ -54,6 +56,7 @@ export function WorkspaceToolbar(props: Props) {
       </Tooltip>
       {canWrite && <RepairsMenu table={table} onRepaired={props.onRepaired} />}
       <ExportMenu table={table} name={name} errorCount={props.errorCount} />
+      {canWrite && saved && <TrackJobButton table={saved} />}
       {canWrite && (
         <>
           <Input aria-label={t("comment")} placeholder={t("comment")} value={props.comment} onChange={(event) => props.onCommentChange(event.target.value)} style={{ width: 220 }} />

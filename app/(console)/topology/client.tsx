@@ -14,13 +14,14 @@ import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { getRankTable, listRankTables, rankTableKey, rankTablesKey } from "@/components/rank-tables/api";
 import { useThemeControl } from "@/components/providers/app-providers";
-import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
+import { nodeKey } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
 import { TopologySearch } from "@/components/topology/search-box";
+import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
@@ -46,7 +47,6 @@ function selectRanks(table: RankTableDetail): RankAssignment {
   return assignment;
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The topology page; its first view comes from the server, in the query cache under `topologyKeys.view`. */
 export function TopologyClient({ defaultCluster }: { defaultCluster: string | null }) {
@@ -130,38 +130,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     return () => window.removeEventListener("keydown", onKey, true);
   }, [navigate, state.sel]);
 
-  const labels = useMemo<ChartLabels>(() => {
-    const field = (name: string, value: string | number | null | undefined) =>
-      value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
-    return {
-      superPod: (id) => t("labels.superPod", { id }),
-      npu: (index) => t("labels.npu", { index }),
-      die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
-      dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
-      counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
-      rank: (rank) => t("labels.rank", { rank }),
-      linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
-      linkTooltip: (kind: LinkKind, count: number, source: string, target: string) =>
-        escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
-      tooltip: (node: TopologyNode, rank: number | undefined) =>
-        [
-          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.id}`)}</b></div>`,
-          node.kind === "die" ? `<div>${escapeHtml(node.label)}</div>` : "",
-          field("health", t(`health.${node.health}`)),
-          node.kind === "die" ? field("serverId", node.serverId) : "",
-          field("hostIp", node.hostIp),
-          field("deviceIp", node.deviceIp),
-          field("devicePort", node.devicePort),
-          field("backupDeviceIp", node.backupDeviceIp),
-          field("backupDevicePort", node.backupDevicePort),
-          field("hostPort", node.hostPort),
-          field("superDeviceId", node.superDeviceId),
-          field("rank", rank),
-          node.counts && node.kind !== "die" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
-          node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
-        ].join(""),
-    };
-  }, [t]);
+  const labels = useChartLabels();
 
   const open = useCallback(
     (kind: NodeKind, id: string) => {
