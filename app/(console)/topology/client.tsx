@@ -47,7 +47,6 @@ function selectRanks(table: RankTableDetail): RankAssignment {
   return assignment;
 }
 
-
 /** The topology page; its first view comes from the server, in the query cache under `topologyKeys.view`. */
 export function TopologyClient({ defaultCluster }: { defaultCluster: string | null }) {
   const t = useTranslations("topology");
