@@ -6,6 +6,11 @@
 export type Severity = "error" | "warning" | "info";
 export type Lang = "en" | "zh";
 export type TableMode = "super-pod" | "ai-server";
+/**
+ * Layouts other than "1.0" and "1.2" (spec section "Other layouts"): the two flavours of the legacy template, "2.0"
+ * (Atlas 350/850/950), and files that are not HCCL rank tables (LLM-DataDist prefill/decode, MindIE global).
+ */
+export type TableLayout = "legacy-mindspore" | "legacy-tensorflow" | "2.0" | "llm-datadist" | "mindie-global";
 
 /** Any value JSON can carry. Objects come from JSON.parse or the JSONC builder; `__proto__` is an own data key. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
@@ -29,6 +34,8 @@ export interface ValidationReport {
   /** The declared `version` (as text), or null when there is none. */
   version: string | null;
   mode: TableMode;
+  /** Present when the table is not a "1.0" or "1.2" table (or has no version) but a layout Rankscope recognises. */
+  layout?: TableLayout;
   stats: { superPods: number; servers: number; devices: number };
   issues: Issue[];
 }
@@ -40,7 +47,8 @@ export type RuleCode =
   | "RT030" | "RT031" | "RT032" | "RT033" | "RT034" | "RT035" | "RT036" | "RT037" | "RT038" | "RT039"
   | "RT040" | "RT041" | "RT042" | "RT043" | "RT044" | "RT045" | "RT046" | "RT047" | "RT048" | "RT049"
   | "RT050" | "RT051" | "RT052" | "RT053" | "RT054" | "RT055"
-  | "RT060" | "RT061" | "RT062" | "RT063" | "RT064" | "RT065" | "RT066" | "RT067";
+  | "RT060" | "RT061" | "RT062" | "RT063" | "RT064" | "RT065" | "RT066" | "RT067"
+  | "RT070" | "RT071" | "RT072" | "RT073" | "RT074" | "RT075" | "RT076" | "RT077" | "RT078" | "RT079";
 
 /** The canonical shape of a device entry; every value is a string, absent optional fields are left out. */
 export interface RankTableDevice {

@@ -10,9 +10,11 @@ import { checkRanks } from "./checks/ranks";
 import { checkServers } from "./checks/servers";
 import { checkSuperPods } from "./checks/super-pods";
 import { findingMessage, Findings, type Finding } from "./findings";
+import { checkLegacy } from "./checks/legacy";
 import { isLegacyLayout } from "./legacy";
+import { readLegacyView } from "./legacy-view";
 import { JSON_TYPE_NAMES } from "./messages";
-import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type ValidationReport } from "./model";
+import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type TableLayout, type ValidationReport } from "./model";
 import { parseRankTable, RankTableDocument } from "./parse";
 import { jsonTypeName, readTableView, ViewReader } from "./table-view";
 
@@ -24,6 +26,7 @@ export interface ValidateOptions {
 interface TableSummary {
   version: string | null;
   mode: TableMode;
+  layout?: TableLayout;
   stats: ValidationReport["stats"];
 }
 
@@ -60,11 +63,8 @@ export function validateRankTable(input: string | RankTableDocument | RankTableI
 }
 
 function checkTable(root: JsonObject, findings: Findings): TableSummary {
-  if (isLegacyLayout(root)) {
-    findings.add("RT005", "");
-    return EMPTY_SUMMARY;
-  }
   const reader = new ViewReader(findings);
+  if (isLegacyLayout(root)) return checkLegacyTable(root, reader, findings);
   const declaredVersion = reader.scalar(root.version, "version", DOCUMENT);
   checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
   if (!checkVersionSupported(declaredVersion, root, findings)) return { ...EMPTY_SUMMARY, version: declaredVersion ?? null };
@@ -84,6 +84,16 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
     mode: version === "1.2" && view.superPods !== undefined ? "super-pod" : "ai-server",
     stats: { superPods: view.superPods?.length ?? 0, servers: view.servers.length, devices: view.devices.length },
   };
+}
+
+/** The legacy template (RT005, a warning): checked by its own rules, RT070–RT079. */
+function checkLegacyTable(root: JsonObject, reader: ViewReader, findings: Findings): TableSummary {
+  const view = readLegacyView(root, reader);
+  findings.addMessage("RT005", `RT005.${view.flavour}`, "");
+  checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
+  checkLegacy(view, findings);
+  const servers = new Set(view.instances.map((instance) => instance.serverId)).size;
+  return { version: null, mode: "ai-server", layout: `legacy-${view.flavour}`, stats: { superPods: 0, servers, devices: view.devices.length } };
 }
 
 /** Turns findings into issues: with text, each gets its line and column and the list is put in text order. */

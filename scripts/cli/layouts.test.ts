@@ -1,0 +1,41 @@
+/**
+ * Golden output of `rankscope validate --format json` and `rankscope fix` on the layouts beyond "1.0"/"1.2": real
+ * legacy tables, HCCL's "2.0" examples and files that are not HCCL rank tables (fixtures/SOURCES.md says where each
+ * comes from). The golden files are the reports as a user sees them; a change to them is a change of verdict.
+ */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { validateRankTable } from "../../lib/rank-table";
+import { rankscope } from "../../test/cli";
+
+const fixture = (name: string) => readFile(fileURLToPath(new URL(`../../lib/rank-table/fixtures/${name}`, import.meta.url)), "utf8");
+
+const GOLDEN: [fixture: string, status: number][] = [
+  ["legacy-tensorflow-8p.json", 0],
+  ["legacy-mindspore-8p.json", 0],
+  ["legacy-reference-template2.jsonc", 0],
+];
+
+describe("rankscope validate --format json on other layouts", () => {
+  it.each(GOLDEN)("%s", async (name, status) => {
+    const result = await rankscope(["validate", "--format", "json", name], { [name]: await fixture(name) });
+    expect(result.status).toBe(status);
+    await expect(result.stdout).toMatchFileSnapshot(`./golden/${name.replace(/\.jsonc?$/, "")}.report.json`);
+  });
+});
+
+describe("rankscope fix on a legacy table", () => {
+  it("converts it to 1.0 with explicit ranks, which validates clean", async () => {
+    const result = await rankscope(["fix", "hccl.json", "--convert-legacy"], { "hccl.json": await fixture("legacy-tensorflow-8p.json") });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('hccl.json: /version: (absent) -> "1.0"\n');
+    expect(result.stderr).toContain('hccl.json: /server_list/0/device/7/rank_id: (absent) -> "7"\n');
+    expect(validateRankTable(result.stdout)).toMatchObject({ valid: true, version: "1.0", issues: [], stats: { servers: 1, devices: 8 } });
+  });
+
+  it("converts first when another repair is asked for", async () => {
+    const result = await rankscope(["fix", "hccl.json", "--renumber"], { "hccl.json": await fixture("legacy-reference-template2.jsonc") });
+    expect(validateRankTable(result.stdout)).toMatchObject({ valid: true, version: "1.0", stats: { servers: 2, devices: 2 } });
+  });
+});
