@@ -4,7 +4,7 @@ import type { Lang, RuleCode, Severity } from "./model";
 
 /** The severity of every rule; RT002 is lowered to info for fields that real generators write. */
 export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
-  RT000: "error", RT001: "info", RT002: "warning", RT003: "error", RT004: "error", RT005: "warning",
+  RT000: "error", RT001: "info", RT002: "warning", RT003: "error", RT004: "error", RT005: "warning", RT006: "error",
   RT010: "error", RT011: "warning", RT012: "error", RT013: "error", RT014: "info", RT015: "error", RT016: "error",
   RT017: "error",
   RT020: "error", RT021: "error", RT022: "error", RT023: "error", RT024: "warning", RT025: "error", RT026: "warning",
@@ -17,6 +17,11 @@ export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
   RT067: "warning",
   RT070: "error", RT071: "error", RT072: "error", RT073: "error", RT074: "error", RT075: "error", RT076: "error",
   RT077: "error", RT078: "error", RT079: "error",
+  RT100: "error", RT101: "error", RT102: "error", RT103: "error", RT104: "error", RT105: "error", RT106: "error",
+  RT107: "error", RT108: "warning", RT109: "error",
+  RT110: "error", RT111: "error", RT112: "error", RT113: "warning", RT114: "error", RT115: "error", RT116: "error",
+  RT117: "error", RT118: "error", RT119: "error",
+  RT120: "error", RT121: "error", RT122: "error", RT123: "error", RT124: "error",
 };
 
 export const RULE_CODES = Object.keys(RULE_SEVERITY) as RuleCode[];

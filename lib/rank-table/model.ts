@@ -41,14 +41,17 @@ export interface ValidationReport {
 }
 
 export type RuleCode =
-  | "RT000" | "RT001" | "RT002" | "RT003" | "RT004" | "RT005"
+  | "RT000" | "RT001" | "RT002" | "RT003" | "RT004" | "RT005" | "RT006"
   | "RT010" | "RT011" | "RT012" | "RT013" | "RT014" | "RT015" | "RT016" | "RT017"
   | "RT020" | "RT021" | "RT022" | "RT023" | "RT024" | "RT025" | "RT026"
   | "RT030" | "RT031" | "RT032" | "RT033" | "RT034" | "RT035" | "RT036" | "RT037" | "RT038" | "RT039"
   | "RT040" | "RT041" | "RT042" | "RT043" | "RT044" | "RT045" | "RT046" | "RT047" | "RT048" | "RT049"
   | "RT050" | "RT051" | "RT052" | "RT053" | "RT054" | "RT055"
   | "RT060" | "RT061" | "RT062" | "RT063" | "RT064" | "RT065" | "RT066" | "RT067"
-  | "RT070" | "RT071" | "RT072" | "RT073" | "RT074" | "RT075" | "RT076" | "RT077" | "RT078" | "RT079";
+  | "RT070" | "RT071" | "RT072" | "RT073" | "RT074" | "RT075" | "RT076" | "RT077" | "RT078" | "RT079"
+  | "RT100" | "RT101" | "RT102" | "RT103" | "RT104" | "RT105" | "RT106" | "RT107" | "RT108" | "RT109"
+  | "RT110" | "RT111" | "RT112" | "RT113" | "RT114" | "RT115" | "RT116" | "RT117" | "RT118" | "RT119"
+  | "RT120" | "RT121" | "RT122" | "RT123" | "RT124";
 
 /** The canonical shape of a device entry; every value is a string, absent optional fields are left out. */
 export interface RankTableDevice {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { RULE_CODES, RULE_SEVERITY } from "./findings";
 import type { JsonValue } from "./model";
+import { A5_CASES } from "./test-support/a5-cases";
 import { LEGACY_CASES } from "./test-support/legacy-cases";
 import type { RuleCase } from "./test-support/rule-case";
 import { aiServerTable, edit, fixtureText, superPodTable } from "./test-support/tables";
@@ -124,6 +125,7 @@ const CASES: RuleCase[] = [
   { code: "RT067", name: "some devices without super_device_id", trigger: sp({ [dev(2, 1, "super_device_id")]: undefined }), path: dev(2, 1), message: ["15 of 16"], clean: SP, count: 1 },
   { code: "RT067", name: "super_device_id without super_pod_list", trigger: sp({ "/super_pod_list": undefined }), path: dev(0, 0, "super_device_id"), message: ["super_pod_list is missing"], clean: SP },
   ...LEGACY_CASES,
+  ...A5_CASES,
 ];
 
 describe("every rule", () => {

@@ -15,6 +15,9 @@ const GOLDEN: [fixture: string, status: number][] = [
   ["legacy-tensorflow-8p.json", 0],
   ["legacy-mindspore-8p.json", 0],
   ["legacy-reference-template2.jsonc", 0],
+  ["a5-reference-4p.jsonc", 0],
+  ["a5-reference-eid.jsonc", 0],
+  ["llm-datadist-pd.json", 1],
 ];
 
 describe("rankscope validate --format json on other layouts", () => {
@@ -22,6 +25,15 @@ describe("rankscope validate --format json on other layouts", () => {
     const result = await rankscope(["validate", "--format", "json", name], { [name]: await fixture(name) });
     expect(result.status).toBe(status);
     await expect(result.stdout).toMatchFileSnapshot(`./golden/${name.replace(/\.jsonc?$/, "")}.report.json`);
+  });
+});
+
+describe("rankscope validate (text) on other layouts", () => {
+  it("names the layout in the summary line", async () => {
+    const pd = await rankscope(["validate", "pd.json"], { "pd.json": await fixture("llm-datadist-pd.json") });
+    expect(pd.stdout).toContain("pd.json: invalid: 1 error, 0 warnings, 0 info; version 1.2 (llm-datadist), ai-server, 0 super pods, 1 server, 2 devices\n");
+    const a5 = await rankscope(["validate", "a5.json"], { "a5.json": await fixture("a5-reference-4p.jsonc") });
+    expect(a5.stdout).toContain("a5.json: valid: 0 errors, 0 warnings, 1 info; version 2.0, super-pod, 1 super pod, 2 servers, 4 devices\n");
   });
 });
 
