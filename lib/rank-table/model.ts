@@ -3,6 +3,8 @@
  * "1.2" (Atlas A3 super pod mode), as described in ../shared/seeds/000_48488ea53fe16ae7.txt.
  */
 
+import type { A5RankTable } from "./a5-model";
+
 export type Severity = "error" | "warning" | "info";
 export type Lang = "en" | "zh";
 export type TableMode = "super-pod" | "ai-server";
@@ -85,7 +87,7 @@ export interface RankTable {
 }
 
 /** What the writer and the repairs accept: a parsed value, or a typed table (e.g. from a generator). */
-export type RankTableInput = JsonValue | RankTable;
+export type RankTableInput = JsonValue | RankTable | A5RankTable;
 
 export const SUPPORTED_VERSIONS = ["1.0", "1.2"] as const;
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./model";
 import { parseRankTable } from "./parse";
 import { edit } from "./test-support/tables";
+import { generateA5Table } from "./generate-a5";
 import { fixtureObject } from "./test-support/legacy-cases";
 import { validateRankTable } from "./validate";
 import { writeRankTable } from "./write";
@@ -23,9 +24,24 @@ describe("writeRankTable on version 2.0", () => {
   it("repairs RT103 (a number written as a string) and RT003 in string fields, keeping unknown fields as they are", () => {
     const broken = edit(A5, { "/rank_list/0/rank_id": "0", "/rank_list/0/level_list/1/rank_addr_list/0/plane_id": 7, "/rank_list/0/custom": 1.5, "/version": 2 });
     expect(validateRankTable(broken).issues.map((issue) => issue.code)).toEqual(expect.arrayContaining(["RT103", "RT003", "RT002"]));
-    const value = parseRankTable(writeRankTable(broken)).value as { version: unknown; rank_list: JsonObject[] };
+    const written = parseRankTable(writeRankTable(broken)).value!;
+    const value = written as { version: unknown; rank_list: JsonObject[] };
     expect(value.version).toBe("2.0");
     expect(value.rank_list[0]).toMatchObject({ rank_id: 0, custom: 1.5, level_list: [{}, { rank_addr_list: [{ plane_id: "7" }, {}] }] });
-    expect(validateRankTable(value).issues.map((issue) => issue.code)).toEqual(["RT002"]);
+    expect(validateRankTable(written).issues.map((issue) => issue.code)).toEqual(["RT002"]);
+  });
+});
+
+describe("generateA5Table", () => {
+  it("builds a SuperPoD of racks that validates without findings, one AI Server per rack", () => {
+    const table = generateA5Table({ racks: 3, npusPerRack: 64 });
+    const report = validateRankTable(writeRankTable(table));
+    expect(report.issues).toEqual([]);
+    expect(report).toMatchObject({ version: "2.0", layout: "2.0", mode: "super-pod", stats: { superPods: 1, servers: 3, devices: 192 } });
+    expect(table.rank_list[64]).toMatchObject({ rank_id: 64, local_id: 0, device_id: 0 });
+  });
+
+  it("refuses racks of more NPUs than local_id allows", () => {
+    expect(() => generateA5Table({ npusPerRack: 66 })).toThrow(RangeError);
   });
 });

@@ -51,3 +51,21 @@ describe("rankscope fix on a legacy table", () => {
     expect(validateRankTable(result.stdout)).toMatchObject({ valid: true, version: "1.0", stats: { servers: 2, devices: 2 } });
   });
 });
+
+describe("rankscope generate --version 2.0", () => {
+  it("writes a SuperPoD of N racks that validates clean, numbers as numbers", async () => {
+    const result = await rankscope(["generate", "--version", "2.0", "--racks", "2", "--npus", "4"]);
+    expect(result).toMatchObject({ status: 0, stderr: "" });
+    const report = validateRankTable(result.stdout);
+    expect(report).toMatchObject({ valid: true, version: "2.0", stats: { servers: 2, devices: 8 }, issues: [] });
+    const table = JSON.parse(result.stdout) as { rank_count: unknown; rank_list: unknown[] };
+    expect(table.rank_count).toBe(8);
+    expect(table.rank_list[5]).toMatchObject({ rank_id: 5, local_id: 1, device_id: 1 });
+  });
+
+  it("refuses the 1.x options", async () => {
+    const result = await rankscope(["generate", "--version", "2.0", "--dies", "2"]);
+    expect(result).toMatchObject({ status: 2 });
+    expect(result.stderr).toContain("--dies does not apply to version 2.0");
+  });
+});
