@@ -7,6 +7,8 @@ export interface ReportSummary {
   infos: number;
   version: string | null;
   mode: ValidationReport["mode"];
+  /** Present for the legacy template, "2.0" and the formats that are not HCCL rank tables. */
+  layout?: ValidationReport["layout"];
   stats: ValidationReport["stats"];
 }
 
@@ -20,5 +22,7 @@ export function summarizeReport(report: ValidationReport): ReportSummary {
     else if (issue.severity === "warning") warnings++;
     else infos++;
   }
-  return { valid: report.valid, errors, warnings, infos, version: report.version, mode: report.mode, stats: report.stats };
+  const summary: ReportSummary = { valid: report.valid, errors, warnings, infos, version: report.version, mode: report.mode, stats: report.stats };
+  if (report.layout !== undefined) summary.layout = report.layout;
+  return summary;
 }
