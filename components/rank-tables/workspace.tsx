@@ -9,7 +9,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import { useCan } from "@/components/auth/current-user";
 import { isTyping } from "@/components/primitives/is-typing";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
-import { assignPorts, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
+import { assignPorts, convertLegacyRepair, pairBackups, parseRankTable, recomputeServerCount, renumberRanks, validateRankTable, writeRankTable, type Issue, type JsonValue, type RepairResult } from "@/lib/rank-table";
 import { applyEdit, podOfServer, pushHistory, redo, startHistory, undo, type DeviceField, type Edit, type History } from "@/lib/rank-table-workspace/edit";
 import { issueTarget, tableStructure, type DeviceRow, type TableStructure } from "@/lib/rank-table-workspace/structure";
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
@@ -478,6 +478,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
                 { key: "backups", label: t("pairBackups"), onClick: () => repair(t("pairBackups"), pairBackups) },
                 { key: "ports", label: t("assignPorts"), onClick: askBasePort },
                 { key: "count", label: t("recomputeServerCount"), onClick: () => repair(t("recomputeServerCount"), recomputeServerCount) },
+                { key: "legacy", label: t("convertLegacy"), onClick: () => repair(t("convertLegacy"), (value) => convertLegacyRepair(value, lang)) },
               ],
             }}
           >

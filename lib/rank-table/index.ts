@@ -42,7 +42,7 @@ export {
   type PortPlan,
   type RepairResult,
 } from "./repair";
-export { convertLegacyTable, isLegacyLayout, type LegacyConversion } from "./legacy";
+export { convertLegacyRepair, convertLegacyTable, isLegacyLayout, type LegacyConversion } from "./legacy";
 export {
   generateFromHccn,
   generateFromTemplate,

@@ -1,7 +1,7 @@
 /** The legacy template: conversion to "1.0" on the real fixtures and, as properties, on generated tables of both flavours. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { convertLegacyTable } from "./legacy";
+import { convertLegacyRepair, convertLegacyTable } from "./legacy";
 import { compareServerIds } from "./legacy-view";
 import type { JsonObject, JsonValue, RankTable } from "./model";
 import { fixtureObject } from "./test-support/legacy-cases";
@@ -152,5 +152,14 @@ describe("legacy → 1.0 conversion", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("convertLegacyRepair (the editor's repair)", () => {
+  it("returns the 1.0 table and its changes, or throws the reason in the user's language", () => {
+    const { table, changes } = convertLegacyRepair(fixtureObject("legacy-mindspore-8p.json"), "en");
+    expect(validateRankTable(table)).toMatchObject({ valid: true, version: "1.0", issues: [] });
+    expect(changes[0]).toEqual({ path: "/version", before: undefined, after: "1.0" });
+    expect(() => convertLegacyRepair(fixtureObject("a5-reference-4p.jsonc"), "zh")).toThrow("不是旧版");
   });
 });

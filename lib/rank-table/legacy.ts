@@ -13,9 +13,9 @@
 import { Findings } from "./findings";
 import { impliedLegacyRanks, readLegacyView, type LegacyDeviceView } from "./legacy-view";
 import type { LocalizedText } from "./messages";
-import { isJsonObject, type JsonValue, type RankTable, type RankTableDevice, type RankTableServer } from "./model";
+import { isJsonObject, type JsonValue, type Lang, type RankTable, type RankTableDevice, type RankTableServer } from "./model";
 import { isPlainIPv4 } from "./net";
-import type { Change } from "./repair";
+import type { Change, RepairResult } from "./repair";
 import { ViewReader } from "./table-view";
 
 export type LegacyConversion =
@@ -72,6 +72,16 @@ export function convertLegacyTable(table: JsonValue): LegacyConversion {
   const status = typeof table.status === "string" && table.status === "initializing" ? "initializing" : "completed";
   const converted: RankTable = { status, version: "1.0", server_count: String(serverList.length), server_list: serverList };
   return { ok: true, table: converted, changes };
+}
+
+/**
+ * The conversion as one of the editor's repairs (same shape as renumberRanks & co.): a table that cannot be
+ * converted throws a RangeError saying why, in the user's language.
+ */
+export function convertLegacyRepair(table: JsonValue, lang: Lang = "en"): RepairResult {
+  const conversion = convertLegacyTable(table);
+  if (!conversion.ok) throw new RangeError(conversion.reason[lang]);
+  return { table: conversion.table as unknown as JsonValue, changes: conversion.changes };
 }
 
 /** The table's own ranks when each device has a distinct one; otherwise 0…N−1 in device order. */
