@@ -175,10 +175,16 @@ function readAddress(entry: JsonObject, address: A5AddressView, reader: ViewRead
   address.addr = reader.scalar(entry.addr, "addr", address);
   address.planeId = reader.scalar(entry.plane_id, "plane_id", address);
   const ports = reader.list(entry.ports, "ports", address);
-  if (ports !== undefined) {
+  if (ports === undefined) return address;
+  let allText = true;
+  for (let index = 0; index < ports.length && allText; index++) allText = typeof ports[index] === "string";
+  // The usual case, a list of strings, is used as it is; otherwise each entry is reported and the texts kept.
+  if (allText) address.ports = ports as string[];
+  else {
+    const owner = { path: `${address.path}/ports` };
     const texts: string[] = [];
     for (let index = 0; index < ports.length; index++) {
-      const text = reader.scalar(ports[index], String(index), { path: `${address.path}/ports` });
+      const text = reader.scalar(ports[index], String(index), owner);
       if (text !== undefined) texts.push(text);
     }
     address.ports = texts;

@@ -107,9 +107,12 @@ function checkLevels(rank: A5RankView, findings: Findings): void {
 
 /** RT120 addr_type, RT121 addr, RT122 ports, RT123 a port bound to two addresses of one level. */
 function checkAddresses(level: A5LevelView, findings: Findings): void {
-  const portOwner = level.addresses.length > 1 ? new Map<string, A5AddressView>() : undefined;
+  // Ports of the level's earlier addresses: a level has a few (at most 24 × 16), so a scan beats a Map per level.
+  const seenPorts: string[] = [];
+  const seenOwners: A5AddressView[] = [];
+  const several = level.addresses.length > 1;
   for (const address of level.addresses) {
-    const type = address.addrType?.toUpperCase();
+    const type = address.addrType === undefined || A5_ADDRESS_TYPES.has(address.addrType) ? address.addrType : address.addrType.toUpperCase();
     if (address.addrType === undefined) findings.addMessage("RT120", "RT120.missing", address.path);
     else if (!A5_ADDRESS_TYPES.has(type!)) findings.add("RT120", `${address.path}/addr_type`, { value: address.addrType });
     checkAddr(address, type, findings);
@@ -122,10 +125,15 @@ function checkAddresses(level: A5LevelView, findings: Findings): void {
         const port = ports[index]!;
         const deviceSide = type === "EID";
         if (port.length > A5_LIMITS.maxPortLength || (deviceSide && !DIE_PORT.test(port))) findings.add("RT122", `${address.path}/ports/${index}`, { value: port });
-        if (portOwner !== undefined) {
+        if (several) {
           // A5 reference: "一个端口在同一个网络层次下，只能映射到一个地址".
-          const earlier = rememberFirst(portOwner, port, address);
-          if (earlier && earlier !== address) findings.add("RT123", `${address.path}/ports/${index}`, { value: port, other: earlier.path });
+          const at = seenPorts.indexOf(port);
+          if (at < 0) {
+            seenPorts.push(port);
+            seenOwners.push(address);
+          } else if (seenOwners[at] !== address) {
+            findings.add("RT123", `${address.path}/ports/${index}`, { value: port, other: seenOwners[at]!.path });
+          }
         }
       }
     }
@@ -188,16 +196,20 @@ function checkServer(server: string, ranks: A5RankView[], findings: Findings): v
  * 一跳PCIE-SW连接的网卡"), so a repeat on the same net_layer is only a warning.
  */
 function checkAddressesUnique(view: A5View, findings: Findings): void {
-  const byAddress = new Map<string, A5AddressView>();
+  // One map for EIDs and one per net_layer for host addresses: keyed by the address itself, no key strings built.
+  const byEid = new Map<string, A5AddressView>();
+  const byLayer = new Map<number | undefined, Map<string, A5AddressView>>();
   for (const rank of view.ranks) {
     for (const level of rank.levels) {
       for (const address of level.addresses) {
-        if (address.addr === undefined) continue;
-        const eid = address.addrType?.toUpperCase() === "EID";
-        const key = eid ? `E${address.addr.toLowerCase()}` : `${level.netLayer}\u0000${address.addr}`;
-        const earlier = rememberFirst(byAddress, key, address);
+        const { addr, addrType } = address;
+        if (addr === undefined) continue;
+        const eid = addrType === "EID" || addrType?.toUpperCase() === "EID";
+        let seen = eid ? byEid : byLayer.get(level.netLayer);
+        if (seen === undefined) byLayer.set(level.netLayer, (seen = new Map()));
+        const earlier = rememberFirst(seen, eid ? addr.toLowerCase() : addr, address);
         if (earlier === undefined || earlier.level.rank === rank) continue;
-        findings.addMessage("RT124", "RT124", `${address.path}/addr`, { value: address.addr, other: earlier.path }, eid ? "error" : "warning");
+        findings.addMessage("RT124", "RT124", `${address.path}/addr`, { value: addr, other: earlier.path }, eid ? "error" : "warning");
       }
     }
   }
