@@ -17,7 +17,8 @@ const listItemSchema = z.object({
   updatedBy: z.string().nullable(),
   summary: revisionSummarySchema,
 });
-const detailSchema = listItemSchema.extend({ text: z.string(), comment: z.string() });
+const hardwareFitSchema = z.object({ code: z.literal("CL001"), severity: z.enum(["error", "warning", "info"]), message: z.string() });
+const detailSchema = listItemSchema.extend({ text: z.string(), comment: z.string(), hardwareFit: hardwareFitSchema.nullable() });
 const revisionSchema = z.object({
   revision: z.number(),
   author: z.object({ type: z.string(), id: z.string().nullable(), name: z.string().nullable() }),

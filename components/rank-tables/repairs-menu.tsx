@@ -2,13 +2,14 @@
 
 import { ToolOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown, InputNumber } from "antd";
-import { useTranslations } from "next-intl";
-import { assignPorts, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
+import { useLocale, useTranslations } from "next-intl";
+import { assignPorts, convertLegacyRepair, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
 
 /** The engine's repairs of the whole table; each result is one undoable step (`onRepaired`), and says how much it changed. */
 export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefined; onRepaired: (table: JsonValue) => void }) {
   const t = useTranslations("rankTables.editor");
   const { message, modal } = App.useApp();
+  const lang = useLocale() === "zh-CN" ? "zh" : "en";
 
   const repair = (label: string, run: (value: JsonValue) => RepairResult) => {
     if (table === undefined) return;
@@ -39,6 +40,7 @@ export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefine
           { key: "backups", label: t("pairBackups"), onClick: () => repair(t("pairBackups"), pairBackups) },
           { key: "ports", label: t("assignPorts"), onClick: askBasePort },
           { key: "count", label: t("recomputeServerCount"), onClick: () => repair(t("recomputeServerCount"), recomputeServerCount) },
+          { key: "legacy", label: t("convertLegacy"), onClick: () => repair(t("convertLegacy"), (value) => convertLegacyRepair(value, lang)) },
         ],
       }}
     >

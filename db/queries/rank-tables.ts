@@ -7,6 +7,7 @@ import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
 import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
 import { recordAudit, type AuditActor } from "./audit";
+import { linkedHardwareFit } from "./rank-table-fit";
 
 const noRankTable = (id: number) => notFound(`there is no rank table ${id}`);
 
@@ -87,8 +88,10 @@ export async function getRankTable(db: Database, id: number, revision?: number):
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
   const item = toListItem(head);
-  if (revision === undefined || revision === head.revision) return { ...item, text: row.text, comment: row.comment };
-  return { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), text: row.text, comment: row.comment };
+  const shown = revision === undefined || revision === head.revision
+    ? { ...item, text: row.text, comment: row.comment }
+    : { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), text: row.text, comment: row.comment };
+  return { ...shown, hardwareFit: await linkedHardwareFit(db, shown) };
 }
 
 export async function listRevisions(db: Database, id: number): Promise<RevisionInfo[] | undefined> {

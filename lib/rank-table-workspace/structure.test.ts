@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { generateFromTemplate, validateRankTable, type JsonValue } from "@/lib/rank-table";
+import { generateFromTemplate, parseRankTable, validateRankTable, type JsonValue } from "@/lib/rank-table";
 import { applyEdit } from "./edit";
 import { gridSlots, indexIssues, issueTarget, slotRow, tableStructure } from "./structure";
 
@@ -92,5 +93,26 @@ describe("table structure and findings index", () => {
     expect(after.map((slot) => slot.key)).toEqual(removed.rows.map((row) => row.key));
     // A slot made before the removal falls back to its own row when its position now holds another die.
     expect(slotRow(removed.rows, slots[15]!)).toBe(slots[15]!.row);
+  });
+});
+
+describe("table structure of the layouts without server_list", () => {
+  const fixture = (name: string) => parseRankTable(readFileSync(`lib/rank-table/fixtures/${name}`, "utf8")).value!;
+
+  it("shows a legacy table's servers and devices, ranks as HCCL gives them", () => {
+    const structure = tableStructure(fixture("legacy-reference-template2.jsonc"));
+    expect(structure.servers.map((server) => server.serverId)).toEqual(["node_0", "node_1"]);
+    expect(structure.rows.map((row) => [row.serverId, row.values.device_id, row.values.device_ip, row.values.rank_id])).toEqual([
+      ["node_0", "0", "192.168.1.8", "0"],
+      ["node_1", "1", "192.168.1.9", "1"],
+    ]);
+  });
+
+  it("shows a 2.0 table's ranks grouped by AI Server, and grid edits leave it unchanged", () => {
+    const table = fixture("a5-reference-4p.jsonc");
+    const structure = tableStructure(table);
+    expect(structure.pods[0]!.servers.map((server) => [server.serverId, server.rowCount])).toEqual([["az0-rack0-pod0", 2], ["az0-rack0-pod1", 2]]);
+    expect(structure.rows[3]!.values).toMatchObject({ rank_id: "3", device_id: "1", device_port: "16669", host_port: "60004" });
+    expect(applyEdit(table, { type: "set", path: { server: 0, device: 0 }, field: "rank_id", value: "9" })).toBe(table);
   });
 });

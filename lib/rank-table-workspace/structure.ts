@@ -2,8 +2,9 @@
  * What the visual editor shows of a parsed table: one row per die (device) for the grid, the super pod → server
  * tree, and the findings indexed by the field, server and die they are about.
  */
-import { isJsonObject, type Issue, type JsonObject, type JsonValue, type Severity } from "@/lib/rank-table";
+import { isJsonObject, isLegacyLayout, type Issue, type JsonObject, type JsonValue, type Severity } from "@/lib/rank-table";
 import { DEVICE_EDIT_FIELDS, type DeviceField } from "./edit";
+import { a5Structure, legacyStructure } from "./structure-layouts";
 
 export interface DeviceRow {
   /** `${server}/${device}`: positions in server_list and the server's device list. */
@@ -58,6 +59,8 @@ export function tableStructure(table: JsonValue | undefined, previous?: TableStr
   const rows: DeviceRow[] = [];
   const servers: ServerNode[] = [];
   if (!isJsonObject(table)) return previous && previous.rows.length === 0 && previous.servers.length === 0 && previous.pods.length === 0 ? previous : { rows, servers, pods: [], superPodMode: false };
+  if (isLegacyLayout(table)) return legacyStructure(table);
+  if (table.version === "2.0" && Array.isArray(table.rank_list)) return a5Structure(table);
   const previousServers = new Map(previous?.servers.map((node) => [node.index, node]));
   const serverList = Array.isArray(table.server_list) ? table.server_list : [];
   serverList.forEach((server, serverIndex) => {

@@ -5,7 +5,7 @@ import type { Lang, RuleCode, Severity, ValidationReport } from "./model";
 
 /** The severity of every rule; RT002 is lowered to info for fields that real generators write. */
 export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
-  RT000: "error", RT001: "info", RT002: "warning", RT003: "error", RT004: "error", RT005: "error",
+  RT000: "error", RT001: "info", RT002: "warning", RT003: "error", RT004: "error", RT005: "warning", RT006: "error",
   RT010: "error", RT011: "warning", RT012: "error", RT013: "error", RT014: "info", RT015: "error", RT016: "error",
   RT017: "error",
   RT020: "error", RT021: "error", RT022: "error", RT023: "error", RT024: "warning", RT025: "error", RT026: "warning",
@@ -16,6 +16,13 @@ export const RULE_SEVERITY: Readonly<Record<RuleCode, Severity>> = {
   RT050: "error", RT051: "error", RT052: "error", RT053: "warning", RT054: "warning", RT055: "warning",
   RT060: "error", RT061: "error", RT062: "error", RT063: "error", RT064: "error", RT065: "error", RT066: "error",
   RT067: "warning",
+  RT070: "error", RT071: "error", RT072: "error", RT073: "error", RT074: "error", RT075: "error", RT076: "error",
+  RT077: "error", RT078: "error", RT079: "error",
+  RT100: "error", RT101: "error", RT102: "error", RT103: "error", RT104: "error", RT105: "error", RT106: "error",
+  RT107: "error", RT108: "warning", RT109: "error",
+  RT110: "error", RT111: "error", RT112: "error", RT113: "warning", RT114: "error", RT115: "error", RT116: "error",
+  RT117: "error", RT118: "error", RT119: "error",
+  RT120: "error", RT121: "error", RT122: "error", RT123: "error", RT124: "error",
 };
 
 export const RULE_CODES = Object.keys(RULE_SEVERITY) as RuleCode[];

@@ -1,6 +1,6 @@
 /**
- * Rankscope's rank-table engine: parse, validate, write, repair and generate HCCL rank tables (versions "1.0" and
- * "1.2"). Pure TypeScript without Node-only or React imports: it runs in the browser (also in a Web Worker), in
+ * Rankscope's rank-table engine: parse, validate, write, repair and generate HCCL rank tables (versions "1.0", "1.2"
+ * and "2.0"; the legacy template is checked and converted to "1.0", look-alike formats are named). Pure TypeScript without Node-only or React imports: it runs in the browser (also in a Web Worker), in
  * route handlers and in the CLI.
  *
  *   const report = validateRankTable(text, { lang: "zh" });   // the spec's report, with line/column per issue
@@ -20,6 +20,7 @@ export type {
   RankTableSuperPod,
   RuleCode,
   Severity,
+  TableLayout,
   TableMode,
   ValidationReport,
 } from "./model";
@@ -41,7 +42,7 @@ export {
   type PortPlan,
   type RepairResult,
 } from "./repair";
-export { convertLegacyTable, isLegacyLayout, type LegacyConversion } from "./legacy";
+export { convertLegacyRepair, convertLegacyTable, isLegacyLayout, type LegacyConversion } from "./legacy";
 export {
   generateFromHccn,
   generateFromTemplate,
@@ -51,5 +52,7 @@ export {
   type HccnServer,
   type RankTableTemplate,
 } from "./generate";
+export { generateA5Table, A5_TEMPLATE_DEFAULTS, type A5Template } from "./generate-a5";
+export type { A5Address, A5Level, A5Rank, A5RankTable } from "./a5-model";
 export { compilePattern, PatternError } from "./pattern";
 export { childPointer, escapePointerSegment, splitPointer } from "./pointer";

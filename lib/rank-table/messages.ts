@@ -2,6 +2,7 @@
  * The messages of every finding, in English and Chinese. A message names the values involved and, for duplicates
  * and conflicts, the earlier place (a JSON Pointer). Templates use `{name}` placeholders.
  */
+import { LAYOUT_TEMPLATES } from "./layout-messages";
 import type { Lang } from "./model";
 
 /** A word or phrase that itself needs translating, used as a parameter (e.g. a JSON type name). */
@@ -34,21 +35,13 @@ const TEMPLATES = {
   },
   RT003: { en: "{field} is {type} ({value}); HCCL requires a string (\"{value}\")", zh: "{field} 是{type}（{value}），HCCL 要求字符串（\"{value}\"）" },
   RT004: { en: "{field} must be {expected}, not {actual}", zh: "{field} 应为{expected}，而不是{actual}" },
-  RT005: {
-    en: "Legacy layout without version (group_count/group_list/instance_list) is not checked; convert it to version \"1.0\"",
-    zh: "无 version 的旧版格式（group_count/group_list/instance_list）不做检查；请转换为 version \"1.0\"",
-  },
   RT010: { en: "status {value} is not \"completed\" or \"initializing\"", zh: "status {value} 不是 \"completed\" 或 \"initializing\"" },
   "RT010.missing": { en: "status is missing (\"completed\" or \"initializing\")", zh: "缺少 status（\"completed\" 或 \"initializing\"）" },
   RT011: { en: "status is \"initializing\": the table is marked not usable yet", zh: "status 为 \"initializing\"：该 rank table 被标记为尚不可用" },
-  RT012: { en: "version {value} is not supported (\"1.0\" or \"1.2\")", zh: "不支持的 version {value}（应为 \"1.0\" 或 \"1.2\"）" },
+  RT012: { en: "version {value} is not supported (\"1.0\", \"1.2\" or \"2.0\")", zh: "不支持的 version {value}（应为 \"1.0\"、\"1.2\" 或 \"2.0\"）" },
   "RT012.heterogeneous": {
     en: "version \"1.1\" is the heterogeneous-cluster format, which Rankscope does not check",
     zh: "version \"1.1\" 是异构集群格式，Rankscope 不检查该格式",
-  },
-  "RT012.a5": {
-    en: "version \"2.0\" is the Atlas 350/850/950 format (rank_list), which Rankscope does not check",
-    zh: "version \"2.0\" 是 Atlas 350/850/950 格式（rank_list），Rankscope 不检查该格式",
   },
   "RT012.missing": {
     en: "version is missing (\"1.0\" for AI Server mode, \"1.2\" for super pod mode)",
@@ -153,6 +146,7 @@ const TEMPLATES = {
     en: "super_pod_list is present but no device has super_device_id: HCCL falls back to AI Server mode",
     zh: "配置了 super_pod_list 但没有 Device 配置 super_device_id：HCCL 将回退到 AI Server 模式",
   },
+  ...LAYOUT_TEMPLATES,
 } as const satisfies Record<string, LocalizedText>;
 
 export type MessageId = keyof typeof TEMPLATES;

@@ -3,11 +3,17 @@
  * "1.2" (Atlas A3 super pod mode), as described in ../shared/seeds/000_48488ea53fe16ae7.txt.
  */
 
+import type { A5RankTable } from "./a5-model";
 import type { OmittedFindings } from "../report-limits";
 
 export type Severity = "error" | "warning" | "info";
 export type Lang = "en" | "zh";
 export type TableMode = "super-pod" | "ai-server";
+/**
+ * Layouts other than "1.0" and "1.2" (spec section "Other layouts"): the two flavours of the legacy template, "2.0"
+ * (Atlas 350/850/950), and files that are not HCCL rank tables (LLM-DataDist prefill/decode, MindIE global).
+ */
+export type TableLayout = "legacy-mindspore" | "legacy-tensorflow" | "2.0" | "llm-datadist" | "mindie-global";
 
 /** Any value JSON can carry. Objects come from JSON.parse or the JSONC builder; `__proto__` is an own data key. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
@@ -31,6 +37,8 @@ export interface ValidationReport {
   /** The declared `version` (as text), or null when there is none. */
   version: string | null;
   mode: TableMode;
+  /** Present when the table is not a "1.0" or "1.2" table (or has no version) but a layout Rankscope recognises. */
+  layout?: TableLayout;
   stats: { superPods: number; servers: number; devices: number };
   issues: Issue[];
   /**
@@ -41,13 +49,17 @@ export interface ValidationReport {
 }
 
 export type RuleCode =
-  | "RT000" | "RT001" | "RT002" | "RT003" | "RT004" | "RT005"
+  | "RT000" | "RT001" | "RT002" | "RT003" | "RT004" | "RT005" | "RT006"
   | "RT010" | "RT011" | "RT012" | "RT013" | "RT014" | "RT015" | "RT016" | "RT017"
   | "RT020" | "RT021" | "RT022" | "RT023" | "RT024" | "RT025" | "RT026"
   | "RT030" | "RT031" | "RT032" | "RT033" | "RT034" | "RT035" | "RT036" | "RT037" | "RT038" | "RT039"
   | "RT040" | "RT041" | "RT042" | "RT043" | "RT044" | "RT045" | "RT046" | "RT047" | "RT048" | "RT049"
   | "RT050" | "RT051" | "RT052" | "RT053" | "RT054" | "RT055"
-  | "RT060" | "RT061" | "RT062" | "RT063" | "RT064" | "RT065" | "RT066" | "RT067";
+  | "RT060" | "RT061" | "RT062" | "RT063" | "RT064" | "RT065" | "RT066" | "RT067"
+  | "RT070" | "RT071" | "RT072" | "RT073" | "RT074" | "RT075" | "RT076" | "RT077" | "RT078" | "RT079"
+  | "RT100" | "RT101" | "RT102" | "RT103" | "RT104" | "RT105" | "RT106" | "RT107" | "RT108" | "RT109"
+  | "RT110" | "RT111" | "RT112" | "RT113" | "RT114" | "RT115" | "RT116" | "RT117" | "RT118" | "RT119"
+  | "RT120" | "RT121" | "RT122" | "RT123" | "RT124";
 
 /** The canonical shape of a device entry; every value is a string, absent optional fields are left out. */
 export interface RankTableDevice {
@@ -81,7 +93,7 @@ export interface RankTable {
 }
 
 /** What the writer and the repairs accept: a parsed value, or a typed table (e.g. from a generator). */
-export type RankTableInput = JsonValue | RankTable;
+export type RankTableInput = JsonValue | RankTable | A5RankTable;
 
 export const SUPPORTED_VERSIONS = ["1.0", "1.2"] as const;
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { convertLegacyTable } from "./legacy";
 import type { JsonObject } from "./model";
 import { assignPorts, pairBackups, recomputeServerCount, renumberRanks } from "./repair";
 import { aiServerTable, edit, superPodTable } from "./test-support/tables";
@@ -86,41 +85,5 @@ describe("recomputeServerCount", () => {
     const { table, changes } = recomputeServerCount(edit(aiServerTable(), { "/server_count": undefined }));
     expect(codes(table)).toEqual([]);
     expect(changes).toEqual([{ path: "/server_count", before: undefined, after: "2" }]);
-  });
-});
-
-describe("convertLegacyTable", () => {
-  const legacy = {
-    status: "completed",
-    group_count: "1",
-    group_list: [{
-      group_name: "hccl_world_group",
-      instance_count: "2",
-      instance_list: [
-        { pod_name: "p0", server_id: "10.0.0.1", rank_id: "0", devices: [{ device_id: "0", device_ip: "192.168.0.2" }] },
-        { pod_name: "p1", server_id: "10.0.0.1", rank_id: "1", devices: [{ device_id: "1", device_ip: "192.168.1.2" }] },
-      ],
-    }],
-  };
-
-  it("converts one group of instances to version 1.0", () => {
-    expect(codes(legacy)).toEqual(["RT005"]);
-    const conversion = convertLegacyTable(legacy);
-    expect(conversion).toMatchObject({ ok: true });
-    if (!conversion.ok) return;
-    expect(conversion.table).toEqual({
-      status: "completed",
-      version: "1.0",
-      server_count: "1",
-      server_list: [{ server_id: "10.0.0.1", device: [{ device_id: "0", device_ip: "192.168.0.2", rank_id: "0" }, { device_id: "1", device_ip: "192.168.1.2", rank_id: "1" }] }],
-    });
-    expect(codes(conversion.table)).toEqual([]);
-  });
-
-  it("refuses what does not map cleanly, saying why", () => {
-    const twoGroups = { ...legacy, group_list: [legacy.group_list[0]!, legacy.group_list[0]!] };
-    const conversion = convertLegacyTable(twoGroups);
-    expect(conversion.ok).toBe(false);
-    if (!conversion.ok) expect(conversion.reason.en).toContain("exactly one group");
   });
 });

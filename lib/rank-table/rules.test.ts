@@ -1,25 +1,13 @@
 /** One test per rule code: a table that triggers it (code, severity, path, message) and one that must not. */
 import { describe, expect, it } from "vitest";
 import { RULE_CODES, RULE_SEVERITY } from "./findings";
-import type { JsonObject, JsonValue, RuleCode, Severity } from "./model";
+import type { JsonValue } from "./model";
+import { A5_CASES } from "./test-support/a5-cases";
+import { LEGACY_CASES } from "./test-support/legacy-cases";
+import type { RuleCase } from "./test-support/rule-case";
 import { aiServerTable, edit, fixtureText, superPodTable } from "./test-support/tables";
 import { validateRankTable } from "./validate";
 import { writeRankTable } from "./write";
-
-interface RuleCase {
-  code: RuleCode;
-  /** What the case shows, for the test name. */
-  name: string;
-  trigger: JsonValue | string;
-  path: string;
-  /** Fragments the English message must contain (the values involved, the earlier place). */
-  message: string[];
-  severity?: Severity;
-  /** A table close to the trigger that must not raise the code. */
-  clean: JsonValue | string;
-  /** How many times the code must be reported (default: at least once). */
-  count?: number;
-}
 
 const SP = superPodTable();
 const AI = aiServerTable();
@@ -31,11 +19,6 @@ const onePod = sp({
   "/super_pod_list/1": undefined,
   "/super_pod_list/0/server_list": ["node_0", "node_1", "node_2", "node_3"].map((id) => ({ server_id: id })),
 });
-const legacy: JsonObject = {
-  status: "completed",
-  group_count: "1",
-  group_list: [{ group_name: "hccl_world_group", instance_count: "1", instance_list: [{ server_id: "10.0.0.1", rank_id: "0", devices: [{ device_id: "0", device_ip: "192.168.0.2" }] }] }],
-};
 
 const CASES: RuleCase[] = [
   { code: "RT000", name: "text ends early", trigger: '{\n  "status": ', path: "", message: ["line 2, column 13"], clean: "{}" },
@@ -49,11 +32,9 @@ const CASES: RuleCase[] = [
   { code: "RT002", name: "__proto__ is plain data", trigger: JSON.parse('{"__proto__": {"polluted": "yes"}}') as JsonValue, path: "/__proto__", message: ["__proto__"], clean: SP },
   { code: "RT003", name: "number rank_id", trigger: sp({ [dev(0, 0, "rank_id")]: 0 }), path: dev(0, 0, "rank_id"), message: ["a JSON number", '"0"'], clean: SP },
   { code: "RT004", name: "object as device_ip", trigger: sp({ [dev(0, 0, "device_ip")]: {} }), path: dev(0, 0, "device_ip"), message: ["device_ip must be a string, not an object"], clean: SP },
-  { code: "RT005", name: "legacy group_list layout", trigger: legacy, path: "", message: ["group_list"], clean: AI },
   { code: "RT010", name: "bad status", trigger: sp({ "/status": "done" }), path: "/status", message: ["status done"], clean: SP },
   { code: "RT010", name: "missing status", trigger: sp({ "/status": undefined }), path: "", message: ["status is missing"], clean: SP },
   { code: "RT011", name: "initializing", trigger: sp({ "/status": "initializing" }), path: "/status", message: ["initializing"], clean: SP },
-  { code: "RT012", name: "2.0 format", trigger: { status: "completed", version: "2.0", rank_count: 1, rank_list: [] }, path: "/version", message: ["Atlas 350/850/950"], clean: SP },
   { code: "RT012", name: "1.1 format", trigger: sp({ "/version": "1.1" }), path: "/version", message: ["heterogeneous"], clean: SP },
   { code: "RT012", name: "unknown version", trigger: sp({ "/version": "3" }), path: "/version", message: ["version 3"], clean: SP },
   { code: "RT012", name: "missing version", trigger: ai({ "/version": undefined }), path: "", message: ["version is missing"], clean: AI },
@@ -143,6 +124,8 @@ const CASES: RuleCase[] = [
   { code: "RT066", name: "super pod without servers", trigger: sp({ "/super_pod_list/1/server_list": [] }), path: "/super_pod_list/1", message: ["Super pod 1 has no servers"], clean: SP },
   { code: "RT067", name: "some devices without super_device_id", trigger: sp({ [dev(2, 1, "super_device_id")]: undefined }), path: dev(2, 1), message: ["15 of 16"], clean: SP, count: 1 },
   { code: "RT067", name: "super_device_id without super_pod_list", trigger: sp({ "/super_pod_list": undefined }), path: dev(0, 0, "super_device_id"), message: ["super_pod_list is missing"], clean: SP },
+  ...LEGACY_CASES,
+  ...A5_CASES,
 ];
 
 describe("every rule", () => {

@@ -2,6 +2,9 @@
  * The validator: every rule of ../shared/spec/rank-table-rules.md, returning the spec's report.
  * Linear in the size of the table (Maps and Sets for every uniqueness rule), and it never throws.
  */
+import { A5_VERSION } from "./a5-model";
+import { readA5View } from "./a5-view";
+import { checkA5 } from "./checks/a5";
 import { checkBackups } from "./checks/backups";
 import type { CheckContext } from "./checks/context";
 import { checkDevices } from "./checks/devices";
@@ -10,9 +13,12 @@ import { checkRanks } from "./checks/ranks";
 import { checkServers } from "./checks/servers";
 import { checkSuperPods } from "./checks/super-pods";
 import { findingMessage, Findings, type Finding } from "./findings";
+import { checkLegacy } from "./checks/legacy";
+import { checkOtherFormat, otherFormatOf } from "./checks/other-formats";
 import { isLegacyLayout } from "./legacy";
+import { readLegacyView } from "./legacy-view";
 import { JSON_TYPE_NAMES } from "./messages";
-import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type ValidationReport } from "./model";
+import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type TableLayout, type ValidationReport } from "./model";
 import { parseRankTable, RankTableDocument } from "./parse";
 import type { ReportLimits } from "../report-limits";
 import { jsonTypeName, readTableView, ViewReader } from "./table-view";
@@ -27,6 +33,7 @@ export interface ValidateOptions {
 interface TableSummary {
   version: string | null;
   mode: TableMode;
+  layout?: TableLayout;
   stats: ValidationReport["stats"];
 }
 
@@ -66,12 +73,15 @@ export function validateRankTable(input: string | RankTableDocument | RankTableI
 }
 
 function checkTable(root: JsonObject, findings: Findings): TableSummary {
-  if (isLegacyLayout(root)) {
-    findings.add("RT005", "");
-    return EMPTY_SUMMARY;
-  }
   const reader = new ViewReader(findings);
+  if (isLegacyLayout(root)) return checkLegacyTable(root, reader, findings);
+  const otherFormat = otherFormatOf(root);
+  if (otherFormat !== undefined) {
+    const { servers, devices } = checkOtherFormat(root, otherFormat, findings);
+    return { version: typeof root.version === "string" ? root.version : null, mode: "ai-server", layout: otherFormat.layout, stats: { superPods: 0, servers, devices } };
+  }
   const declaredVersion = reader.scalar(root.version, "version", DOCUMENT);
+  if (declaredVersion === A5_VERSION) return checkA5Table(root, reader, findings);
   checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
   if (!checkVersionSupported(declaredVersion, root, findings)) return { ...EMPTY_SUMMARY, version: declaredVersion ?? null };
 
@@ -90,6 +100,25 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
     mode: version === "1.2" && view.superPods !== undefined ? "super-pod" : "ai-server",
     stats: { superPods: view.superPods?.length ?? 0, servers: view.servers.length, devices: view.devices.length },
   };
+}
+
+/** The legacy template (RT005, a warning): checked by its own rules, RT070–RT079. */
+function checkLegacyTable(root: JsonObject, reader: ViewReader, findings: Findings): TableSummary {
+  const view = readLegacyView(root, reader);
+  findings.addMessage("RT005", `RT005.${view.flavour}`, "");
+  checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
+  checkLegacy(view, findings);
+  const servers = new Set(view.instances.map((instance) => instance.serverId)).size;
+  return { version: null, mode: "ai-server", layout: `legacy-${view.flavour}`, stats: { superPods: 0, servers, devices: view.devices.length } };
+}
+
+/** Version "2.0" (Atlas 350/850/950): RT100–RT124; status is optional there (A5 reference: status 可选). */
+function checkA5Table(root: JsonObject, reader: ViewReader, findings: Findings): TableSummary {
+  const status = reader.scalar(root.status, "status", DOCUMENT);
+  if (status !== undefined) checkStatus(status, findings);
+  const view = readA5View(root, reader, findings);
+  const { servers, superPods } = checkA5(view, findings, root);
+  return { version: A5_VERSION, mode: superPods > 0 ? "super-pod" : "ai-server", layout: A5_VERSION, stats: { superPods, servers, devices: view.ranks.length } };
 }
 
 /** Turns findings into issues: with text, each gets its line and column and the list is put in text order. */

@@ -9,6 +9,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { generateFromTemplate, parseRankTable, validateRankTable, writeRankTable, type JsonValue } from "../../lib/rank-table";
 import type { BenchSection } from "./index";
+import { runA5Bench } from "./rank-table-a5";
 
 const SERVERS_PER_SUPER_POD = 32;
 const DIES_PER_SERVER = 16;
@@ -28,7 +29,7 @@ interface Figures {
 }
 
 /** Best-of-runs times of each piece of work, run in turns so that every one meets a similar heap and GC state. */
-function timeInTurns(runs: number, work: (() => unknown)[]): number[] {
+export function timeInTurns(runs: number, work: (() => unknown)[]): number[] {
   const best = work.map(() => Infinity);
   // The first third of the runs only warms up: the JIT optimises the hot paths before anything is measured.
   const warmUps = Math.ceil(runs / 3);
@@ -133,11 +134,12 @@ function print(results: Figures[]): void {
 
 export const rankTableBench: BenchSection = {
   name: "rank-table",
-  description: "parse + validate vs JSON.parse, write, memory, for 16,384 and 131,072 ranks",
+  description: "parse + validate vs JSON.parse, write, memory, for 16,384 and 131,072 ranks (1.2) and 8,192 and 131,072 ranks (2.0)",
   async run() {
     const results: Figures[] = [];
     for (const servers of SIZES) results.push(await measureInChild(servers));
     print(results);
+    await runA5Bench();
   },
 };
 

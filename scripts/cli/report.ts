@@ -29,7 +29,9 @@ function plural(count: number, one: string, many: string): string {
 export function formatSummary(file: string, report: ValidationReport, lang: Lang): string {
   const counts = countIssues(report);
   const { superPods, servers, devices } = report.stats;
-  const version = report.version ?? "-";
+  const declared = report.version ?? "-";
+  // The legacy flavours and the formats that are not HCCL's are named beside the (absent or borrowed) version.
+  const version = report.layout === undefined || report.layout === report.version ? declared : `${declared} (${report.layout})`;
   if (lang === "zh") {
     const mode = report.mode === "super-pod" ? "超节点模式" : "AI Server 模式";
     return `${file}: ${report.valid ? "有效" : "无效"}: ${counts.error} 个错误, ${counts.warning} 个警告, ${counts.info} 条提示; `

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { HardwareFitFinding } from "@/lib/rank-table/hardware-fit";
 import { storable } from "@/lib/text-safety";
 import { exportFormats, rankTableNameMaxLength, revisionCommentMaxLength } from "./constants";
 
@@ -9,6 +10,7 @@ export const revisionSummarySchema = z.object({
   infos: z.number().int(),
   version: z.string().nullable(),
   mode: z.enum(["super-pod", "ai-server"]),
+  layout: z.enum(["legacy-mindspore", "legacy-tensorflow", "2.0", "llm-datadist", "mindie-global"]).optional(),
   stats: z.object({ superPods: z.number().int(), servers: z.number().int(), devices: z.number().int() }),
 });
 export type RevisionSummary = z.infer<typeof revisionSummarySchema>;
@@ -87,4 +89,6 @@ export interface RankTableListItem {
 export interface RankTableDetail extends RankTableListItem {
   text: string;
   comment: string;
+  /** CL001: the layout does not suit the linked cluster's chips (null when it does, or no cluster is linked). */
+  hardwareFit: HardwareFitFinding | null;
 }

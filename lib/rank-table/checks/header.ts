@@ -19,7 +19,6 @@ export function checkVersionSupported(version: string | undefined, root: JsonObj
   }
   if (version === "1.0" || version === "1.2") return true;
   if (version === "1.1") findings.addMessage("RT012", "RT012.heterogeneous", "/version");
-  else if (version === "2.0") findings.addMessage("RT012", "RT012.a5", "/version");
   else findings.add("RT012", "/version", { value: version });
   return false;
 }

@@ -1,6 +1,7 @@
 import {
   assignPorts,
   convertLegacyTable,
+  isLegacyLayout,
   pairBackups,
   parseRankTable,
   recomputeServerCount,
@@ -27,7 +28,8 @@ Applies the chosen repairs (in the order listed), prints the repaired table in c
 change on stderr followed by the findings that remain. "-" reads standard input.
 
 Repairs:
-  --convert-legacy  convert the legacy group_list layout (no version) to version "1.0" (RT005)
+  --convert-legacy  convert the legacy group_list layout (no version) to version "1.0" with explicit ranks
+                    (RT005, RT070-RT079); a legacy table is converted first whatever repairs are chosen
   --server-count    set server_count to the number of servers (RT015, RT016)
   --renumber        rank_id 0…N-1 in physical order: servers as listed, then device_id (RT044–RT049)
   --pair-backups    backup_device_ip = the other die of the same NPU, device_id 2k <-> 2k+1 (RT050–RT054)
@@ -77,7 +79,7 @@ Example:
     if (!reportSyntaxProblem(io, file, document)) return EXIT_FINDINGS;
     let table: RankTableInput = document.value!;
     const changes: Change[] = [];
-    if (values["convert-legacy"]) {
+    if (values["convert-legacy"] || isLegacyLayout(table)) {
       const conversion = convertLegacyTable(table);
       if (!conversion.ok) {
         io.stderr(`${file}: cannot convert: ${conversion.reason[lang]}\n`);

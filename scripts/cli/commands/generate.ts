@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
+  generateA5Table,
   generateFromHccn,
   generateFromTemplate,
   PatternError,
   validateRankTable,
   writeRankTable,
   type HccnServer,
+  type A5RankTable,
   type RankTable,
   type RankTableTemplate,
 } from "../../../lib/rank-table";
@@ -42,6 +44,7 @@ export const generateCommand: Command = {
                           [--dies N] [--base-port PORT] [--no-backup] [--output FILE]
        rankscope generate --hccn DIR [--hosts FILE] [--version 1.0|1.2] [--base-port PORT] [--no-backup]
                           [--output FILE]
+       rankscope generate --version 2.0 [--racks N] [--npus N] [--output FILE]
 
 From a template: super pods x servers x NPUs x dies. The template file (JSON or YAML) may set version,
 status, superPods, serversPerSuperPod, npusPerServer, diesPerNpu, backup, basePort and the patterns serverId,
@@ -49,6 +52,10 @@ hostIp, deviceIp, superPodId, superDeviceId, e.g. "10.{server/256}.{server%256}.
 pod, server, local (server within its super pod), npu, die, device (device_id), devices (per server); operators
 + - * / % and parentheses. Options on the command line override the file. Defaults: version 1.2, 1 super pod,
 1 server, 8 NPUs, 2 dies, backups paired, no ports.
+
+Version 2.0 (Atlas 350/850/950): one SuperPoD of --racks racks (default 1) of --npus NPUs (default 64, at
+most 65), one rank per NPU; net_layer 0 is the rack (TOPO_FILE_DESC), net_layer 1 the SuperPoD (CLOS), each die
+an EID address per level (placeholders of the right form: the real EIDs come from hccn_tool).
 
 From hccn.conf files: DIR holds one copy of /etc/hccn.conf per server; its address_N= lines give the NIC address
 of device N. The file name (without .conf) is the server_id, and the host_ip when it is an IPv4 address.
@@ -68,6 +75,7 @@ Examples:
   rankscope generate --super-pods 2 --servers 48 --npus 8 --dies 2 --base-port 16666 > hccl.json
   rankscope generate --template a3-cluster.yaml --output hccl.json
   rankscope generate --hccn ./hccn-confs --hosts hosts.txt --version 1.0
+  rankscope generate --version 2.0 --racks 128 > hccl.json      # an Atlas 950 SuperPoD: 8,192 ranks
 `,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -76,6 +84,7 @@ Examples:
       hosts: { type: "string" },
       version: { type: "string" },
       "super-pods": { type: "string" },
+      racks: { type: "string" },
       servers: { type: "string" },
       npus: { type: "string" },
       dies: { type: "string" },
@@ -92,9 +101,15 @@ Examples:
     const basePort = wholeNumber("base-port", values["base-port"]);
     const backup = values["no-backup"] ? false : undefined;
 
-    let table: RankTable;
+    let table: RankTable | A5RankTable;
     try {
-      if (values.hccn !== undefined) {
+      if (values.version === "2.0") {
+        const unused = ["template", "hccn", "hosts", "super-pods", "servers", "dies", "base-port", "no-backup"].find((flag) => values[flag as keyof typeof values] !== undefined);
+        if (unused !== undefined) throw new UsageError(`--${unused} does not apply to version 2.0 (use --racks and --npus)`);
+        table = generateA5Table({ racks: wholeNumber("racks", values.racks), npusPerRack: wholeNumber("npus", values.npus) });
+      } else if (values.racks !== undefined) {
+        throw new UsageError("--racks is for --version 2.0");
+      } else if (values.hccn !== undefined) {
         const servers = await readHccnDirectory(io, values.hccn, values.hosts);
         if (servers === undefined) return EXIT_TROUBLE;
         const version = choice("version", values.version, VERSIONS, "1.0");

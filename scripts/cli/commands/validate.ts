@@ -4,11 +4,12 @@ import { formatIssue, formatOmitted, formatSummary, formatTotals } from "../repo
 
 export const validateCommand: Command = {
   name: "validate",
-  summary: "check rank tables against every rule (RT000–RT067)",
+  summary: "check rank tables against every rule (RT000–RT124)",
   help: `Usage: rankscope validate FILE... [--format text|json] [--lang en|zh]
 
-Checks HCCL rank tables (versions "1.0" and "1.2"; JSON, or JSON with comments) against every rule of the
-rank-table spec. "-" reads standard input.
+Checks HCCL rank tables (versions "1.0", "1.2" and "2.0", and the legacy template without version; JSON, or
+JSON with comments) against every rule of the rank-table spec, and names look-alike files that are not HCCL
+rank tables (LLM-DataDist prefill/decode tables, MindIE's global rank table). "-" reads standard input.
 
 Options:
   --format text|json  text (default): one "file:line:col: severity CODE message" line per finding, then a
