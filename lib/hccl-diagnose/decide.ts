@@ -5,46 +5,13 @@
  * error CQE the NICs at both ends; for configuration errors the rank table's own findings.
  */
 import { NEXT_STEPS, PHASE_NAMES } from "./advice";
-import type { JobTable } from "./job-table";
-import type { DiagnosisPhase, DiagnosisReport, DiagnosisStats, Evidence, RankStatus, RankSummary, Suspect } from "./model";
-import type { Finding, FindingKind } from "./patterns";
-import { suspectsForConfig, suspectsForPorts, suspectsForSilentRanks, suspectsWhenAllTimedOut, type Context } from "./suspects";
+import type { DiagnosisPhase, DiagnosisReport, Evidence, RankStatus, RankSummary, Suspect } from "./model";
+import { firstEvidence, hasKind, OWN_ERRORS, placeOf, TIMEOUTS, type Context, type DecideInput, type Observation, type RankFacts } from "./observations";
+import type { FindingKind } from "./patterns";
+import { suspectsForConfig, suspectsForPorts, suspectsForSilentRanks, suspectsWhenAllTimedOut } from "./suspects";
 
-export interface Observation {
-  finding: Finding;
-  speakerRank?: number;
-  evidence: Evidence;
-}
-
-export interface RankFacts {
-  rank: number;
-  files: string[];
-  deviceId?: number;
-  deviceIp?: string;
-  hostIp?: string;
-  serverId?: string;
-  observations: Observation[];
-}
-
-export interface DecideInput {
-  ranks: Map<number, RankFacts>;
-  unattributed: Observation[];
-  table: JobTable | undefined;
-  /** The communicator's size from its entry lines (0 when unknown). */
-  rankSize: number;
-  root: number | undefined;
-  stats: DiagnosisStats;
-}
-
-const TIMEOUTS: ReadonlySet<FindingKind> = new Set(["root_timeout", "agent_timeout", "link_timeout", "notify_timeout", "init_failed"]);
-const OWN_ERRORS: ReadonlySet<FindingKind> = new Set(["config", "port_in_use", "error_cqe", "other_error", "consistency"]);
 /** Suspects listed at most; the summary says how many more. */
 const MAX_SUSPECTS = 50;
-
-export function hasKind(facts: RankFacts | undefined, kinds: ReadonlySet<FindingKind> | FindingKind): boolean {
-  if (facts === undefined) return false;
-  return facts.observations.some((observation) => (typeof kinds === "string" ? observation.finding.kind === kinds : kinds.has(observation.finding.kind)));
-}
 
 function statusOf(facts: RankFacts | undefined): RankStatus {
   if (facts === undefined || (facts.files.length === 0 && facts.observations.length === 0)) return "unknown";
@@ -237,24 +204,3 @@ function groupByServer(context: Context, suspects: Suspect[]): Suspect[] {
   return [...extra, ...suspects];
 }
 
-export function placeOf(context: Pick<Context, "ranks" | "table">, rank: number): Pick<Suspect, "deviceId" | "serverId" | "hostIp" | "deviceIp"> {
-  const facts = context.ranks.get(rank);
-  const table = context.table?.ranks.get(rank);
-  const place = {
-    deviceId: facts?.deviceId ?? table?.deviceId,
-    serverId: table?.serverId ?? facts?.serverId,
-    hostIp: table?.hostIp ?? facts?.hostIp,
-    deviceIp: facts?.deviceIp ?? table?.deviceIp,
-  };
-  return Object.fromEntries(Object.entries(place).filter(([, value]) => value !== undefined));
-}
-
-export function firstEvidence(facts: RankFacts | undefined, kind: FindingKind | ReadonlySet<FindingKind>, count = 1): Evidence[] {
-  if (facts === undefined) return [];
-  return facts.observations
-    .filter((observation) => (typeof kind === "string" ? observation.finding.kind === kind : kind.has(observation.finding.kind)))
-    .slice(0, count)
-    .map((observation) => observation.evidence);
-}
-
-export { OWN_ERRORS, TIMEOUTS };

@@ -2,7 +2,8 @@
  * The streaming diagnoser: files are fed one after another, line by line, and only what the lines say about ranks and
  * errors is kept (a few evidence lines per finding), so hundreds of MB of logs are never held.
  */
-import { decide, type Observation, type RankFacts } from "./decide";
+import { decide } from "./decide";
+import type { Observation, RankFacts } from "./observations";
 import { readJobTable, type JobTable } from "./job-table";
 import { identityFromPath, readLine, type Identity } from "./patterns";
 import type { DiagnoseOptions, DiagnosisReport, Evidence, LogFile } from "./model";

@@ -3,14 +3,9 @@
  * and execution "the rank that did not report a timeout is usually the culprit" (sections 5.3, 6.3), and when every rank
  * timed out, TLS consistency and parameter-plane connectivity (5.3) or the NICs at both ends of an error CQE (6.3).
  */
-import { firstEvidence, OWN_ERRORS, placeOf, type DecideInput, type Observation } from "./decide";
-import type { DiagnosisPhase, Evidence, Suspect } from "./model";
+import { firstEvidence, OWN_ERRORS, placeOf, type Context, type Observation } from "./observations";
+import type { Evidence, Suspect } from "./model";
 
-export interface Context extends DecideInput {
-  all: Observation[];
-  expected: number[];
-  phase: DiagnosisPhase;
-}
 
 function rankOf(context: Context, observation: Observation): number | undefined {
   if (observation.speakerRank !== undefined) return observation.speakerRank;

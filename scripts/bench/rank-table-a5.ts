@@ -7,7 +7,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { generateA5Table, validateRankTable, writeRankTable, type JsonValue } from "../../lib/rank-table";
-import { timeInTurns } from "./rank-table";
+import { timeInTurns } from "./time-in-turns";
 
 const NPUS_PER_RACK = 64;
 const RACKS = [128, 2048] as const;

@@ -9,6 +9,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { generateFromTemplate, parseRankTable, validateRankTable, writeRankTable, type JsonValue } from "../../lib/rank-table";
 import type { BenchSection } from "./index";
+import { timeInTurns } from "./time-in-turns";
 import { runA5Bench } from "./rank-table-a5";
 
 const SERVERS_PER_SUPER_POD = 32;
@@ -28,21 +29,6 @@ interface Figures {
   maxRssMb: number;
 }
 
-/** Best-of-runs times of each piece of work, run in turns so that every one meets a similar heap and GC state. */
-export function timeInTurns(runs: number, work: (() => unknown)[]): number[] {
-  const best = work.map(() => Infinity);
-  // The first third of the runs only warms up: the JIT optimises the hot paths before anything is measured.
-  const warmUps = Math.ceil(runs / 3);
-  for (let run = 0; run < warmUps + runs; run++) {
-    work.forEach((piece, index) => {
-      const start = performance.now();
-      piece();
-      const elapsed = performance.now() - start;
-      if (run >= warmUps) best[index] = Math.min(best[index]!, elapsed);
-    });
-  }
-  return best;
-}
 
 function generateText(servers: number): string {
   const table = generateFromTemplate({

@@ -24,7 +24,7 @@ import { TopologySearch } from "@/components/topology/search-box";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
-import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
+import type { NodeKind, SearchHit } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 

@@ -5,7 +5,6 @@ import { appDatabase } from "@/db/client";
 import { topologyIndex } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TopologyIndex } from "@/lib/topology/inventory-index";
-import { ApiError } from "@/server/http/errors";
 
 export type ClusterRouteContext = { params: Promise<{ id: string }> };
 
