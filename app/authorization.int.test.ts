@@ -10,6 +10,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
+import { createJob } from "@/db/queries/jobs";
 import { createRankTable, getRankTable } from "@/db/queries/rank-tables";
 import { createApiToken, revokeApiToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
@@ -54,6 +55,9 @@ const window24h = () => `from=${new Date(Date.now() - 86_400_000).toISOString()}
 const rankTableText = readFileSync(path.resolve(__dirname, "../lib/rank-table/fixtures/seed-ai-server.jsonc"), "utf8");
 const newRankTable = async () => (await createRankTable(testDatabase().db, { name: unique("matrix table "), text: rankTableText }, systemActor)).id;
 let patchTarget = "";
+let jobId = 0;
+const newJob = async () => (await createJob(testDatabase(), { cluster: "atlas-a2-demo", name: unique("matrix-job-"), rankTable: a2RankTable }, systemActor)).id;
+const ringsConfig = () => ({ kind: "ConfigMap", metadata: { name: unique("rings-config-matrix-"), namespace: "default" }, data: { "hccl.json": '{"status":"initializing"}' } });
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${++counter}`;
 
@@ -131,6 +135,19 @@ const matrix: Record<string, Entry> = {
   "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   // Writes the current settings back unchanged.
   "PUT /api/v1/fault-events/settings": { permission: "write", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo", body: faultSettings }) },
+  "GET /api/v1/jobs": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
+  "POST /api/v1/jobs": { permission: "write", ok: 201, call: () => ({ body: { cluster: "atlas-a2-demo", name: unique("matrix-new-job-"), rankTable: a2RankTable } }) },
+  "GET /api/v1/jobs/[id]": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "PATCH /api/v1/jobs/[id]": { permission: "write", ok: 200, call: () => ({ params: { id: String(jobId) }, body: { environment: { HCCL_CONNECT_TIMEOUT: String(++counter) } } }) },
+  "DELETE /api/v1/jobs/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newJob()) } }) },
+  "POST /api/v1/jobs/rings-config": { permission: "write", ok: 201, call: () => ({ query: "cluster=atlas-a2-demo", body: ringsConfig() }) },
+  "GET /api/v1/jobs/[id]/diagnoses": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  // A pasted excerpt: diagnosed and stored as a diagnosis of the job.
+  "POST /api/v1/jobs/[id]/diagnoses": {
+    permission: "write",
+    ok: 201,
+    call: () => ({ params: { id: String(jobId) }, body: "[ERROR] HCCL(1234,python):2025-11-24-10:17:00.000.000 [transport.cc:10] EI0006: socket timeout", headers: { "content-type": "text/plain" } }),
+  },
   "PUT /api/v1/clusters/[id]/inventory": {
     permission: "write",
     ok: 409,
@@ -224,6 +241,7 @@ beforeAll(async () => {
   });
   expect(exported.status).toBe(200);
   a2RankTable = await exported.text();
+  jobId = await newJob();
   const { GET: getSettings } = await import("@/app/api/v1/fault-events/settings/route");
   const settings = await getSettings(new Request(`${origin}/api/v1/fault-events/settings?cluster=atlas-a2-demo`, { headers: { authorization: `Bearer ${credentials.tokens.viewer}` } }), {
     params: Promise.resolve({}),

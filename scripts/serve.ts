@@ -11,6 +11,7 @@ import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemoFaults } from "@/db/queries/faults";
+import { seedDemoJobs } from "@/db/queries/jobs-seed";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { resolveDatabase } from "./database";
@@ -37,6 +38,8 @@ async function main(): Promise<number> {
       if (seeded.created.length) log(`seeded demo clusters: ${seeded.created.join(", ")}`);
       const faults = await seedDemoFaults(handle);
       if (faults) log(`seeded a simulated day of faults: ${faults} events`);
+      const jobs = await seedDemoJobs(handle);
+      if (jobs) log(`seeded demo jobs: ${jobs} (one failed, with its diagnosis)`);
     }
     // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).
     if ((database.embedded && seedingDemo) || process.env.RANKSCOPE_DEMO_ACCOUNTS === "1") {

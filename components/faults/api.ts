@@ -18,6 +18,8 @@ export interface TimelineFilters {
   code?: string | undefined;
   target?: string | undefined;
   state: "all" | "open" | "closed";
+  /** A job's id: its events (those naming it, or hitting its dies while it ran). */
+  job?: number | undefined;
 }
 
 export const faultKeys = {
@@ -34,6 +36,7 @@ export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise
   if (f.level.length) params.set("level", f.level.join(","));
   if (f.code) params.set("code", f.code);
   if (f.target) params.set("target", f.target);
+  if (f.job) params.set("job", String(f.job));
   return fetchJson(`/api/v1/fault-events?${params}`, timelineSchema, { signal });
 }
 

@@ -28,6 +28,7 @@ import { RevisionsPanel } from "./revisions-panel";
 import { StructureTree as StructureTreeLazy } from "./structure-tree";
 import { countBySeverity, type SeverityFilter } from "./severity-counts";
 import { afterPaint, ImportCancelled, useValidation } from "./use-validation";
+import { TrackJobButton } from "@/components/jobs/track-job-button";
 
 export type WorkspaceTab = "visual" | "json" | "history";
 
@@ -503,6 +504,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             {t("export")}
           </Button>
         </Dropdown>
+        {canWrite && saved && <TrackJobButton table={saved} />}
         {canWrite && (
           <>
             <Input aria-label={t("comment")} placeholder={t("comment")} value={comment} onChange={(event) => setComment(event.target.value)} style={{ width: 220 }} />

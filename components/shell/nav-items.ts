@@ -2,6 +2,7 @@ export const navItems = [
   { href: "/", key: "overview" },
   { href: "/topology", key: "topology" },
   { href: "/rank-tables", key: "rankTables" },
+  { href: "/jobs", key: "jobs" },
   { href: "/faults", key: "faults" },
 ] as const;
 

@@ -205,6 +205,18 @@ export interface ChartLabels {
   linkTooltip: (kind: LinkKind, count: number, source: string, target: string) => string;
 }
 
+/** A job drawn over the topology: its dies (the rest dimmed), some marked (diagnosis suspects red, timed-out amber). */
+export interface ChartOverlay {
+  /** Every die of the job, by die id, with its mark. */
+  dies: ReadonlyMap<string, OverlayMark>;
+}
+export type OverlayMark = "member" | "timeout" | "suspect";
+export const OVERLAY_COLORS: Record<Exclude<OverlayMark, "member">, string> = { suspect: "#cf1322", timeout: "#d48806" };
+const OVERLAY_WEIGHT: Record<OverlayMark, number> = { member: 0, timeout: 1, suspect: 2 };
+
+/** A die id's server: `<server_id>/d<device_id>`. */
+const serverOfDie = (dieId: string) => dieId.slice(0, dieId.lastIndexOf("/d"));
+
 export interface ChartInput {
   view: TopologyView;
   size: { width: number; height: number };
@@ -214,12 +226,13 @@ export interface ChartInput {
   /** Ranks from the chosen rank table, by die id; undefined means the inventory's own order. */
   ranks: Map<string, number> | undefined;
   labels: ChartLabels;
+  overlay?: ChartOverlay | undefined;
 }
 
 // Containers are translucent: a die's backup rail runs inside its NPU's box and must show through it.
 const palette = {
-  light: { box: "rgba(0,0,0,0.025)", innerBox: "rgba(0,0,0,0.045)", border: "#bfbfbf", text: "#262626", subtle: "#595959" },
-  dark: { box: "rgba(255,255,255,0.03)", innerBox: "rgba(255,255,255,0.06)", border: "#434343", text: "#e8e8e8", subtle: "#a6a6a6" },
+  light: { box: "rgba(0,0,0,0.025)", innerBox: "rgba(0,0,0,0.045)", border: "#bfbfbf", text: "#262626", subtle: "#595959", dimmed: "rgba(0,0,0,0.06)" },
+  dark: { box: "rgba(255,255,255,0.03)", innerBox: "rgba(255,255,255,0.06)", border: "#434343", text: "#e8e8e8", subtle: "#a6a6a6", dimmed: "rgba(255,255,255,0.06)" },
 };
 
 interface CellLabel {
@@ -246,8 +259,21 @@ interface CellLook {
  * The painter of a view's cells: for a node and the current pixels per view unit, its colours and label. Only what
  * is on screen is painted, so text layout (the costly part) stays proportional to the canvas, not to the cluster.
  */
-function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "labels">) {
-  const { view, theme, ranks, labels } = input;
+function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "labels" | "overlay">) {
+  const { view, theme, ranks, labels, overlay } = input;
+  // A server's mark is its dies' strongest: a server drawn whole (zoomed out) still shows the suspect inside.
+  const serverMarks = new Map<string, OverlayMark>();
+  for (const [dieId, mark] of overlay?.dies ?? []) {
+    const server = serverOfDie(dieId);
+    const current = serverMarks.get(server);
+    if (current === undefined || OVERLAY_WEIGHT[mark] > OVERLAY_WEIGHT[current]) serverMarks.set(server, mark);
+  }
+  const markOf = (node: TopologyNode): OverlayMark | undefined | null => {
+    if (!overlay) return null;
+    if (node.kind === "die") return overlay.dies.get(node.id);
+    if (node.kind === "server") return serverMarks.get(node.id);
+    return null;
+  };
   const colors = palette[theme];
   const health = HEALTH_COLORS[theme];
   const basis = detailBasis(view);
@@ -317,10 +343,14 @@ function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "label
       const leaf = isLeaf(node);
       const known = health[node.health] !== health.unknown;
       const label = labelOf(node, pixelsPerUnit);
+      // With a job overlay: cells outside the job are dimmed, marked ones outlined (null: no overlay, or not a die or server).
+      const mark = markOf(node);
+      const outside = mark === undefined;
+      const outlined = mark === "suspect" || mark === "timeout" ? OVERLAY_COLORS[mark] : null;
       return {
-        fill: leaf ? health[node.health] : node.kind === "npu" ? colors.innerBox : colors.box,
-        stroke: leaf ? colors.subtle : (node.kind === "superpod" || node.kind === "server") && known ? health[node.health] : colors.border,
-        lineWidth: leaf ? 0.5 : 1,
+        fill: leaf ? (outside ? colors.dimmed : health[node.health]) : node.kind === "npu" ? colors.innerBox : colors.box,
+        stroke: outlined ?? (leaf ? colors.subtle : (node.kind === "superpod" || node.kind === "server") && known ? health[node.health] : colors.border),
+        lineWidth: outlined ? (mark === "suspect" ? 3 : 2) : leaf ? 0.5 : 1,
         dashed: node.kind === "superpod",
         label: label && {
           ...label,

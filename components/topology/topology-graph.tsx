@@ -6,7 +6,7 @@ import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
-import { chartOption, SELECTION_STYLE, selectionOutline, type ChartLabels, type ZoomWindow } from "./chart-option";
+import { chartOption, SELECTION_STYLE, selectionOutline, type ChartLabels, type ChartOverlay, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
@@ -22,6 +22,8 @@ interface Props {
   onDrill: (node: TopologyNode) => void;
   /** Bumped to bring the view back to its initial fit. */
   resetToken: number;
+  /** A job drawn over the view (the job page). */
+  overlay?: ChartOverlay | undefined;
 }
 
 /** The operator's current zoom and pan, to keep across updates of the same view. */
@@ -43,16 +45,16 @@ function currentWindow(chart: EChartsInstance): ZoomWindow | undefined {
  * `data-drawn="true"` and `performance.mark("topology:drawn")` are set when a view has been drawn completely
  * (ECharts' `finished`: after the last progressive chunk); the end-to-end tests and the benchmark read them.
  */
-export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken }: Props) {
+export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken, overlay }: Props) {
   // A new view (level or id) starts from the fit; other changes keep the operator's zoom and pan.
   const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}`;
   const chartRef = useRef<EChartsInstance | null>(null);
-  const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill });
+  const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay });
   useEffect(() => {
-    latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill };
+    latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay };
   });
   /** What the canvas shows now; null until the first drawing. */
-  const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels } | null>(null);
+  const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels; overlay: ChartOverlay | undefined } | null>(null);
   const outline = useRef<InstanceType<typeof echarts.graphic.Rect> | null>(null);
 
   /** Puts the selection's outline over the chart, where the selected node is drawn now. */
@@ -77,12 +79,12 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
   const draw = useCallback(
     function draw(chart: EChartsInstance) {
       const current = latest.current;
-      const { view, viewKey, ranks, theme, labels } = current;
+      const { view, viewKey, ranks, theme, labels, overlay } = current;
       const fresh = drawn.current?.viewKey !== viewKey;
       const size = { width: chart.getWidth(), height: chart.getHeight() };
-      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels });
+      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels, overlay });
       if (!fresh) {
-        drawn.current = { view, viewKey, ranks, labels };
+        drawn.current = { view, viewKey, ranks, labels, overlay };
         chart.setOption(option, { lazyUpdate: false });
         placeOutline(chart);
         return;
@@ -97,7 +99,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
         pendingCells.current = null;
         // The view changed while its frame was painted: start again with the latest.
         if (latest.current !== current) return draw(chart);
-        drawn.current = { view, viewKey, ranks, labels };
+        drawn.current = { view, viewKey, ranks, labels, overlay };
         chart.setOption({ series: [cells] }, { lazyUpdate: true });
       };
       chart.setOption({ ...option, series: rest }, { notMerge: true, lazyUpdate: true });
@@ -157,9 +159,9 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     const shown = drawn.current;
     // Before the first drawing there is nothing to update: it reads the latest props itself.
     if (!chart || !shown) return;
-    if (shown.viewKey !== viewKey || shown.view !== view || shown.ranks !== ranks || shown.labels !== labels) draw(chart);
+    if (shown.viewKey !== viewKey || shown.view !== view || shown.ranks !== ranks || shown.labels !== labels || shown.overlay !== overlay) draw(chart);
     else placeOutline(chart);
-  }, [viewKey, view, selected, ranks, labels, draw, placeOutline]);
+  }, [viewKey, view, selected, ranks, labels, overlay, draw, placeOutline]);
 
   return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => (drawn.current || pendingCells.current) && draw(chart)} style={{ minHeight: 420 }} />;
 }

@@ -2,6 +2,7 @@
  * `npm run bench [-- SECTION...]`: runs benchmark sections and prints their figures. Sections live in their own
  * modules and are listed here; other features add theirs. Benchmarks print; they never assert timings.
  */
+import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
@@ -14,7 +15,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -7,13 +7,14 @@ import { pathToFileURL } from "node:url";
 import { EXIT_OK, EXIT_TROUBLE, UsageError, type Command } from "./command";
 import { tokenCommand, userCommand } from "./commands/accounts";
 import { clusterCommand } from "./commands/cluster";
+import { diagnoseCommand } from "./commands/diagnose";
 import { fixCommand } from "./commands/fix";
 import { fmtCommand } from "./commands/fmt";
 import { generateCommand } from "./commands/generate";
 import { validateCommand } from "./commands/validate";
 import { nodeIo, type CliIo } from "./io";
 
-export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, diagnoseCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -14,14 +14,15 @@ import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
-import { nodeKey, type ChartLabels } from "@/components/topology/chart-option";
+import { nodeKey } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView, topologyKeys } from "@/components/topology/queries";
 import { TopologySearch } from "@/components/topology/search-box";
+import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { NodeKind, SearchHit, TopologyNode, TopologyView } from "@/lib/topology/model";
+import type { NodeKind, SearchHit, TopologyView } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, type TopologySearchParams } from "./search-params";
 
@@ -36,8 +37,6 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
 // drawn on the client only: a server-rendered one could be clicked before its code has loaded, and the click lost.
 const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
 const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function TopologyClient({ defaultCluster, initialView }: { defaultCluster: string | null; initialView: TopologyView | null }) {
   const t = useTranslations("topology");
@@ -137,38 +136,7 @@ export function TopologyClient({ defaultCluster, initialView }: { defaultCluster
     return () => window.removeEventListener("keydown", onKey, true);
   }, [navigate, state.sel]);
 
-  const labels = useMemo<ChartLabels>(() => {
-    const field = (name: string, value: string | number | null | undefined) =>
-      value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
-    return {
-      superPod: (id) => t("labels.superPod", { id }),
-      npu: (index) => t("labels.npu", { index }),
-      die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
-      dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
-      counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
-      rank: (rank) => t("labels.rank", { rank }),
-      linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
-      linkTooltip: (kind: LinkKind, count: number, source: string, target: string) =>
-        escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
-      tooltip: (node: TopologyNode, rank: number | undefined) =>
-        [
-          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.id}`)}</b></div>`,
-          node.kind === "die" ? `<div>${escapeHtml(node.label)}</div>` : "",
-          field("health", t(`health.${node.health}`)),
-          node.kind === "die" ? field("serverId", node.serverId) : "",
-          field("hostIp", node.hostIp),
-          field("deviceIp", node.deviceIp),
-          field("devicePort", node.devicePort),
-          field("backupDeviceIp", node.backupDeviceIp),
-          field("backupDevicePort", node.backupDevicePort),
-          field("hostPort", node.hostPort),
-          field("superDeviceId", node.superDeviceId),
-          field("rank", rank),
-          node.counts && node.kind !== "die" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
-          node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
-        ].join(""),
-    };
-  }, [t]);
+  const labels = useChartLabels();
 
   const open = useCallback(
     (kind: NodeKind, id: string) => {

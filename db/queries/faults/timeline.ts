@@ -8,6 +8,7 @@ import type { TimelineQuery } from "../../schema/fault-event/validation";
 import { refreshOpenEscalations } from "./health";
 import { ceilTo, hourMs, outsideRollups, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
 import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { jobAtEventJoin, jobFilterClause } from "../job-faults";
 
 interface Filters {
   clause: string;
@@ -46,6 +47,7 @@ function filters(clusterId: number, query: TimelineQuery, target: TargetFilter |
   if (target) parts.push(targetClause(params, target));
   if (query.state === "open") parts.push("f.ended_at is null");
   if (query.state === "closed") parts.push("f.ended_at is not null");
+  if (query.job) parts.push(jobFilterClause(params, query.job));
   return { clause: parts.join(" and "), params };
 }
 
@@ -63,7 +65,7 @@ function densityBucketMs(from: number, to: number): number {
  */
 async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number, bucketMs: number) {
   const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
-  if (bucketMs % hourMs !== 0 || query.code || target || query.state !== "all") {
+  if (bucketMs % hourMs !== 0 || query.code || target || query.job || query.state !== "all") {
     const base = filters(clusterId, query, target, from, to);
     const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
       `select ${bucketOf(`greatest(f.began_at, ${base.params.at(from)})`)} as bucket, f.level, count(*) as n
@@ -133,8 +135,9 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
       // Instants as epoch ms (float8): parsing tens of thousands of timestamps into Dates costs more than the query.
       `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index, f.kind, f.source, f.code,
          f.phase, f.reported_level, f.level, f.rule, ${epochMs("f.rule_at")} as rule_at, ${epochMs("f.release_at")} as release_at, f.episode_id,
-         ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at, f.job, f.rank, f.message
-       from fault_events f
+         ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at,
+         coalesce(f.job, placed_job.job_name) as job, coalesce(f.rank, placed_job.job_rank) as rank, f.message
+       from fault_events f ${jobAtEventJoin}
        where ${clause}
        limit ${query.limit}`,
       params.values,

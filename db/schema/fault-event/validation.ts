@@ -118,6 +118,8 @@ export const timelineQuerySchema = z.object({
   code: z.string().max(64).optional(),
   target: z.string().max(200).optional(),
   state: z.enum(["open", "closed", "all"]).default("all"),
+  /** A job's id: the events that name it or hit its dies, links or servers while it ran. */
+  job: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(50_000).default(20_000),
 });
 export type TimelineQuery = z.infer<typeof timelineQuerySchema>;

@@ -1,0 +1,90 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Breadcrumb, Card, Descriptions, Space, Typography } from "antd";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useCallback, useMemo } from "react";
+import { useDuration, useNow } from "@/components/faults/format";
+import { fetchDiagnoses, fetchJob, jobKeys, type JobDetail, type JobDiagnosis } from "@/components/jobs/api";
+import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
+import { JobFaults } from "@/components/jobs/job-faults";
+import { JobEnvironment, JobRanks } from "@/components/jobs/job-ranks";
+import { JobTopology } from "@/components/jobs/job-topology";
+import { JobStateTag } from "@/components/jobs/state-tag";
+import { DateTime } from "@/components/primitives/date-time";
+import { PageHeading } from "@/components/primitives/page-heading";
+import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
+
+export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobDetail; initialDiagnoses: JobDiagnosis[] }) {
+  const t = useTranslations("jobs");
+  const duration = useDuration();
+  const now = useNow();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const state = useMemo(() => jobPageSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const id = initialJob.id;
+  const job = useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => fetchJob(id, signal), initialData: initialJob }).data;
+  const diagnoses = useQuery({ queryKey: jobKeys.diagnoses(id), queryFn: ({ signal }) => fetchDiagnoses(id, signal), initialData: initialDiagnoses }).data;
+  const shown = diagnoses.find((d) => d.id === state.diagnosis) ?? diagnoses[0] ?? null;
+  const showDiagnosis = useCallback(
+    (diagnosis: number) => {
+      const query = queryOf({ diagnosis });
+      window.history.pushState(null, "", `${pathname}?${query}`);
+    },
+    [pathname],
+  );
+  const started = job.startedAt ? Date.parse(job.startedAt) : null;
+  const ended = job.endedAt ? Date.parse(job.endedAt) : null;
+  const title = job.namespace === "default" ? job.name : `${job.namespace}/${job.name}`;
+  return (
+    <Space orientation="vertical" size={16} style={{ width: "100%" }}>
+      <Breadcrumb items={[{ title: <Link href="/jobs">{t("back")}</Link> }, { title }]} />
+      <PageHeading title={title} extra={<JobStateTag state={job.state} />} />
+      <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 3 }}>
+        <Descriptions.Item label={t("fields.cluster")}>
+          <Link href={`/topology?cluster=${job.cluster.slug}`}>{job.cluster.name}</Link>
+        </Descriptions.Item>
+        <Descriptions.Item label={t("fields.namespace")}>{job.namespace}</Descriptions.Item>
+        <Descriptions.Item label={t("fields.source")}>{t(`sources.${job.source}`)}</Descriptions.Item>
+        <Descriptions.Item label={t("fields.started")}>
+          <DateTime value={job.startedAt} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("fields.ended")}>
+          <DateTime value={job.endedAt} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("fields.duration")}>{started === null ? "—" : duration((ended ?? now) - started)}</Descriptions.Item>
+        <Descriptions.Item label={t("fields.rankTable")}>
+          {job.rankTableId !== null ? (
+            <Link href={`/rank-tables/${job.rankTableId}`}>{t("openRankTable")}</Link>
+          ) : job.rankTableText ? (
+            t("broughtTable")
+          ) : (
+            t("noTable")
+          )}
+        </Descriptions.Item>
+        {job.rankTableStatus && <Descriptions.Item label={t("fields.tableStatus")}>{job.rankTableStatus}</Descriptions.Item>}
+        {job.configVersion && <Descriptions.Item label={t("fields.configVersion")}>{job.configVersion}</Descriptions.Item>}
+      </Descriptions>
+      <Typography.Text type="secondary" data-testid="placement-summary">
+        {t("placementSummary", { placed: job.placement.placed, ranks: job.placement.ranks, servers: job.placement.servers })}
+      </Typography.Text>
+      <Card size="small" title={t("sections.topology")}>
+        <JobTopology job={job} report={shown?.report ?? null} />
+      </Card>
+      <Card size="small" title={t("sections.diagnosis")}>
+        <DiagnosisPanel jobId={job.id} diagnoses={diagnoses} shown={shown} onShow={showDiagnosis} />
+      </Card>
+      <Card size="small" title={t("sections.faults")}>
+        <JobFaults job={job} />
+      </Card>
+      <Card size="small" title={t("sections.ranks")}>
+        <JobRanks job={job} />
+      </Card>
+      <Card size="small" title={t("sections.environment")}>
+        <JobEnvironment job={job} />
+      </Card>
+    </Space>
+  );
+}

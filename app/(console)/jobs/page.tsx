@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { appDatabase } from "@/db/client";
+import { listJobs } from "@/db/queries/jobs";
+import { jobListSearchParams, queryOf } from "@/lib/jobs/url";
+import { requirePage } from "@/server/auth/page";
+import { JobListClient } from "./client";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("jobs"))("title") };
+}
+
+/** The jobs, newest first; the first paint comes straight from the database. */
+export default async function JobsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  const state = jobListSearchParams.parse(await searchParams);
+  const query = queryOf(state);
+  await requirePage("read", query ? `/jobs?${query}` : "/jobs");
+  return <JobListClient initial={await listJobs(appDatabase().db)} />;
+}

@@ -1,0 +1,46 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { listDiagnoses, storeDiagnosis } from "@/db/queries/job-diagnoses";
+import { getJob } from "@/db/queries/jobs";
+import { diagnosisBodyLimit } from "@/db/schema/job/constants";
+import { DomainError, notFound } from "@/lib/errors";
+import { LogDiagnoser } from "@/lib/hccl-diagnose";
+import { route } from "@/server/auth/guard";
+import type { SkippedInput } from "@/server/hccl-logs/sources";
+import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
+import { jobIdOf, type JobContext } from "@/server/jobs/http";
+
+export const dynamic = "force-dynamic";
+
+/** The job's diagnoses, newest first, each with its report. */
+export const GET = route<JobContext>("read", async ({ context }) => {
+  const id = await jobIdOf(context);
+  if (!(await getJob(appDatabase().db, id))) throw notFound(`there is no job ${id}`);
+  return NextResponse.json({ items: await listDiagnoses(appDatabase().db, id) });
+});
+
+/**
+ * Diagnoses logs of the job: a multipart form of files (plogs, `.tar.gz`/`.tgz`/`.tar`/`.gz`) and pasted text fields,
+ * or a raw body (text, or an archive named by `?name=`), read in stream into the diagnoser with the job's rank
+ * table, at most 32 MiB (diagnosisBodyLimit). Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault
+ * events. Post again with more logs to diagnose again.
+ */
+export const POST = route<JobContext>("write", async ({ request, context, actor }) => {
+  const id = await jobIdOf(context);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > diagnosisBodyLimit) {
+    throw new DomainError("too_large", `the logs are larger than ${diagnosisBodyLimit} bytes`, { code: "payload_too_large", details: { limit: diagnosisBodyLimit } });
+  }
+  const job = await getJob(appDatabase().db, id);
+  if (!job) throw notFound(`there is no job ${id}`);
+  if (!request.body) throw new DomainError("bad_request", "send the logs: files as multipart/form-data, or text", { code: "no_logs" });
+  const diagnoser = new LogDiagnoser(job.rankTableText ? { rankTable: job.rankTableText } : {});
+  const counter = { bytes: 0 };
+  const name = new URL(request.url).searchParams.get("name")?.slice(0, 500) || "pasted.log";
+  const skipped: SkippedInput[] = [];
+  const parts = await feedDiagnosisUpload(diagnoser, limited(request.body, diagnosisBodyLimit, counter), request.headers.get("content-type"), name, skipped);
+  if (parts === 0 || counter.bytes === 0) throw new DomainError("bad_request", "the request carried no logs", { code: "no_logs" });
+  const report = diagnoser.finish();
+  const diagnosis = await storeDiagnosis(appDatabase(), id, report, { files: report.stats.files, bytes: counter.bytes }, actor);
+  return NextResponse.json(diagnosis, { status: 201 });
+});

@@ -1,0 +1,32 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { deleteJob, getJob, updateJob } from "@/db/queries/jobs";
+import { jobUpdateSchema } from "@/db/schema/job/validation";
+import { notFound } from "@/lib/errors";
+import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
+import { jobIdOf, type JobContext } from "@/server/jobs/http";
+
+export const dynamic = "force-dynamic";
+
+/** The job with its rank table, environment and each rank's die (or why it has none). */
+export const GET = route<JobContext>("read", async ({ context }) => {
+  const id = await jobIdOf(context);
+  const job = await getJob(appDatabase().db, id);
+  if (!job) throw notFound(`there is no job ${id}`);
+  return NextResponse.json(job);
+});
+
+/** `{state?, startedAt?, endedAt?, environment?}`: what is known later about the job. */
+export const PATCH = route<JobContext>("write", async ({ request, context, actor }) => {
+  const id = await jobIdOf(context);
+  const input = await readJson(request, jobUpdateSchema);
+  return NextResponse.json(await updateJob(appDatabase(), id, input, actor));
+});
+
+/** Deletes the job with its placement and diagnoses (the fault events it recorded stay in the timeline). */
+export const DELETE = route<JobContext>("write", async ({ context, actor }) => {
+  const id = await jobIdOf(context);
+  if (!(await deleteJob(appDatabase().db, id, actor))) throw notFound(`there is no job ${id}`);
+  return NextResponse.json({ deleted: id });
+});

@@ -1,0 +1,180 @@
+/**
+ * Jobs through their route handlers against PostgreSQL: rings-config ConfigMaps posted as they change, tracking a
+ * saved rank table, a failed job's logs diagnosed (multipart .tar.gz) and stored with its suspects as fault events,
+ * and the fault timeline's Job column and job filter.
+ */
+import { gzipSync } from "node:zlib";
+import { and, eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
+import { ingestFaultEvents } from "@/db/queries/faults";
+import { createRankTable } from "@/db/queries/rank-tables";
+import { createApiToken } from "@/db/queries/tokens";
+import { seedDemo } from "@/db/seed";
+import { auditLog } from "@/db/schema";
+import type { JobDetail, JobDiagnosis } from "@/db/schema/job/validation";
+import type { TimelineResult } from "@/lib/faults/api-types";
+import { demoA2Cluster } from "@/lib/inventory/demo";
+import { demoFailedJob } from "@/lib/jobs/demo-job";
+import { completedA3Table, initializingTable, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
+import { withAppDatabase } from "@/test/app-database";
+import { jsonRequest, origin } from "@/test/auth";
+import { testDatabase } from "@/test/database";
+
+withAppDatabase();
+
+type Handler<P = Record<string, string>> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+const routes = {} as Record<"list" | "create" | "get" | "patch" | "rings" | "diagnose" | "diagnoses" | "faults", Handler<{ id: string }>>;
+let token = "";
+const auth = () => ({ authorization: `Bearer ${token}` });
+const none = { params: Promise.resolve({ id: "" }) };
+const idOf = (id: number) => ({ params: Promise.resolve({ id: String(id) }) });
+const a2 = demoA2Cluster();
+
+beforeAll(async () => {
+  ({ GET: routes.list, POST: routes.create } = (await import("./route")) as unknown as { GET: Handler<{ id: string }>; POST: Handler<{ id: string }> });
+  ({ GET: routes.get, PATCH: routes.patch } = (await import("./[id]/route")) as unknown as { GET: Handler<{ id: string }>; PATCH: Handler<{ id: string }> });
+  ({ POST: routes.rings } = (await import("./rings-config/route")) as unknown as { POST: Handler<{ id: string }> });
+  ({ POST: routes.diagnose, GET: routes.diagnoses } = (await import("./[id]/diagnoses/route")) as unknown as { POST: Handler<{ id: string }>; GET: Handler<{ id: string }> });
+  ({ GET: routes.faults } = (await import("../fault-events/route")) as unknown as { GET: Handler<{ id: string }> });
+  const { db } = testDatabase();
+  await seedDemo(db, [a2]);
+  token = (await createApiToken(db, { name: "jobs editor", role: "editor" }, systemActor)).token;
+});
+
+const postRings = (body: unknown) => routes.rings(jsonRequest("/api/v1/jobs/rings-config?cluster=atlas-a2-demo", "POST", body, auth()), none);
+
+/** The A2 demo's first two servers as the Ascend Operator writes them: server_id is the node's IP. */
+const a2Table = () =>
+  completedA3Table(a2.servers.slice(0, 2).map((s) => ({ serverId: s.hostIp!, devices: s.npus.map((n) => ({ id: n.dies[0]!.deviceId, ip: n.dies[0]!.deviceIp! })) })));
+
+describe("rings-config ConfigMaps", () => {
+  it("creates the job pending, places it when the operator completes the table, and ignores re-sends and older versions", async () => {
+    const first = await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "100" }));
+    expect(first.status).toBe(201);
+    const created = (await first.json()) as { status: string; job: JobDetail };
+    expect(created).toMatchObject({ status: "created", job: { name: "llama-70b", namespace: "training", state: "pending", startedAt: null, placement: { ranks: 0 } } });
+
+    expect(await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "100" }))).json()).toMatchObject({ status: "unchanged" });
+
+    const completed = await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: a2Table(), version: "200" }));
+    expect(completed.status).toBe(200);
+    const running = ((await completed.json()) as { job: JobDetail }).job;
+    expect(running).toMatchObject({ state: "running", rankTableStatus: "completed", placement: { ranks: 16, placed: 16, unmatched: 0, servers: 2 } });
+    expect(running.startedAt).not.toBeNull();
+    expect(running.ranks[9]).toMatchObject({ rank: 9, dieId: "a2-node1/d1", match: "server-and-device" });
+
+    // An older version of the ConfigMap arriving late changes nothing.
+    expect(await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "150" }))).json()).toMatchObject({ status: "unchanged" });
+    // Rescheduled: back to initializing, pending again, the last placement kept.
+    const again = (await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "300" }))).json()) as { status: string; job: JobDetail };
+    expect(again).toMatchObject({ status: "updated", job: { state: "pending", placement: { placed: 16 } } });
+
+    const audit = await testDatabase().db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.targetType, "job"), eq(auditLog.targetId, String(created.job.id))));
+    expect(audit.map((a) => a.action)).toEqual(["job.create", "job.update", "job.update"]);
+  });
+
+  it("refuses what is not a rings-config ConfigMap, naming where (422)", async () => {
+    const response = await postRings({ kind: "ConfigMap", metadata: { name: "rings-config-x" }, data: { "hccl.json": "{not json" } });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_rings_config", details: { path: "data.hccl.json" } } });
+  });
+});
+
+describe("tracking a saved rank table as a job", () => {
+  it("places its ranks, lists what does not match, and refuses the same name twice (409)", async () => {
+    const table = completedA3Table([{ serverId: "a2-node2", devices: [{ id: 0, ip: "10.20.3.6" }, { id: 9, ip: "10.99.0.1" }] }]);
+    const saved = await createRankTable(testDatabase().db, { name: "Bert fine-tune", text: JSON.stringify(table) }, systemActor);
+    const response = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id, environment: "export HCCL_CONNECT_TIMEOUT=600\nexport SECRET=1" }, auth()), none);
+    expect(response.status).toBe(201);
+    const job = (await response.json()) as JobDetail;
+    expect(job).toMatchObject({ name: "bert-fine-tune", source: "rank-table", rankTableId: saved.id, rankTableRevision: 1, environment: { HCCL_CONNECT_TIMEOUT: "600" } });
+    expect(job.ranks.map((r) => [r.rank, r.dieId, r.unmatched])).toEqual([
+      [0, "a2-node2/d0", null],
+      [1, null, "unknown-device"],
+    ]);
+    const twice = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id }, auth()), none);
+    expect(twice.status).toBe(409);
+    const list = (await (await routes.list(jsonRequest("/api/v1/jobs?cluster=atlas-a2-demo", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] };
+    expect(list.items.map((j) => j.name)).toContain("bert-fine-tune");
+  });
+});
+
+/** A ustar archive, gzipped, as `tar czf` writes it. */
+function tarGz(files: { path: string; text: string }[]): Uint8Array {
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  for (const file of files) {
+    const data = encoder.encode(file.text);
+    const header = new Uint8Array(512);
+    header.set(encoder.encode(file.path.slice(0, 100)), 0);
+    header.set(encoder.encode(data.length.toString(8).padStart(11, "0")), 124);
+    header[156] = 48;
+    header.set(encoder.encode("ustar\u000000"), 257);
+    // The checksum: the header's bytes summed with the checksum field as spaces.
+    header.fill(32, 148, 156);
+    header.set(encoder.encode(`${header.reduce((n, b) => n + b, 0).toString(8).padStart(6, "0")}\u0000 `), 148);
+    chunks.push(header, data, new Uint8Array((512 - (data.length % 512)) % 512));
+  }
+  chunks.push(new Uint8Array(1024));
+  return gzipSync(Buffer.concat(chunks));
+}
+
+describe("diagnosing a failed job", () => {
+  it("reads a .tar.gz of its logs, stores the diagnosis, and records the culprit as an hccl-error event the job's timeline shows", async () => {
+    const logs = demoFailedJob(a2, { phase: "load", servers: 2, culpritRank: 11 });
+    const began = Date.now() - 3_600_000;
+    const ended = Date.now() - 600_000;
+    const created = await routes.create(
+      jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", name: "gpt-load-failure", state: "failed", startedAt: began, endedAt: ended, rankTable: logs.rankTable }, auth()),
+      none,
+    );
+    const job = (await created.json()) as JobDetail;
+    expect(job.placement).toMatchObject({ placed: 16, unmatched: 0 });
+
+    const form = new FormData();
+    form.append("files", new Blob([Buffer.from(tarGz([...logs.files()]))], { type: "application/gzip" }), "logs.tar.gz");
+    form.append("text", "pasted: nothing relevant");
+    const request = new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: auth(), body: form });
+    const response = await routes.diagnose(request, idOf(job.id));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const diagnosis = (await response.json()) as JobDiagnosis;
+    expect(diagnosis.report.phase).toBe("load");
+    expect(diagnosis.report.suspects[0]).toMatchObject({ rank: 11 });
+    expect(diagnosis.files).toBeGreaterThan(2);
+    expect(diagnosis.faultEventIds.length).toBeGreaterThan(0);
+
+    // Re-running records a second diagnosis but no event twice.
+    const rerun = (await (await routes.diagnose(new Request(request.url, { method: "POST", headers: auth(), body: form }), idOf(job.id))).json()) as JobDiagnosis;
+    expect(rerun.faultEventIds).toEqual(diagnosis.faultEventIds);
+    const listed = (await (await routes.diagnoses(jsonRequest(`/api/v1/jobs/${job.id}/diagnoses`, "GET", undefined, auth()), idOf(job.id))).json()) as { items: JobDiagnosis[] };
+    expect(listed.items.map((d) => d.id)).toEqual([rerun.id, diagnosis.id]);
+    const after = (await (await routes.get(jsonRequest(`/api/v1/jobs/${job.id}`, "GET", undefined, auth()), idOf(job.id))).json()) as JobDetail;
+    expect(after.lastDiagnosis).toMatchObject({ id: rerun.id, phase: "load" });
+
+    // A link-down on one of the job's dies while it ran, sent without a job: the timeline names the job and rank.
+    await ingestFaultEvents(testDatabase(), [{ cluster: "atlas-a2-demo", kind: "roce-link-down", target: { server: "a2-node0", die: 2 }, beganAt: began + 60_000, endedAt: began + 120_000 }], {
+      atomic: "all",
+      actor: systemActor,
+    });
+    // And one on a die outside the job: not in the job's timeline.
+    await ingestFaultEvents(testDatabase(), [{ cluster: "atlas-a2-demo", kind: "npu-chip-fault", target: { server: "a2-node3", die: 0 }, beganAt: began + 60_000 }], { atomic: "all", actor: systemActor });
+    const query = `cluster=atlas-a2-demo&from=${began - 3_600_000}&to=${Date.now()}&job=${job.id}`;
+    const timeline = (await (await routes.faults(jsonRequest(`/api/v1/fault-events?${query}`, "GET", undefined, auth()), none)).json()) as TimelineResult;
+    const byKind = Object.fromEntries(timeline.events.map((e) => [e.kind, e]));
+    expect(Object.keys(byKind).sort()).toEqual(["hccl-error", "roce-link-down"]);
+    expect(byKind["hccl-error"]).toMatchObject({ serverId: "a2-node1", deviceId: 3, job: "gpt-load-failure", rank: 11, phase: "operator-loading" });
+    expect(byKind["roce-link-down"]).toMatchObject({ job: "gpt-load-failure", rank: 2 });
+
+    const audit = await testDatabase().db.select().from(auditLog).where(like(auditLog.action, "job.diagnose"));
+    expect(audit).toHaveLength(2);
+  });
+
+  it("answers 400 for an empty upload and 404 for an unknown job", async () => {
+    const job = ((await (await routes.list(jsonRequest("/api/v1/jobs", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] }).items[0]!;
+    const empty = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: "" }), idOf(job.id));
+    expect(empty.status).toBe(400);
+    const unknown = await routes.diagnose(new Request(`${origin}/api/v1/jobs/999999/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: "x" }), idOf(999_999));
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,25 @@
+import { NextResponse } from "next/server";
+import { appDatabase } from "@/db/client";
+import { createJob, listJobs } from "@/db/queries/jobs";
+import { jobBodyLimit } from "@/db/schema/job/constants";
+import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
+import { route } from "@/server/auth/guard";
+import { readJson } from "@/server/http/body";
+
+export const dynamic = "force-dynamic";
+
+/** `GET /api/v1/jobs[?cluster=<slug or id>]`: jobs, newest first, with state, size, cluster and last diagnosis. */
+export const GET = route("read", async ({ request }) => {
+  const { cluster } = jobListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return NextResponse.json({ items: await listJobs(appDatabase().db, cluster) });
+});
+
+/**
+ * `POST /api/v1/jobs`: `{cluster, name, namespace?, state?, startedAt?, endedAt?, rankTable? | rankTableId?
+ * [rankTableRevision], environment?}`. Its ranks are placed on the cluster's dies; 409 job_exists when the cluster
+ * has a job of that name in the namespace.
+ */
+export const POST = route("write", async ({ request, actor }) => {
+  const input = await readJson(request, jobCreateSchema, jobBodyLimit);
+  return NextResponse.json(await createJob(appDatabase(), input, actor), { status: 201 });
+});

@@ -1,0 +1,46 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useMemo } from "react";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
+import type { TopologyNode } from "@/lib/topology/model";
+import type { ChartLabels } from "./chart-option";
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The graph's labels and tooltips in the reader's language (the topology page and the job page draw the same graph). */
+export function useChartLabels(): ChartLabels {
+  const t = useTranslations("topology");
+  return useMemo<ChartLabels>(() => {
+    const field = (name: string, value: string | number | null | undefined) =>
+      value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
+    return {
+      superPod: (id) => t("labels.superPod", { id }),
+      npu: (index) => t("labels.npu", { index }),
+      die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
+      dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
+      counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
+      rank: (rank) => t("labels.rank", { rank }),
+      linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
+      linkTooltip: (kind: LinkKind, count: number, source: string, target: string) =>
+        escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
+      tooltip: (node: TopologyNode, rank: number | undefined) =>
+        [
+          `<div><b>${escapeHtml(`${t(`kinds.${node.kind}`)} ${node.id}`)}</b></div>`,
+          node.kind === "die" ? `<div>${escapeHtml(node.label)}</div>` : "",
+          field("health", t(`health.${node.health}`)),
+          node.kind === "die" ? field("serverId", node.serverId) : "",
+          field("hostIp", node.hostIp),
+          field("deviceIp", node.deviceIp),
+          field("devicePort", node.devicePort),
+          field("backupDeviceIp", node.backupDeviceIp),
+          field("backupDevicePort", node.backupDevicePort),
+          field("hostPort", node.hostPort),
+          field("superDeviceId", node.superDeviceId),
+          field("rank", rank),
+          node.counts && node.kind !== "die" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
+          node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
+        ].join(""),
+    };
+  }, [t]);
+}

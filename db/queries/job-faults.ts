@@ -1,0 +1,34 @@
+import type { SqlParams } from "./faults/rollups";
+
+/**
+ * SQL over `fault_events f`: the event hit a die of the job, a link at one of its dies, or a server it runs on, while
+ * the job ran (from its start to its end, or now). The dies are the placement's (job_ranks.die_key, the events' own
+ * `<server>/<device>` key), so the match needs no inventory join and survives a re-imported inventory.
+ */
+export function hitsJobSql(job: string): string {
+  return `exists (select 1 from job_ranks r join jobs j on j.id = r.job_id
+    where r.job_id = ${job} and r.die_key is not null and j.cluster_id = f.cluster_id and j.started_at is not null
+      and f.began_at <= coalesce(j.ended_at, now()) and (f.ended_at is null or f.ended_at >= j.started_at)
+      and ((f.target_kind = 'die' and r.die_key = substr(f.target_key, 5))
+        or (f.target_kind = 'link' and (r.die_key = split_part(substr(f.target_key, 6), '~', 1) or r.die_key = split_part(f.target_key, '~', 2)))
+        or (f.target_kind = 'server' and r.die_key like replace(replace(substr(f.target_key, 8), '%', '\\%'), '_', '\\_') || '/%')))`;
+}
+
+/** The timeline's `job=<id>` filter: events that name the job, or that hit it by placement and time. */
+export function jobFilterClause(params: SqlParams, jobId: number): string {
+  const job = params.add(jobId);
+  return `(f.job = (select name from jobs where id = ${job}) or ${hitsJobSql(job)})`;
+}
+
+/**
+ * The job an event hit, for the timeline's Job column when the event does not name one: the latest job running on
+ * the event's die (or either end of its link) when it began, with the rank there. A lateral join of `fault_events f`.
+ */
+export const jobAtEventJoin = `left join lateral (
+    select j.name as job_name, r.rank as job_rank from job_ranks r join jobs j on j.id = r.job_id
+    where f.job is null and j.cluster_id = f.cluster_id and j.started_at <= f.began_at and (j.ended_at is null or j.ended_at >= f.began_at)
+      and r.die_key = any(array[
+        case when f.target_kind = 'die' then substr(f.target_key, 5) end,
+        case when f.target_kind = 'link' then split_part(substr(f.target_key, 6), '~', 1) end,
+        case when f.target_kind = 'link' then split_part(f.target_key, '~', 2) end])
+    order by j.started_at desc limit 1) placed_job on true`;

@@ -1,0 +1,290 @@
+/**
+ * The streaming diagnoser: files are fed one after another, line by line, and only what the lines say about ranks and
+ * errors is kept (a few evidence lines per finding), so hundreds of MB of logs are never held.
+ */
+import { decide, type Observation, type RankFacts } from "./decide";
+import { readJobTable, type JobTable } from "./job-table";
+import { identityFromPath, readLine, type Identity } from "./patterns";
+import type { DiagnoseOptions, DiagnosisReport, Evidence, LogFile } from "./model";
+
+/** Evidence lines longer than this are cut; a report stays small however long the lines are. */
+const EVIDENCE_CHARS = 500;
+/** Observations kept per file (counts go on); a file repeating one error a million times stays cheap. */
+const OBSERVATIONS_PER_FILE = 400;
+
+interface FileState {
+  path: string;
+  identity: Identity;
+  rankWeight: number;
+  observations: Observation[];
+  dropped: number;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** An INFO/DEBUG/EVENT plog line (`[INFO] HCCL(pid,…`): it cannot hold a failure (every shape in patterns.ts is
+ *  logged at ERROR level), only who speaks, which the file has already told. */
+function isChatter(text: string, at: number): boolean {
+  return (text.startsWith("[INFO] ", at) || text.startsWith("[DEBUG] ", at) || text.startsWith("[EVENT] ", at) || text.startsWith("[TRACE] ", at)) && isDigit(text.charCodeAt(text.indexOf("(", at) + 1));
+}
+
+const CHATTER_PREFIXES = ["[INFO] ", "[DEBUG] ", "[EVENT] ", "[TRACE] "].map((prefix) => Array.from(prefix, (char) => char.charCodeAt(0)));
+
+/** isChatter on bytes. */
+function isChatterBytes(bytes: Uint8Array, at: number): boolean {
+  const prefix = CHATTER_PREFIXES.find((candidate) => candidate.every((code, index) => bytes[at + index] === code));
+  if (prefix === undefined) return false;
+  const open = bytes.indexOf(40, at + prefix.length);
+  return open !== -1 && open < at + 40 && isDigit(bytes[open + 1] ?? 0);
+}
+
+export class LogDiagnoser {
+  private readonly table: JobTable | undefined;
+  private readonly files: FileState[] = [];
+  private current: FileState | undefined;
+  private pending = "";
+  /** The start of a line cut at a chunk's end (its pieces, joined once the line ends). */
+  private pendingBytes: Uint8Array[] | undefined;
+  private readonly utf8 = new TextDecoder("utf-8");
+  private lineNumber = 0;
+  private lines = 0;
+  private unknownLines = 0;
+  private errorLines = 0;
+
+  constructor(options: DiagnoseOptions = {}) {
+    this.table = options.rankTable === undefined ? undefined : readJobTable(options.rankTable);
+  }
+
+  /** Starts a new file; the lines that follow belong to it. */
+  addFile(path: string): void {
+    this.flush();
+    const fromPath = identityFromPath(path);
+    this.current = { path, identity: fromPath, rankWeight: fromPath.rank === undefined ? -1 : 0, observations: [], dropped: 0 };
+    this.files.push(this.current);
+    this.lineNumber = 0;
+  }
+
+  /** Feeds a piece of the current file; lines may be split across chunks. */
+  addChunk(text: string): void {
+    let start = 0;
+    const source = this.pending === "" ? text : this.pending + text;
+    this.pending = "";
+    const file = this.current;
+    for (;;) {
+      const end = source.indexOf("\n", start);
+      if (end === -1) break;
+      if (file !== undefined && file.rankWeight >= 5 && isChatter(source, start)) {
+        // The bulk of a plog once we know whose it is: counted without being cut out or read.
+        this.lineNumber++;
+        this.lines++;
+      } else this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
+      start = end + 1;
+    }
+    this.pending = source.slice(start);
+  }
+
+  /**
+   * Feeds raw UTF-8 bytes of the current file (lines may be split across calls). Faster than decoding first: a plog's
+   * INFO chatter, once the file's rank is known, is counted without ever being decoded; other lines are decoded one
+   * by one (a newline byte never occurs inside a multi-byte character, so each line decodes on its own).
+   */
+  addBytes(bytes: Uint8Array): void {
+    let start = 0;
+    if (this.pendingBytes !== undefined) {
+      // Only the line cut at the previous chunk's end is copied, never the whole chunk.
+      const end = bytes.indexOf(10);
+      if (end === -1) {
+        this.pendingBytes.push(bytes.slice());
+        return;
+      }
+      const line = concat([...this.pendingBytes, bytes.subarray(0, end)]);
+      this.pendingBytes = undefined;
+      this.readBytesLine(line, 0, line.length);
+      start = end + 1;
+    }
+    for (;;) {
+      const end = bytes.indexOf(10, start);
+      if (end === -1) break;
+      this.readBytesLine(bytes, start, end);
+      start = end + 1;
+    }
+    if (start < bytes.length) this.pendingBytes = [bytes.slice(start)];
+  }
+
+  private readBytesLine(bytes: Uint8Array, start: number, end: number): void {
+    const file = this.current;
+    if (file !== undefined && file.rankWeight >= 5 && isChatterBytes(bytes, start)) {
+      this.lineNumber++;
+      this.lines++;
+    } else this.addLine(this.utf8.decode(bytes.subarray(start, end > start && bytes[end - 1] === 13 ? end - 1 : end)));
+  }
+
+  /** Feeds one whole line (without its newline) of the current file. */
+  addLine(line: string): void {
+    if (this.current === undefined) this.addFile("<pasted>");
+    const file = this.current!;
+    this.lineNumber++;
+    this.lines++;
+    if (line.trim() === "") return;
+    const reading = readLine(line);
+    if (!reading.known) this.unknownLines++;
+    if (reading.error) this.errorLines++;
+    if (reading.identity) this.learn(file, reading.identity);
+    if (reading.finding === undefined) return;
+    if (file.observations.length >= OBSERVATIONS_PER_FILE) {
+      file.dropped++;
+      return;
+    }
+    file.observations.push({
+      finding: reading.finding,
+      speakerRank: reading.speakerRank,
+      evidence: { file: file.path, line: this.lineNumber, text: line.length > EVIDENCE_CHARS ? `${line.slice(0, EVIDENCE_CHARS)}…` : line },
+    });
+  }
+
+  finish(): DiagnosisReport {
+    this.flush();
+    const ranks = new Map<number, RankFacts>();
+    const unattributed: Observation[] = [];
+    const factsOf = (rank: number): RankFacts => {
+      let facts = ranks.get(rank);
+      if (facts === undefined) {
+        facts = { rank, files: [], observations: [] };
+        ranks.set(rank, facts);
+      }
+      return facts;
+    };
+    shareProcessIdentity(this.files);
+    let rankSize = 0;
+    let root: number | undefined;
+    for (const file of this.files) {
+      const identity = file.identity;
+      if (identity.rankSize !== undefined && (identity.weight ?? 0) >= 5) rankSize = Math.max(rankSize, identity.rankSize);
+      const fileRank = identity.rank ?? this.rankFromTable(identity);
+      if (fileRank !== undefined) {
+        const facts = factsOf(fileRank);
+        facts.files.push(file.path);
+        facts.deviceId ??= identity.deviceId;
+        facts.deviceIp ??= identity.deviceIp;
+        facts.hostIp ??= identity.hostIp;
+        facts.serverId ??= identity.serverId;
+        if (identity.root) root ??= fileRank;
+      }
+      for (const observation of file.observations) {
+        const rank = observation.speakerRank ?? fileRank;
+        if (rank === undefined) unattributed.push(observation);
+        else {
+          const facts = factsOf(rank);
+          if (observation.speakerRank !== undefined && !facts.files.includes(file.path)) facts.files.push(file.path);
+          facts.observations.push(observation);
+        }
+      }
+    }
+    return decide({
+      ranks,
+      unattributed,
+      table: this.table,
+      rankSize,
+      root,
+      stats: { files: this.files.length, lines: this.lines, unknownLines: this.unknownLines, errorLines: this.errorLines },
+    });
+  }
+
+  private flush(): void {
+    if (this.pendingBytes !== undefined) {
+      const last = concat(this.pendingBytes);
+      this.pendingBytes = undefined;
+      this.addLine(this.utf8.decode(last[last.length - 1] === 13 ? last.subarray(0, -1) : last));
+    }
+    if (this.pending !== "") {
+      const last = this.pending;
+      this.pending = "";
+      this.addLine(last.endsWith("\r") ? last.slice(0, -1) : last);
+    }
+  }
+
+  /** Merges what a line says about the file's speaker; the rank comes from the surest source seen. */
+  private learn(file: FileState, identity: Identity): void {
+    const target = file.identity;
+    const weight = identity.weight ?? 0;
+    if (identity.rank !== undefined && weight > file.rankWeight) {
+      target.rank = identity.rank;
+      file.rankWeight = weight;
+      if (identity.rankSize !== undefined) {
+        target.rankSize = identity.rankSize;
+        target.weight = weight;
+      }
+    }
+    if (identity.deviceId !== undefined && (target.deviceId === undefined || weight >= 4)) target.deviceId = identity.deviceId;
+    target.deviceIp ??= identity.deviceIp;
+    target.hostIp ??= identity.hostIp;
+    if (identity.root) target.root = true;
+  }
+
+  private rankFromTable(identity: Identity): number | undefined {
+    if (this.table === undefined) return undefined;
+    if (identity.deviceIp !== undefined) {
+      const rank = this.table.byDeviceIp.get(identity.deviceIp);
+      if (rank !== undefined) return rank;
+    }
+    if (identity.deviceId === undefined) return undefined;
+    for (const name of [identity.serverId, identity.hostIp]) {
+      const rank = name === undefined ? undefined : this.table.byServerDevice.get(`${name}/${identity.deviceId}`);
+      if (rank !== undefined) return rank;
+    }
+    return undefined;
+  }
+}
+
+/** A process writes `run/plog/plog-<pid>_…` (INFO: who it is) and `debug/plog/plog-<pid>_…` (its errors) in the same
+ *  log root (CANN log layout, hicann/hccl notify_wait_timeout_EI0002.md); the files of one pid share one identity. */
+function shareProcessIdentity(files: FileState[]): void {
+  const processes = new Map<string, FileState[]>();
+  for (const file of files) {
+    const pid = /plog-(\d+)_[^/\\]*$/.exec(file.path)?.[1];
+    if (pid === undefined) continue;
+    const root = file.path.replace(/[/\\](?:run|debug)[/\\]plog[/\\][^/\\]*$|[/\\][^/\\]*$|^[^/\\]*$/, "");
+    const key = `${root}|${pid}`;
+    processes.set(key, [...(processes.get(key) ?? []), file]);
+  }
+  for (const group of processes.values()) {
+    if (group.length < 2) continue;
+    const best = group.reduce((a, b) => (b.rankWeight > a.rankWeight ? b : a));
+    for (const file of group) {
+      if (file === best) continue;
+      if (best.rankWeight > file.rankWeight) {
+        file.identity.rank = best.identity.rank;
+        file.identity.rankSize = best.identity.rankSize;
+        file.identity.weight = best.identity.weight;
+        file.rankWeight = best.rankWeight;
+      }
+      file.identity.deviceId ??= best.identity.deviceId;
+      file.identity.deviceIp ??= best.identity.deviceIp;
+      file.identity.root ||= best.identity.root;
+    }
+  }
+}
+
+/** Diagnoses whole texts held in memory (a pasted excerpt, small uploads). */
+export function diagnoseTexts(files: LogFile[], options: DiagnoseOptions = {}): DiagnosisReport {
+  const diagnoser = new LogDiagnoser(options);
+  for (const file of files) {
+    diagnoser.addFile(file.path);
+    diagnoser.addChunk(file.text);
+  }
+  return diagnoser.finish();
+}
+
+export type { Evidence };

@@ -1,0 +1,39 @@
+import "server-only";
+import { DomainError } from "@/lib/errors";
+import type { LogDiagnoser } from "@/lib/hccl-diagnose";
+import { multipartBoundary, multipartParts } from "@/lib/uploads/multipart";
+import { feedText, feedUpload, type SkippedInput } from "@/server/hccl-logs/sources";
+
+/** Counts the bytes of a body and stops it at `limit` with DomainError too_large. */
+export async function* limited(body: AsyncIterable<Uint8Array>, limit: number, counter: { bytes: number }): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    counter.bytes += chunk.length;
+    if (counter.bytes > limit) throw new DomainError("too_large", `the logs are larger than ${limit} bytes`, { code: "payload_too_large", details: { limit } });
+    yield chunk;
+  }
+}
+
+/**
+ * Feeds an upload of logs to the diagnoser as it arrives: a multipart form (each file part told by its content:
+ * plog text, `.tar.gz`/`.tar` of node directories, `.gz`; a field without a file name is pasted text), or a raw
+ * body called `name`. Returns the parts read.
+ */
+export async function feedDiagnosisUpload(diagnoser: LogDiagnoser, body: AsyncIterable<Uint8Array>, contentType: string | null, name: string, skipped: SkippedInput[]): Promise<number> {
+  const boundary = multipartBoundary(contentType);
+  if (boundary === null) {
+    await feedUpload(diagnoser, name, body, skipped);
+    return 1;
+  }
+  let parts = 0;
+  try {
+    for await (const part of multipartParts(body, boundary)) {
+      if (part.filename === null) await feedText(diagnoser, `${part.name ?? "pasted"}.txt`, part.body, skipped);
+      else await feedUpload(diagnoser, part.filename, part.body, skipped);
+      parts++;
+    }
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError("bad_request", `the upload could not be read: ${(error as Error).message}`, { code: "invalid_upload" });
+  }
+  return parts;
+}
