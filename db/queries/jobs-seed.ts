@@ -20,7 +20,7 @@ const hour = 3_600_000;
 export async function seedDemoJobs(handle: DatabaseHandle, now = Date.now()): Promise<number> {
   if ((await handle.db.$count(jobs)) > 0) return 0;
   let created = 0;
-  const present = async (slug: string) => (await findCluster(handle.pool, slug)) !== null;
+  const present = async (slug: string) => (await findCluster(handle.db, slug)) !== null;
   const a3 = demoA3Cluster();
   if (await present(a3.slug)) {
     await ingestRingsConfig(

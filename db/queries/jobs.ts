@@ -54,7 +54,7 @@ const isUniqueViolation = (error: unknown): boolean =>
 
 export async function clusterOf(handle: DatabaseHandle, cluster: string | number | null | undefined) {
   if (cluster === undefined || cluster === null) throw invalid("a job needs its cluster (cluster: slug or id)", { code: "cluster_required" });
-  const found = await findCluster(handle.pool, String(cluster));
+  const found = await findCluster(handle.db, String(cluster));
   if (!found) throw invalid(`there is no cluster ${cluster}`, { code: "unknown_cluster" });
   return found;
 }
