@@ -66,7 +66,7 @@ function conflicts(bindings: readonly PortBinding[], lifetimes: ReadonlyMap<numb
         if (a.jobId !== b.jobId && !lifetimesOverlap(lifetimes.get(a.jobId)!, lifetimes.get(b.jobId)!)) continue;
         const [first, second] = a.jobId < b.jobId || (a.jobId === b.jobId && a.source <= b.source) ? [a, b] : [b, a];
         const ports = { from: Math.max(a.ports.from, b.ports.from), to: Math.min(a.ports.to, b.ports.to) };
-        out.add(`${a.serverId}|${first.jobId}|${second.jobId}|${first.source}|${second.source}`, "PT001", a.serverId, ports, [partyOf(first), partyOf(second)]);
+        out.add(`${first.jobId}|${second.jobId}|${first.source}|${second.source}`, "PT001", a.serverId, ports, [partyOf(first), partyOf(second)]);
       }
     }
   }
