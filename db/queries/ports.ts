@@ -4,14 +4,16 @@
  * (the jobs' port variables and rank tables written, audited).
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import { notFound } from "@/lib/errors";
+import { invalid, notFound } from "@/lib/errors";
 import { patchRankTable, rankTablePorts } from "@/lib/ports/export";
 import type { PortHost, PortJob } from "@/lib/ports/model";
 import type { PortChange } from "@/lib/ports/planner";
 import { defaultPortPolicy, portPolicySchema, type PortPolicy } from "@/lib/ports/policy";
+import { portPlanReport, portReport } from "@/lib/ports/report";
 import { topologyDieId } from "@/lib/jobs/placement";
 import type { Database } from "../client";
 import { clusterPortPolicies, jobRanks, jobs, servers } from "../schema";
+import type { PlanBody } from "../schema/port-policy/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { getClusterOrThrow } from "./clusters";
 
@@ -117,4 +119,31 @@ export async function applyPortPlan(db: Database, model: ClusterPortModel, plann
     }
   });
   return changed;
+}
+
+/** A job of the model by id or name (`name` or `namespace/name`); an unknown one is a 422 naming it. */
+function jobIdIn(model: ClusterPortModel, ref: string | number): number {
+  const found = model.jobs.find((j) => (typeof ref === "number" ? j.id === ref : j.name === ref || String(j.id) === ref));
+  if (!found) throw invalid(`cluster ${model.cluster.slug} has no live job ${ref}`, { code: "unknown_job" });
+  return found.id;
+}
+
+/** The ports view of a cluster (API, CLI, page): the host map and the findings, optionally of one job. */
+export async function clusterPortReport(db: Database, cluster: string, job?: string, now = Date.now()) {
+  const model = await loadClusterPorts(db, cluster);
+  const onlyJob = job === undefined ? undefined : jobIdIn(model, job);
+  return { cluster: model.cluster, policyStored: model.policyStored, ...portReport(model.jobs, model.hosts, model.policy, now, onlyJob) };
+}
+
+/** A plan of the cluster's live jobs; with `apply`, written (needs an actor). */
+export async function clusterPortPlan(db: Database, cluster: string, body: PlanBody, actor: AuditActor, now = Date.now()) {
+  const model = await loadClusterPorts(db, cluster);
+  const request = {
+    move: body.move?.map((m) => jobIdIn(model, m)),
+    failover: body.failover?.map((f) => ({ jobId: jobIdIn(model, f.job), ranks: f.ranks })),
+    onlyJob: body.job === undefined ? undefined : jobIdIn(model, body.job),
+  };
+  const { planned, ...report } = portPlanReport(model.jobs, model.hosts, model.policy, now, request, model.meta);
+  const applied = body.apply ? await applyPortPlan(db, model, planned, report.changes, actor) : [];
+  return { cluster: model.cluster, dryRun: !body.apply, applied, ...report };
 }

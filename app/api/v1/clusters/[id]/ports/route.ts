@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { route } from "@/server/auth/guard";
-import { clusterPortReport } from "@/server/ports/service";
+import { clusterPortReport } from "@/db/queries/ports";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,8 @@ import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
-import { clusterPortPlan, planBodySchema } from "@/server/ports/service";
+import { clusterPortPlan } from "@/db/queries/ports";
+import { planBodySchema } from "@/db/schema/port-policy/validation";
 
 export const dynamic = "force-dynamic";
 
