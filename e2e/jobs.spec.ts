@@ -16,6 +16,8 @@ test.describe("jobs", () => {
   });
 
   test("drop a failed job's logs, see the culprit outlined on the graph", async ({ page, baseURL }) => {
+    // Building the page, uploading 32 plogs and diagnosing them: more than the default minute on a shared machine.
+    test.setTimeout(180_000);
     // A job that hung in execution: rank 5 (a2-node0, device 5) stopped; every other rank timed out waiting.
     const logs = demoFailedJob(demoA2Cluster(), { phase: "execute", servers: 2, culpritRank: 5 });
     const created = await page.request.post("/api/v1/jobs", {

@@ -54,20 +54,21 @@ export function DiagnosisPanel({ jobId, diagnoses, shown, onShow }: Props) {
     <Space orientation="vertical" size={12} style={{ width: "100%" }}>
       {canWrite && (
         <>
-          <Upload.Dragger
-            multiple
-            fileList={files}
-            beforeUpload={() => false}
-            onChange={({ fileList }) => setFiles(fileList)}
-            disabled={run.isPending}
-            data-testid="log-drop"
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t("diagnose.drop")}</p>
-            <p className="ant-upload-hint">{t("diagnose.dropHint", { limit: `${format.number(diagnosisBodyLimit / 1024 / 1024)} MiB` })}</p>
-          </Upload.Dragger>
+          <div data-testid="log-drop">
+            <Upload.Dragger
+              multiple
+              fileList={files}
+              beforeUpload={() => false}
+              onChange={({ fileList }) => setFiles(fileList)}
+              disabled={run.isPending}
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
+              <p className="ant-upload-text">{t("diagnose.drop")}</p>
+              <p className="ant-upload-hint">{t("diagnose.dropHint", { limit: `${format.number(diagnosisBodyLimit / 1024 / 1024)} MiB` })}</p>
+            </Upload.Dragger>
+          </div>
           <Input.TextArea
             aria-label={t("diagnose.paste")}
             placeholder={`${t("diagnose.paste")}  ${t("diagnose.pastePlaceholder")}`}

@@ -12,6 +12,7 @@ import {
   fittedExtent,
   HEALTH_COLORS,
   LINK_STYLES,
+  OVERLAY_COLORS,
   ROUTE_MARGIN,
   linkLabelPlace,
   linkSegments,
@@ -77,6 +78,17 @@ describe("chart option", () => {
       ]);
     }
 
+  });
+
+  it("draws a job over a server: its dies in their health, the rest dimmed, the suspect outlined red and a timed-out die amber", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
+    const overlay = { dies: new Map([["sp0-node03/d0", "member"], ["sp0-node03/d1", "suspect"], ["sp0-node03/d2", "timeout"]] as const) };
+    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: undefined, labels, overlay });
+    const dies = new Map(paint(option.series[0], fitScale(view.bounds, { width: 1000, height: 600 }), view.nodes).filter(({ node }) => node.kind === "die").map(({ node, element }) => [node.id, element!.style]));
+    expect(dies.get("sp0-node03/d0")).toMatchObject({ fill: HEALTH_COLORS.light.unknown, lineWidth: 0.5 });
+    expect(dies.get("sp0-node03/d1")).toMatchObject({ stroke: OVERLAY_COLORS.suspect, lineWidth: 3 });
+    expect(dies.get("sp0-node03/d2")).toMatchObject({ stroke: OVERLAY_COLORS.timeout, lineWidth: 2 });
+    expect(dies.get("sp0-node03/d5")!.fill).not.toBe(HEALTH_COLORS.light.unknown);
   });
 
   it("outlines the selected node where it is drawn, and nothing for a node the view does not have", () => {

@@ -1,8 +1,11 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { DiagnosisReport, Suspect } from "../../../lib/hccl-diagnose";
 import { LogDiagnoser } from "../../../lib/hccl-diagnose";
 import { feedPath, type SkippedInput } from "../../../server/hccl-logs/sources";
 import { choice, describeError, EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
 import type { CliIo } from "../io";
+import { cliActor, database } from "./accounts";
 
 type Lang = "en" | "zh";
 
@@ -70,6 +73,9 @@ Options:
   --format text|json  text (default) for people; json: the report {phase, summary, suspects, ranks,
                       nextSteps, stats}
   --lang en|zh        language of the text report (default en; the JSON carries both)
+  --job ID            a job of the console's database (DATABASE_URL, or the embedded one when the console is not
+                      running): its rank table is used (unless --rank-table), and the report is stored as a
+                      diagnosis of the job, its suspects as hccl-error fault events (audited)
   -h, --help          show this help
 
 Exit status: 0 no HCCL failure recognised, 1 a failure was diagnosed, 2 a log cannot be read or the arguments
@@ -78,10 +84,11 @@ are wrong.
 Examples:
   rankscope diagnose ./job-logs/ --rank-table hccl.json
   rankscope diagnose logs.tar.gz --format json
+  rankscope diagnose ./job-logs/ --job 12
   kubectl logs job-worker-0 | rankscope diagnose - --lang zh
 `,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { "rank-table": { type: "string" }, format: { type: "string" }, lang: { type: "string" } });
+    const { values, positionals } = parseCommandArgs(argv, { "rank-table": { type: "string" }, format: { type: "string" }, lang: { type: "string" }, job: { type: "string" } });
     if (values.help) {
       io.stdout(diagnoseCommand.help);
       return EXIT_OK;
@@ -89,26 +96,73 @@ Examples:
     const format = choice("format", values.format, ["text", "json"], "text");
     const lang = choice("lang", values.lang, ["en", "zh"], "en");
     if (positionals.length === 0) throw new UsageError("no log given (files, directories, .tar.gz archives, or - for standard input)");
+    const jobId = values.job === undefined ? undefined : /^\d{1,9}$/.test(values.job) && Number(values.job) > 0 ? Number(values.job) : NaN;
+    if (Number.isNaN(jobId)) throw new UsageError(`--job takes a job id (a positive number), not ${JSON.stringify(values.job)}`);
     let rankTable: string | undefined;
     if (values["rank-table"] !== undefined) {
       rankTable = await readInput(io, values["rank-table"]);
       if (rankTable === undefined) return EXIT_TROUBLE;
     }
-    const diagnoser = new LogDiagnoser({ rankTable });
-    const skipped: SkippedInput[] = [];
-    for (const path of positionals) {
-      try {
-        if (path === "-") {
-          if (!(await feedStdin(diagnoser, io))) return EXIT_TROUBLE;
-        } else await feedPath(diagnoser, path, skipped);
-      } catch (error) {
-        io.stderr(`rankscope: cannot read ${path}: ${describeError(error)}\n`);
-        return EXIT_TROUBLE;
+    const diagnose = async (table: string | undefined) => {
+      const diagnoser = new LogDiagnoser({ rankTable: table });
+      const skipped: SkippedInput[] = [];
+      for (const path of positionals) {
+        try {
+          if (path === "-") {
+            if (!(await feedStdin(diagnoser, io))) return EXIT_TROUBLE;
+          } else await feedPath(diagnoser, path, skipped);
+        } catch (error) {
+          io.stderr(`rankscope: cannot read ${path}: ${describeError(error)}\n`);
+          return EXIT_TROUBLE;
+        }
       }
+      return { report: diagnoser.finish(), skipped };
+    };
+    if (jobId !== undefined) return diagnoseJob(jobId, rankTable, positionals, diagnose, (report, skipped) => print(report, skipped), io);
+    const outcome = await diagnose(rankTable);
+    if (typeof outcome === "number") return outcome;
+    return print(outcome.report, outcome.skipped);
+
+    function print(report: DiagnosisReport, skipped: SkippedInput[]): number {
+      io.stdout(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : formatDiagnosis(report, lang, skipped));
+      if (format === "json") for (const skip of skipped) io.stderr(`rankscope: skipped ${skip.path}: ${skip.reason}\n`);
+      return report.phase === "unknown" ? EXIT_OK : EXIT_FINDINGS;
     }
-    const report = diagnoser.finish();
-    io.stdout(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : formatDiagnosis(report, lang, skipped));
-    if (format === "json") for (const skip of skipped) io.stderr(`rankscope: skipped ${skip.path}: ${skip.reason}\n`);
-    return report.phase === "unknown" ? EXIT_OK : EXIT_FINDINGS;
   },
 };
+
+/** Bytes of the given files and directories (recursively); standard input counts nothing. */
+async function sizeOf(paths: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const path of paths) {
+    if (path === "-") continue;
+    const info = await stat(path);
+    if (info.isDirectory()) total += await sizeOf((await readdir(path)).map((name) => join(path, name)));
+    else total += info.size;
+  }
+  return total;
+}
+
+/** `--job ID`: the job's rank table for the diagnosis, the report stored as a diagnosis of the job. */
+async function diagnoseJob(
+  jobId: number,
+  rankTable: string | undefined,
+  paths: readonly string[],
+  diagnose: (table: string | undefined) => Promise<number | { report: DiagnosisReport; skipped: SkippedInput[] }>,
+  print: (report: DiagnosisReport, skipped: SkippedInput[]) => number,
+  io: CliIo,
+): Promise<number> {
+  const [{ getJob }, { storeDiagnosis }] = await Promise.all([import("../../../db/queries/jobs"), import("../../../db/queries/job-diagnoses")]);
+  return database(async (handle) => {
+    const job = await getJob(handle.db, jobId);
+    if (!job) {
+      io.stderr(`rankscope diagnose: there is no job ${jobId}\n`);
+      return EXIT_TROUBLE;
+    }
+    const outcome = await diagnose(rankTable ?? job.rankTableText ?? undefined);
+    if (typeof outcome === "number") return outcome;
+    const stored = await storeDiagnosis(handle, jobId, outcome.report, { files: outcome.report.stats.files, bytes: await sizeOf(paths) }, cliActor());
+    io.stderr(`rankscope: stored as diagnosis ${stored.id} of job ${jobId} (${job.namespace}/${job.name}), ${stored.faultEventIds.length} fault event(s)\n`);
+    return print(outcome.report, outcome.skipped);
+  });
+}
