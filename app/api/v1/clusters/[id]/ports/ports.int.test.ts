@@ -13,6 +13,7 @@ import { auditLog, jobs } from "@/db/schema";
 import { demoA2Cluster } from "@/lib/inventory/demo";
 import { completedA3Table } from "@/lib/jobs/fixtures/rings-config";
 import type { PortFinding } from "@/lib/ports/findings";
+import { defaultPortPolicy } from "@/lib/ports/policy";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
@@ -22,6 +23,7 @@ withAppDatabase();
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 let getPorts: Handler;
 let postPlan: Handler;
+let putPolicy: Handler;
 let token = "";
 const auth = () => ({ authorization: `Bearer ${token}` });
 const cluster = { params: Promise.resolve({ id: "atlas-a2-demo" }) };
@@ -35,6 +37,7 @@ const table = (from: number) =>
 beforeAll(async () => {
   ({ GET: getPorts } = (await import("./route")) as unknown as { GET: Handler });
   ({ POST: postPlan } = (await import("./plan/route")) as unknown as { POST: Handler });
+  ({ PUT: putPolicy } = (await import("./policy/route")) as unknown as { PUT: Handler });
   const handle = testDatabase();
   await seedDemo(handle.db, [a2]);
   token = (await createApiToken(handle.db, { name: "ports editor", role: "editor" }, systemActor)).token;
@@ -97,6 +100,18 @@ describe("POST /api/v1/clusters/{id}/ports/plan", () => {
     expect(audits).toHaveLength(1);
     const after = (await (await getPorts(new Request("http://localhost/api/v1/clusters/atlas-a2-demo/ports", { headers: auth() }), cluster)).json()) as Report;
     expect(after.findings.filter((f) => f.code === "PT001")).toEqual([]);
+  });
+
+  it("stores a cluster's policy (reserving 60000-60031 on the A2 model ends PT002 there) and refuses a bad one", async () => {
+    const policy = { ...defaultPortPolicy, hcclHostRanges: [{ from: 60000, to: 64999 }], models: { "Atlas 800T A2": { reserved: [{ from: 60000, to: 60031 }] } } };
+    expect((await putPolicy(jsonRequest("/api/v1/clusters/atlas-a2-demo/ports/policy", "PUT", policy, auth()), cluster)).status).toBe(200);
+    const report = (await (await getPorts(new Request("http://localhost/api/v1/clusters/atlas-a2-demo/ports", { headers: auth() }), cluster)).json()) as Report & { policyStored: boolean };
+    expect(report.policyStored).toBe(true);
+    expect(report.findings.filter((f) => f.code === "PT002" && f.ports!.from < 60032)).toEqual([]);
+    const bad = await putPolicy(jsonRequest("/api/v1/clusters/atlas-a2-demo/ports/policy", "PUT", { ...policy, ephemeral: { from: 61000, to: 32768 } }, auth()), cluster);
+    expect(bad.status).toBe(400);
+    const { db } = testDatabase();
+    expect(await db.select().from(auditLog).where(eq(auditLog.action, "cluster.port_policy"))).toHaveLength(1);
   });
 
   it("refuses an unknown field", async () => {
