@@ -64,14 +64,14 @@ export interface JobPorts {
 export const envOf = (job: PortJob, rank: PortRank): Record<string, string> =>
   rank.environment ? { ...job.environment, ...rank.environment } : job.environment;
 
-export const nicScope = (rank: Pick<PortRank, "deviceIp" | "dieId">): string | null =>
+const nicScope = (rank: Pick<PortRank, "deviceIp" | "dieId">): string | null =>
   rank.deviceIp ? `nic:${rank.deviceIp}` : rank.dieId ? `nic:${rank.dieId}` : null;
-export const hostScope = (serverId: string): string => `host:${serverId}`;
+const hostScope = (serverId: string): string => `host:${serverId}`;
 
 const rankIds = (ranks: readonly PortRank[]): number[] => ranks.flatMap((r) => (r.rank === null ? [] : [r.rank]));
 
 /** The rank that hosts MASTER_ADDR's store: rank 0, else the lowest placed rank. */
-export function masterRank(job: PortJob): PortRank | undefined {
+function masterRank(job: PortJob): PortRank | undefined {
   const placed = job.ranks.filter((r) => r.serverId !== null);
   return placed.find((r) => r.rank === 0) ?? [...placed].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity))[0];
 }

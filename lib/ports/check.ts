@@ -164,7 +164,7 @@ function sharedDieChecks(jobs: readonly PortJob[], lifetimes: ReadonlyMap<number
   }
 }
 
-export function lifetimesOf(jobs: readonly PortJob[], now: number): Map<number, Lifetime> {
+function lifetimesOf(jobs: readonly PortJob[], now: number): Map<number, Lifetime> {
   return new Map(jobs.map((j) => [j.id, lifetimeOf(j, now)]));
 }
 

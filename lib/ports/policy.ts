@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LINUX_EPHEMERAL_DEFAULT, MAX_PORT } from "./constants";
-import { contains, overlaps, type PortRange } from "./ranges";
+import { contains, type PortRange } from "./ranges";
 
 const port = z.number().int().min(1).max(MAX_PORT);
 export const portRangeSchema = z
@@ -14,7 +14,6 @@ export const portRangeSchema = z
 const ranges = z.array(portRangeSchema).max(256);
 
 const hostSettings = z.strictObject({ ephemeral: portRangeSchema.optional(), reserved: ranges.optional() });
-export type HostPortSettings = z.infer<typeof hostSettings>;
 
 export const portPolicySchema = z.strictObject({
   /** Host-side HCCL ports (HCCL_IF_BASE_PORT blocks, HCCL_HOST_SOCKET_PORT_RANGE, rank-table host_port). */
@@ -61,4 +60,3 @@ export function hostSettingsOf(policy: PortPolicy, serverId: string, model: stri
 
 /** True when the whole range is inside one of `allowed`. */
 export const insideAny = (range: PortRange, allowed: readonly PortRange[]): boolean => allowed.some((a) => contains(a, range));
-export const hitsAny = (range: PortRange, set: readonly PortRange[]): boolean => set.some((s) => overlaps(s, range));
