@@ -33,7 +33,10 @@ export const MASTER_PORT_VARIABLE = "MASTER_PORT";
 /** CANN's version as a job's environment may record it (Rankscope's own key, kept by lib/jobs/environment's ASCEND_ prefix). */
 export const CANN_VERSION_VARIABLE = "ASCEND_CANN_VERSION";
 
-/** torchrun's `--master-port` default (https://docs.pytorch.org/docs/stable/elastic/run.html). */
+/**
+ * torchrun's `--master-port` default (https://docs.pytorch.org/docs/stable/elastic/run.html); two jobs on one node
+ * collide on it by default (meta-pytorch/torchtune#2015; hiyouga/LlamaFactory#9330 shifts MASTER_PORT per job on a 910B).
+ */
 export const MASTER_PORT_DEFAULT = 29500;
 
 /** Ports below 1024 are privileged and the system's ([1, 1023] to be avoided: envref_07_0143 / envref_07_0144). */
