@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import { recordEnvironment } from "@/lib/jobs/environment";
 import type { JobSource, JobState, PlacedRank, RankEntry } from "@/lib/jobs/model";
@@ -240,10 +240,4 @@ export async function getJob(db: Database, id: number): Promise<JobDetail | unde
       }),
     ),
   };
-}
-
-/** The job named (cluster, namespace, name), for the rings-config path. */
-export async function findJobId(db: Executor, clusterId: number, namespace: string, name: string): Promise<number | undefined> {
-  const [row] = await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.clusterId, clusterId), eq(jobs.namespace, namespace), eq(jobs.name, name)));
-  return row?.id;
 }
