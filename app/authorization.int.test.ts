@@ -15,6 +15,7 @@ import { createRankTable, getRankTable } from "@/db/queries/rank-tables";
 import { createApiToken, revokeApiToken } from "@/db/queries/tokens";
 import { createUser } from "@/db/queries/users";
 import { demoClusters } from "@/lib/inventory/demo";
+import { defaultPortPolicy } from "@/lib/ports/policy";
 import { seedDemo } from "@/db/seed";
 import type { Permission, Role } from "@/lib/auth/roles";
 import { withAppDatabase } from "@/test/app-database";
@@ -136,6 +137,10 @@ const matrix: Record<string, Entry> = {
   "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   // Writes the current settings back unchanged.
   "PUT /api/v1/fault-events/settings": { permission: "write", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo", body: faultSettings }) },
+  "GET /api/v1/clusters/[id]/ports": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
+  // A dry run: planning is an editor's action, but nothing is written unless `apply`.
+  "POST /api/v1/clusters/[id]/ports/plan": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: {} }) },
+  "PUT /api/v1/clusters/[id]/ports/policy": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: defaultPortPolicy }) },
   "GET /api/v1/jobs": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   "POST /api/v1/jobs": { permission: "write", ok: 201, call: () => ({ body: { cluster: "atlas-a2-demo", name: unique("matrix-new-job-"), rankTable: a2RankTable } }) },
   "GET /api/v1/jobs/[id]": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },

@@ -13,3 +13,4 @@ export * from "./rank-table/table";
 export * from "./fault-event/table";
 export * from "./fault-rollup/table";
 export * from "./job/table";
+export * from "./port-policy/table";

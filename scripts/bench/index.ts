@@ -6,6 +6,7 @@ import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
+import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
 import { topologyBench } from "./topology";
 
@@ -15,7 +16,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench, portsBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -11,10 +11,11 @@ import { diagnoseCommand } from "./commands/diagnose";
 import { fixCommand } from "./commands/fix";
 import { fmtCommand } from "./commands/fmt";
 import { generateCommand } from "./commands/generate";
+import { portsCommand } from "./commands/ports";
 import { validateCommand } from "./commands/validate";
 import { nodeIo, type CliIo } from "./io";
 
-export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, diagnoseCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, diagnoseCommand, portsCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
