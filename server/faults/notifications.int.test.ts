@@ -57,6 +57,6 @@ describe("GET /api/v1/events", () => {
     const { GET } = await import("@/app/api/v1/events/route");
     const response = await GET(jsonRequest("/api/v1/events?cluster=nope", "GET", undefined, { authorization: `Bearer ${token}` }), { params: Promise.resolve({}) });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { code: "not_found", message: "no cluster nope" } });
+    expect(await response.json()).toEqual({ error: { code: "not_found", message: 'no cluster "nope"' } });
   });
 });
