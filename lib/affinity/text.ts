@@ -20,6 +20,6 @@ export interface ParseProblem {
 
 /** Lines of a pasted text, without the terminal's carriage returns and colour escapes. */
 export function splitLines(text: string): string[] {
-  // eslint-disable-next-line no-control-regex -- ANSI colour codes from a terminal paste
+  // ANSI colour codes from a terminal paste.
   return text.replace(/\u001b\[[0-9;]*m/g, "").replace(/\r\n?/g, "\n").split("\n");
 }
