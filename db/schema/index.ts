@@ -12,3 +12,4 @@ export * from "./setting/table";
 export * from "./rank-table/table";
 export * from "./fault-event/table";
 export * from "./fault-rollup/table";
+export * from "./server-cpu-layout/table";

@@ -22,9 +22,9 @@ describe("CPU_AFFINITY_CONF checker", () => {
     const result = checkAffinity({ value: "mode:1", layout: swappedServer });
     expect(result.findings.map((f) => f.code)).toEqual(Array(8).fill("CA012"));
     expect(result.findings[0]).toMatchObject({ npu: 0, physicalNpu: 0, cpus: "0-23" });
-    expect(result.findings[0].message.en).toContain("NUMA node 6");
-    expect(result.findings[0].fix.en).toContain("npu0:144-167");
-    expect(result.findings[0].message.zh).toContain("NUMA 节点 6");
+    expect(result.findings[0]?.message.en).toContain("NUMA node 6");
+    expect(result.findings[0]?.fix.en).toContain("npu0:144-167");
+    expect(result.findings[0]?.message.zh).toContain("NUMA 节点 6");
   });
 
   it("checks the seed's third example: overrides off their NPU's node", () => {

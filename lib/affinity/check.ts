@@ -171,15 +171,15 @@ export function checkAffinity(input: AffinityCheckInput): AffinityCheck {
 
   // Overlaps between the NPUs the job runs on this host.
   const active = bindings.filter((binding) => binding.used);
-  for (let i = 0; i < active.length; i += 1) {
-    const mine = new Set(active[i].cpus);
-    for (let j = i + 1; j < active.length; j += 1) {
-      const shared = active[j].cpus.filter((cpu) => mine.has(cpu));
+  active.forEach((first, i) => {
+    const mine = new Set(first.cpus);
+    for (const second of active.slice(i + 1)) {
+      const shared = second.cpus.filter((cpu) => mine.has(cpu));
       if (shared.length === 0) continue;
       const cpus = formatCpuList(shared);
-      findings.push(finding("CA009", { npu: active[i].npu, other: active[j].npu, cpus }, { npu: active[i].npu, otherNpu: active[j].npu, cpus }));
+      findings.push(finding("CA009", { npu: first.npu, other: second.npu, cpus }, { npu: first.npu, otherNpu: second.npu, cpus }));
     }
-  }
+  });
   return summarise(conf.value, conf.mode, findings, bindings);
 }
 

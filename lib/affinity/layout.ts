@@ -54,7 +54,7 @@ export function layoutFrom(lscpu: LscpuReport, topo?: TopoReport): CpuLayout {
     .map((npu) => {
       const cpus = npu.affinity ?? [];
       const nodes = [...new Set(cpus.map((cpu) => nodeOf.get(cpu)).filter((id) => id !== undefined))].sort((a, b) => a - b);
-      return { id: npu.id, cpus, nodes, numaNode: nodes.length === 1 ? nodes[0] : null };
+      return { id: npu.id, cpus, nodes, numaNode: nodes.length === 1 ? (nodes[0] ?? null) : null };
     })
     .sort((a, b) => a.id - b.id);
   return { ...(lscpu.modelName ? { modelName: lscpu.modelName } : {}), numaNodes, onlineCpus, npus };

@@ -128,15 +128,16 @@ export function parseLscpu(text: string): LscpuReport {
       return;
     }
     lastWasField = true;
-    const key = field[1].trim();
-    const value = field[2];
+    const key = (field[1] ?? "").trim();
+    const value = field[2] ?? "";
     const lower = key.toLowerCase();
     const numa = NUMA_KEY.exec(key);
     if (numa !== null) {
       const cpus = parseCpuList(value);
+      // A node listed without CPUs (memory only) is still a node.
+      const node = nodeCpus(Number(numa[1]));
       if (cpus === null) problems.push({ line, text: raw, message: badList(key) });
-      else cpus.forEach((cpu) => nodeCpus(Number(numa[1])).add(cpu));
-      if (cpus !== null && cpus.length === 0) nodeCpus(Number(numa[1]));
+      else cpus.forEach((cpu) => node.add(cpu));
       return;
     }
     if (ONLINE_KEYS.has(lower)) {

@@ -60,7 +60,7 @@ export function parseNpuTopo(text: string): TopoReport {
     if (inLegend) {
       const entry = LEGEND.exec(raw);
       if (entry !== null) {
-        legend.push({ code: entry[1], meaning: entry[2] });
+        legend.push({ code: entry[1] ?? "", meaning: entry[2] ?? "" });
         return;
       }
       inLegend = false;
@@ -77,7 +77,7 @@ export function parseNpuTopo(text: string): TopoReport {
       unknownLines.push({ line, text: raw });
       return;
     }
-    const cells = row[2].trim().split(/\s+/);
+    const cells = (row[2] ?? "").trim().split(/\s+/);
     const links: Record<string, string> = {};
     columns.forEach((column, position) => {
       if (cells[position] !== undefined) links[column] = cells[position];

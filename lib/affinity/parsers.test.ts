@@ -36,14 +36,14 @@ describe("lscpu", () => {
     expect(report).toMatchObject({ cpuCount: 256, sockets: 4, coresPerSocket: 64, numaNodeCount: 8, architecture: "aarch64" });
     expect(report.modelName).toBe("Kunpeng-920");
     expect(report.numaNodes).toHaveLength(8);
-    expect(report.numaNodes[7].cpus).toEqual(range(224, 255));
+    expect(report.numaNodes[7]?.cpus).toEqual(range(224, 255));
     expect(report.unknownLines).toEqual([{ line: 1, text: "[root@localhost ~]# lscpu" }]);
   });
 
   it("reads mixed English/Chinese keys and split node lists (hyper-threads)", () => {
     const report = parseLscpu(shapes.hygonMixedLocaleLscpu);
     expect(report.sockets).toBe(2);
-    expect(report.numaNodes[0].cpus).toEqual([...range(0, 31), ...range(64, 95)]);
+    expect(report.numaNodes[0]?.cpus).toEqual([...range(0, 31), ...range(64, 95)]);
     expect(report.modelName).toBe("Hygon C86 7280 32-core Processor");
   });
 
@@ -64,7 +64,7 @@ describe("lscpu", () => {
   it("reports a malformed node list with its line and never throws on junk", () => {
     const report = parseLscpu("NUMA node0 CPU(s):  0-23,abc\n\u0000\u0001 garbage ::: \n");
     expect(report.problems[0]).toMatchObject({ line: 1 });
-    expect(report.problems[0].message.zh).toContain("不是 CPU 列表");
+    expect(report.problems[0]?.message.zh).toContain("不是 CPU 列表");
     expect(() => readLayout("nothing useful")).toThrow(/NUMA node/);
   });
 });
@@ -77,7 +77,7 @@ describe("npu-smi info -t topo", () => {
     expect(report.npus.map((npu) => [npu.id, formatCpuList(npu.affinity ?? [])])).toEqual([
       [0, "144-167"], [1, "144-167"], [2, "96-119"], [3, "96-119"], [4, "0-23"], [5, "0-23"], [6, "48-71"], [7, "48-71"],
     ]);
-    expect(report.npus[0].links).toMatchObject({ NPU0: "X", NPU1: "HCCS" });
+    expect(report.npus[0]?.links).toMatchObject({ NPU0: "X", NPU1: "HCCS" });
     expect(report.legend.map((entry) => entry.code)).toEqual(["X", "SYS", "PHB", "PIX", "PXB", "HCCS", "NA"]);
     expect(report.unknownLines).toEqual([{ line: 1, text: "(valle) root@valle:~/src# npu-smi info -t topo" }]);
   });
@@ -85,7 +85,7 @@ describe("npu-smi info -t topo", () => {
   it("reads PCIe cards with narrow columns", () => {
     const report = parseNpuTopo(shapes.pcieTopo);
     expect(report.npus.map((npu) => npu.links.NPU2)).toEqual(["SYS", "PXB", "X", "PXB"]);
-    expect(report.npus[3].affinity).toEqual(range(0, 23));
+    expect(report.npus[3]?.affinity).toEqual(range(0, 23));
   });
 
   it("reads the A3 shape without a CPU Affinity column (UB links, NIC column)", () => {

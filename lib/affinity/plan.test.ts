@@ -26,7 +26,7 @@ describe("affinity planner", () => {
       { node: 0, cpus: "0-1" }, { node: 2, cpus: "48-49" }, { node: 4, cpus: "96-97" }, { node: 6, cpus: "144-145" },
     ]);
     expect(plan.findings).toEqual([]);
-    expect(plan.explanations[0].zh).toContain("默认划分");
+    expect(plan.explanations[0]?.zh).toContain("默认划分");
   });
 
   it("renumbers through ASCEND_RT_VISIBLE_DEVICES when the job uses some NPUs", () => {
@@ -68,7 +68,7 @@ const servers = fc
       return { id, cpus: split ? [...cpus, ...cpus.map((cpu) => cpu + total)] : cpus };
     });
     const npus = npuNodes.map((pick, id) => {
-      const node = numaNodes[pick % numaNodes.length];
+      const node = numaNodes[pick % numaNodes.length] ?? { id: 0, cpus: [] };
       return { id, cpus: node.cpus, numaNode: node.id, nodes: [node.id] };
     });
     return { numaNodes, onlineCpus: numaNodes.flatMap((node) => node.cpus).sort((a, b) => a - b), npus };
