@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { EXIT_OK, EXIT_TROUBLE, UsageError, type Command } from "./command";
 import { tokenCommand, userCommand } from "./commands/accounts";
+import { affinityCommand } from "./commands/affinity";
 import { clusterCommand } from "./commands/cluster";
 import { fixCommand } from "./commands/fix";
 import { fmtCommand } from "./commands/fmt";
@@ -13,7 +14,7 @@ import { generateCommand } from "./commands/generate";
 import { validateCommand } from "./commands/validate";
 import { nodeIo, type CliIo } from "./io";
 
-export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, affinityCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
