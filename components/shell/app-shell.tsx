@@ -2,6 +2,7 @@
 
 import {
   ApartmentOutlined,
+  NodeIndexOutlined,
   AlertOutlined,
   AuditOutlined,
   DashboardOutlined,
@@ -30,6 +31,7 @@ const navIcons: Record<NavKey, ReactNode> = {
   topology: <ApartmentOutlined />,
   rankTables: <FileSearchOutlined />,
   faults: <AlertOutlined />,
+  affinity: <NodeIndexOutlined />,
   users: <TeamOutlined />,
   tokens: <KeyOutlined />,
   audit: <AuditOutlined />,

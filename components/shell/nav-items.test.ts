@@ -9,6 +9,7 @@ describe("activeNavKey", () => {
     ["/rank-tables", "rankTables"],
     ["/faults?range=24h", "overview"],
     ["/faults", "faults"],
+    ["/affinity", "affinity"],
     ["/topologyx", "overview"],
     ["/admin/users", "users"],
     ["/admin/tokens", "tokens"],

@@ -3,6 +3,7 @@ export const navItems = [
   { href: "/topology", key: "topology" },
   { href: "/rank-tables", key: "rankTables" },
   { href: "/faults", key: "faults" },
+  { href: "/affinity", key: "affinity" },
 ] as const;
 
 /** Shown to admins only (the pages check the role on the server as well). */

@@ -57,9 +57,9 @@ describe("server CPU layouts", () => {
   });
 
   it("checks and plans against the stored layout of a server", async () => {
-    const checked = await (await check(json("POST", { value: "mode:1", cluster: "atlas-a2-demo", server: servers[0] }))).json();
+    const checked = await (await check(json("POST", { value: "mode:1", cluster: "atlas-a2-demo", server: servers[0] }), {})).json();
     expect(checked.check.findings.map((f: { code: string }) => f.code)).toEqual(Array(8).fill("CA012"));
-    const planned = await (await plan(json("POST", { npus: [0, 1], reserve: 2, cluster: "atlas-a2-demo", server: servers[0] }))).json();
+    const planned = await (await plan(json("POST", { npus: [0, 1], reserve: 2, cluster: "atlas-a2-demo", server: servers[0] }), {})).json();
     expect(planned.plan.value).toBe("mode:1,npu0:146-156,npu1:157-167");
     expect(planned.plan.visibleDevices).toBe("0,1");
   });
