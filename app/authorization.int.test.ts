@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { a2TopoNotDefault, kunpeng920Lscpu } from "@/lib/affinity/fixtures/real-shapes";
 import { systemActor } from "@/db/queries/audit";
 import { createJob } from "@/db/queries/jobs";
 import { createRankTable, getRankTable } from "@/db/queries/rank-tables";
@@ -153,6 +154,14 @@ const matrix: Record<string, Entry> = {
     permission: "write",
     ok: 201,
     call: () => ({ params: { id: String(jobId) }, body: "[ERROR] HCCL(1234,python):2025-11-24-10:17:00.000.000 [transport.cc:10] EI0006: socket timeout", headers: { "content-type": "text/plain" } }),
+  },
+  "POST /api/v1/affinity/check": { permission: "read", ok: 200, call: () => ({ body: { value: "mode:1", lscpu: kunpeng920Lscpu, topo: a2TopoNotDefault } }) },
+  "POST /api/v1/affinity/plan": { permission: "read", ok: 200, call: () => ({ body: { npus: [0, 1], lscpu: kunpeng920Lscpu, topo: a2TopoNotDefault } }) },
+  "GET /api/v1/clusters/[id]/servers/[serverId]/cpu-layout": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo", serverId: a2ServerId } }) },
+  "PUT /api/v1/clusters/[id]/servers/[serverId]/cpu-layout": {
+    permission: "write",
+    ok: 200,
+    call: () => ({ params: { id: "atlas-a2-demo", serverId: a2ServerId }, body: { lscpu: kunpeng920Lscpu, topo: a2TopoNotDefault } }),
   },
   "PUT /api/v1/clusters/[id]/inventory": {
     permission: "write",

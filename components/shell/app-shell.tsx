@@ -2,6 +2,7 @@
 
 import {
   ApartmentOutlined,
+  NodeIndexOutlined,
   AlertOutlined,
   AuditOutlined,
   DashboardOutlined,
@@ -32,6 +33,7 @@ const navIcons: Record<NavKey, ReactNode> = {
   rankTables: <FileSearchOutlined />,
   jobs: <ScheduleOutlined />,
   faults: <AlertOutlined />,
+  affinity: <NodeIndexOutlined />,
   users: <TeamOutlined />,
   tokens: <KeyOutlined />,
   audit: <AuditOutlined />,

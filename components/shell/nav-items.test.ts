@@ -10,6 +10,7 @@ describe("activeNavKey", () => {
     ["/faults?range=24h", "overview"],
     ["/faults", "faults"],
     ["/jobs/12", "jobs"],
+    ["/affinity", "affinity"],
     ["/topologyx", "overview"],
     ["/admin/users", "users"],
     ["/admin/tokens", "tokens"],

@@ -4,6 +4,7 @@ export const navItems = [
   { href: "/rank-tables", key: "rankTables" },
   { href: "/jobs", key: "jobs" },
   { href: "/faults", key: "faults" },
+  { href: "/affinity", key: "affinity" },
 ] as const;
 
 /** Shown to admins only (the pages check the role on the server as well). */

@@ -9,6 +9,7 @@ import type { ReactNode } from "react";
 import { faultsQuery } from "@/lib/faults/url";
 import { useDuration, useNow, useTimeFormat } from "@/components/faults/format";
 import { levelColors, toneOf } from "@/components/faults/level-colors";
+import { ServerCpuLayout } from "@/components/affinity/server-cpu-layout";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "@/lib/topology/model";
 import { HealthLabel, LinkSample } from "./legend";
@@ -177,6 +178,7 @@ function DetailsBody({
         </Button>
       )}
       <Descriptions size="small" column={1} bordered items={items} styles={{ label: { width: 150 } }} />
+      {node.kind === "server" && node.serverId && <ServerCpuLayout cluster={cluster} serverId={node.serverId} />}
       <section aria-label={t("details.links")}>
         <Typography.Title level={3} style={{ fontSize: 14 }}>
           {t("details.links")}

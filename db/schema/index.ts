@@ -14,3 +14,4 @@ export * from "./fault-event/table";
 export * from "./fault-rollup/table";
 export * from "./job/table";
 export * from "./port-policy/table";
+export * from "./server-cpu-layout/table";

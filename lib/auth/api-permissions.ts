@@ -4,7 +4,7 @@ import type { Permission } from "./roles";
 const adminPrefixes = ["/api/v1/users", "/api/v1/tokens", "/api/v1/audit"];
 
 /** POST endpoints that only compute an answer and change nothing: viewers may use them. */
-const readOnlyPosts = new Set(["/api/v1/rank-tables/validate"]);
+const readOnlyPosts = new Set(["/api/v1/rank-tables/validate", "/api/v1/affinity/check", "/api/v1/affinity/plan"]);
 
 function under(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);

@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { EXIT_OK, EXIT_TROUBLE, UsageError, type Command } from "./command";
 import { tokenCommand, userCommand } from "./commands/accounts";
+import { affinityCommand } from "./commands/affinity";
 import { clusterCommand } from "./commands/cluster";
 import { diagnoseCommand } from "./commands/diagnose";
 import { fixCommand } from "./commands/fix";
@@ -15,7 +16,7 @@ import { portsCommand } from "./commands/ports";
 import { validateCommand } from "./commands/validate";
 import { nodeIo, type CliIo } from "./io";
 
-export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, diagnoseCommand, portsCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, fmtCommand, generateCommand, fixCommand, userCommand, tokenCommand, clusterCommand, diagnoseCommand, portsCommand, affinityCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

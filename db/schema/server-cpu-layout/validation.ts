@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/** The texts are what a terminal prints; 64 KiB holds a 640-CPU lscpu and a 16-NPU topo many times over. */
+export const cpuLayoutTextLimit = 65_536;
+
+/** `PUT /api/v1/clusters/{id}/servers/{serverId}/cpu-layout`. */
+export const cpuLayoutInputSchema = z.object({
+  lscpu: z.string().min(1, "paste the server's lscpu output").max(cpuLayoutTextLimit),
+  topo: z.string().max(cpuLayoutTextLimit).optional(),
+  /** "model": store the same layout for every server of this server's model in the cluster. */
+  scope: z.enum(["server", "model"]).default("server"),
+});
+export type CpuLayoutInput = z.infer<typeof cpuLayoutInputSchema>;
