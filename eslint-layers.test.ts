@@ -29,6 +29,8 @@ describe("layering lint rules", { timeout: 180_000 }, () => {
     ["db/ → server/", "db/queries/layering-probe.ts", 'export { toErrorResponse } from "@/server/http/errors";\n'],
     ["db/ → components/", "db/queries/layering-probe.ts", 'export { topologyKeys } from "@/components/topology/query-keys";\n'],
     ["server/ → app/", "server/http/layering-probe.ts", 'export { auditSearchParams } from "@/app/(console)/admin/audit/search-params";\n'],
+    ["app/ → the faults layer's internals", "app/api/v1/layering-probe.ts", 'export { listTimeline } from "@/db/queries/faults/timeline";\n'],
+    ["db/queries → the faults layer's internals", "db/queries/layering-probe.ts", 'export { listTimeline } from "./faults/timeline";\n'],
   ])("refuses %s", async (_name, file, code) => {
     expect(await ruleIds(file, code)).toContain("import/no-restricted-paths");
   });
@@ -44,6 +46,8 @@ describe("layering lint rules", { timeout: 180_000 }, () => {
   it("lets each layer import what it may", async () => {
     expect(await ruleIds("lib/layering-probe.ts", 'export { DomainError } from "@/lib/errors";\n')).toEqual([]);
     expect(await ruleIds("db/queries/layering-probe.ts", 'export { DomainError } from "@/lib/errors";\n')).toEqual([]);
+    expect(await ruleIds("app/api/v1/layering-probe.ts", 'export { listTimeline } from "@/db/queries/faults";\n')).toEqual([]);
+    expect(await ruleIds("db/queries/faults/layering-probe.ts", 'export { listTimeline } from "./timeline";\n')).toEqual([]);
     expect(await ruleIds("server/http/layering-probe.ts", 'export { appDatabase } from "@/db/client";\n')).toEqual([]);
     expect(await ruleIds("components/layering-probe.ts", 'export { topologyQuery } from "@/lib/topology/url";\n')).toEqual([]);
     expect(await ruleIds("components/layering-probe.ts", 'export { rankTableBodyLimit } from "@/db/schema/rank-table/constants";\n')).toEqual([]);

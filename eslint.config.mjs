@@ -16,6 +16,13 @@ const layers = [
   { target: "./components", from: "./db", except: ["./schema"], message: "components/ runs in the browser: of db/ it may import only db/schema (types, zod schemas, constants)." },
   { target: "./db", from: ["./server", "./app", "./components"], message: "db/ must not import server/, app/ or components/." },
   { target: "./server", from: ["./app", "./components"], message: "server/ must not import app/ or components/." },
+  {
+    // The faults data layer has one door: everything outside db/queries/faults/ imports its index.ts only.
+    target: ["./app/**", "./components/**", "./server/**", "./scripts/**", "./lib/**", "./db/*.ts", "./db/schema/**", "./db/queries/*.ts"],
+    from: "./db/queries/faults/*.ts",
+    except: ["**/index.ts"],
+    message: "import the faults data layer through db/queries/faults (its index.ts), not its internals.",
+  },
 ];
 
 /** lib/ runs anywhere (the CLI, Web Workers, tests): no React, no Next. */
