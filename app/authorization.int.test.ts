@@ -381,7 +381,7 @@ describe("methods a route does not have", () => {
     }
     let checked = 0;
     for (const { routePath, methods: exported } of byPath.values()) {
-      const url = `${origin}${concretePath(routePath, { id: "1" })}`;
+      const url = `${origin}${concretePath(routePath, { id: "1", serverId: "node-1" })}`;
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
         if (exported.has(method)) continue;
         const response = await proxy(new NextRequest(url, { method, headers: { authorization: `Bearer ${credentials.tokens.admin}` } }));
