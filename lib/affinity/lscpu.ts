@@ -14,9 +14,13 @@
  *   Chinese with `NUMA 节点7 CPU： 224-255`).
  * - `lscpu -e=CPU,NODE` / `lscpu -p`-like tables, as vllm-ascend's cpu_binding.py reads them
  *   (vllm-project/vllm-ascend: vllm_ascend/cpu_binding.py `build_cpu_node_map`).
+ * - util-linux ≥ 2.38 on Kunpeng 920: `Core(s) per cluster`, `Socket(s): -`, `Cluster(s): 4`, `Caches (sum of all):`
+ *   (kvcache-ai/ktransformers#1776, a paste cut short after `NUMA node6`; PaddlePaddle/PaddleOCR#11268, 2 sockets).
  * Wrapped continuation lines (long `Flags:`) belong to the field above. Anything else is kept as an unknown line.
+ * A paste cut short (online CPUs that no node line holds, fewer node lines than `NUMA node(s):` says) is reported as
+ * a problem: the checker cannot place those CPUs on a node.
  */
-import { parseCpuList } from "./cpu-list";
+import { formatCpuList, parseCpuList } from "./cpu-list";
 import { splitLines, type ParseProblem, type UnknownLine } from "./text";
 
 export interface NumaNode {
@@ -93,6 +97,7 @@ export function parseLscpu(text: string): LscpuReport {
   const problems: ParseProblem[] = [];
   let inCpuNodeTable = false;
   let lastWasField = false;
+  let countLine: { line: number; text: string } | undefined;
 
   const nodeCpus = (id: number): Set<number> => {
     let cpus = nodes.get(id);
@@ -149,6 +154,7 @@ export function parseLscpu(text: string): LscpuReport {
     const numericKey = NUMERIC_KEYS[lower];
     if (numericKey !== undefined && /^\d+$/.test(value)) {
       numeric[numericKey] = Number(value);
+      if (numericKey === "numaNodeCount") countLine = { line, text: raw };
       return;
     }
     const textKey = TEXT_KEYS[lower];
@@ -162,5 +168,35 @@ export function parseLscpu(text: string): LscpuReport {
   const numaNodes = [...nodes.entries()]
     .sort(([a], [b]) => a - b)
     .map(([id, cpus]) => ({ id, cpus: [...cpus].sort((a, b) => a - b) }));
+  problems.push(...cutShort(numaNodes, onlineCpus, numeric.numaNodeCount, countLine));
   return { ...numeric, ...textual, ...(onlineCpus ? { onlineCpus } : {}), numaNodes, fields, unknownLines, problems };
+}
+
+/** A paste that lost its last node lines: online CPUs in no node, or fewer node lines than announced. */
+function cutShort(numaNodes: readonly NumaNode[], onlineCpus: readonly number[] | undefined, announced: number | undefined, countLine: { line: number; text: string } | undefined): ParseProblem[] {
+  if (numaNodes.length === 0) return [];
+  const placed = new Set(numaNodes.flatMap((node) => node.cpus));
+  const orphans = (onlineCpus ?? []).filter((cpu) => !placed.has(cpu));
+  const where = countLine ?? { line: 0, text: "" };
+  const problems: ParseProblem[] = [];
+  if (announced !== undefined && numaNodes.length < announced) {
+    problems.push({
+      ...where,
+      message: {
+        en: `NUMA node(s) says ${announced} but only ${numaNodes.length} node line(s) were found: was the paste cut short?`,
+        zh: `NUMA 节点数为 ${announced}，但只找到 ${numaNodes.length} 行节点信息：粘贴的内容是否不完整？`,
+      },
+    });
+  }
+  if (orphans.length > 0) {
+    const list = formatCpuList(orphans);
+    problems.push({
+      ...where,
+      message: {
+        en: `online CPUs ${list} are in no NUMA node line: ranges on them cannot be checked against a node`,
+        zh: `在线 CPU ${list} 不属于任何 NUMA 节点行：落在这些 CPU 上的范围无法按节点检查`,
+      },
+    });
+  }
+  return problems;
 }

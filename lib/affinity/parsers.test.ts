@@ -61,6 +61,28 @@ describe("lscpu", () => {
     ]);
   });
 
+  it("reads the util-linux 2.38 Kunpeng shape (clusters, `Socket(s): -`) and reports a paste cut short after node 6", () => {
+    const report = parseLscpu(shapes.kunpengClusterLscpuTruncated);
+    expect(report).toMatchObject({ cpuCount: 192, threadsPerCore: 1, numaNodeCount: 8, modelName: "Kunpeng-920" });
+    // `Socket(s): -` is no number: left unset rather than read as 0.
+    expect(report.sockets).toBeUndefined();
+    expect(report.numaNodes.map((node) => node.id)).toEqual(range(0, 6));
+    expect(report.unknownLines).toEqual([]);
+    expect(report.problems.map((problem) => problem.message.en)).toEqual([
+      "NUMA node(s) says 8 but only 7 node line(s) were found: was the paste cut short?",
+      "online CPUs 168-191 are in no NUMA node line: ranges on them cannot be checked against a node",
+    ]);
+    expect(report.problems[0]?.line).toBe(23);
+  });
+
+  it("reads a 2-socket Kunpeng 920 5251K: 96 CPUs on 4 nodes, nothing skipped", () => {
+    const report = parseLscpu(shapes.kunpeng5251kLscpu);
+    expect(report).toMatchObject({ cpuCount: 96, sockets: 2, coresPerSocket: 48, numaNodeCount: 4 });
+    expect(report.numaNodes.map((node) => [node.id, node.cpus[0], node.cpus.at(-1)])).toEqual(range(0, 3).map((id) => [id, id * 24, id * 24 + 23]));
+    expect(report.unknownLines).toEqual([]);
+    expect(report.problems).toEqual([]);
+  });
+
   it("reports a malformed node list with its line and never throws on junk", () => {
     const report = parseLscpu("NUMA node0 CPU(s):  0-23,abc\n\u0000\u0001 garbage ::: \n");
     expect(report.problems[0]).toMatchObject({ line: 1 });
@@ -80,6 +102,16 @@ describe("npu-smi info -t topo", () => {
     expect(report.npus[0]?.links).toMatchObject({ NPU0: "X", NPU1: "HCCS" });
     expect(report.legend.map((entry) => entry.code)).toEqual(["X", "SYS", "PHB", "PIX", "PXB", "HCCS", "NA"]);
     expect(report.unknownLines).toEqual([{ line: 1, text: "(valle) root@valle:~/src# npu-smi info -t topo" }]);
+  });
+
+  it("reads a header that starts at column 0 like the rows, with NPUs alternating between nodes", () => {
+    const report = parseNpuTopo(shapes.a2TopoInterleavedFlushHeader);
+    expect(report.columns).toEqual(range(0, 7).map((i) => `NPU${i}`));
+    expect(report.npus.map((npu) => npu.links.NPU1)).toEqual(["HCCS", "X", "HCCS", "HCCS", "HCCS", "HCCS", "HCCS", "HCCS"]);
+    expect(report.legend.map((entry) => entry.code)).toEqual(["X", "SYS", "PHB", "PIX", "PXB", "HCCS"]);
+    expect(report.unknownLines).toEqual([{ line: 1, text: "$ npu-smi info -t topo" }]);
+    const layout = readLayout(shapes.kunpeng920Lscpu, shapes.a2TopoInterleavedFlushHeader).layout;
+    expect(layout.npus.map((npu) => npu.numaNode)).toEqual([6, 0, 6, 0, 4, 2, 4, 2]);
   });
 
   it("reads PCIe cards with narrow columns", () => {

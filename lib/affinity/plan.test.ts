@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkAffinity } from "./check";
 import { parseCpuList } from "./cpu-list";
 import * as shapes from "./fixtures/real-shapes";
 import { readLayout, type CpuLayout } from "./layout";
@@ -109,5 +110,17 @@ describe("affinity planner properties", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a real host whose NPUs alternate between nodes (guevara/read-it-later#11547)", () => {
+  it("plans two NPUs per node without overlap, and flags mode:1 alone", () => {
+    const layout = readLayout(shapes.kunpeng920Lscpu, shapes.a2TopoInterleavedFlushHeader).layout;
+    const plan = planAffinity({ layout, npus: [0, 1, 2, 3, 4, 5, 6, 7] });
+    expect(plan.value).toBe("mode:1,npu0:144-155,npu1:0-11,npu2:156-167,npu3:12-23,npu4:96-107,npu5:48-59,npu6:108-119,npu7:60-71");
+    expect(plan.findings.filter((f) => f.severity !== "info")).toEqual([]);
+    const codes = checkAffinity({ value: "mode:1", layout }).findings.map((f) => f.code);
+    // Default blocks: npu<i> → node i. Only NPU4 (on node 4) lands home; the other seven bind to a remote node.
+    expect(codes.filter((code) => code === "CA012")).toHaveLength(7);
   });
 });
