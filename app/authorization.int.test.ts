@@ -148,6 +148,7 @@ const matrix: Record<string, Entry> = {
   "PATCH /api/v1/jobs/[id]": { permission: "write", ok: 200, call: () => ({ params: { id: String(jobId) }, body: { environment: { HCCL_CONNECT_TIMEOUT: String(++counter) } } }) },
   "DELETE /api/v1/jobs/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newJob()) } }) },
   "POST /api/v1/jobs/rings-config": { permission: "write", ok: 201, call: () => ({ query: "cluster=atlas-a2-demo", body: ringsConfig() }) },
+  "GET /api/v1/jobs/[id]/affinity": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "reserve=2&mode=1" }) },
   "GET /api/v1/jobs/[id]/diagnoses": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
   // A pasted excerpt: diagnosed and stored as a diagnosis of the job.
   "POST /api/v1/jobs/[id]/diagnoses": {

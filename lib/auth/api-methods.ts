@@ -31,6 +31,7 @@ export const apiMethods: Record<string, readonly string[]> = {
   "/api/v1/fault-events/stats": ["GET"],
   "/api/v1/jobs": ["GET", "POST"],
   "/api/v1/jobs/[id]": ["GET", "PATCH", "DELETE"],
+  "/api/v1/jobs/[id]/affinity": ["GET"],
   "/api/v1/jobs/[id]/diagnoses": ["GET", "POST"],
   "/api/v1/jobs/rings-config": ["POST"],
   "/api/v1/me": ["GET"],
