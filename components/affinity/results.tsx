@@ -27,7 +27,7 @@ function UnknownLines({ lines }: { lines: readonly UnknownLine[] }) {
   );
 }
 
-function Findings({ findings }: { findings: readonly AffinityFinding[] }) {
+export function Findings({ findings }: { findings: readonly AffinityFinding[] }) {
   const t = useTranslations("affinity");
   const pick = useBilingual();
   return (
@@ -52,10 +52,10 @@ function Findings({ findings }: { findings: readonly AffinityFinding[] }) {
   );
 }
 
-function EnvLine({ text }: { text: string }) {
+export function EnvLine({ text, title }: { text: string; title?: string }) {
   const t = useTranslations("affinity");
   return (
-    <Card size="small" title={t("env")}>
+    <Card size="small" title={title ?? t("env")}>
       <Typography.Paragraph copyable={{ text, tooltips: [t("copy"), t("copied")] }} style={{ margin: 0 }}>
         <pre data-testid="affinity-env" style={{ margin: 0, whiteSpace: "pre-wrap" }}>
           {text}

@@ -4,29 +4,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Flex, Skeleton, Tag, Typography } from "antd";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { z } from "zod";
-import { fetchJson } from "@/components/primitives/fetch-json";
-
-const storedSchema = z.object({
-  layout: z
-    .object({
-      numaNodes: z.array(z.object({ id: z.number(), cpus: z.array(z.number()) })),
-      onlineCpus: z.array(z.number()),
-      npus: z.array(z.object({ id: z.number(), numaNode: z.number().nullable() })),
-    })
-    .nullable(),
-  updatedAt: z.string().nullable(),
-});
-
-export const serverCpuLayoutKey = (cluster: string, serverId: string) => ["clusters", cluster, "servers", serverId, "cpu-layout"] as const;
+import { affinityQuery } from "@/lib/affinity/url";
+import { affinityKeys, fetchServerLayout } from "./api";
 
 /** The server's stored CPU layout in the topology's details: NUMA nodes, CPUs, and which node each NPU is on. */
 export function ServerCpuLayout({ cluster, serverId }: { cluster: string; serverId: string }) {
   const t = useTranslations("affinity");
   const query = useQuery({
-    queryKey: serverCpuLayoutKey(cluster, serverId),
-    queryFn: ({ signal }) =>
-      fetchJson(`/api/v1/clusters/${encodeURIComponent(cluster)}/servers/${encodeURIComponent(serverId)}/cpu-layout`, storedSchema, { signal }),
+    queryKey: affinityKeys.serverLayout(cluster, serverId),
+    queryFn: ({ signal }) => fetchServerLayout(cluster, serverId, signal),
   });
   const layout = query.data?.layout;
   return (
@@ -40,7 +26,7 @@ export function ServerCpuLayout({ cluster, serverId }: { cluster: string; server
         <Typography.Text type="danger">{t("failed", { message: query.error.message })}</Typography.Text>
       ) : !layout ? (
         <Typography.Text type="secondary">
-          {t("serverLayoutNone")} <Link href="/affinity">{t("title")}</Link>
+          {t("serverLayoutNone")} <Link href={`/affinity?${affinityQuery({ cluster, server: serverId })}`}>{t("title")}</Link>
         </Typography.Text>
       ) : (
         <Flex vertical gap={4}>

@@ -1,5 +1,5 @@
 /** Server CPU layouts of the inventory: read one, store one (for a server or every server of its model), audited. */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { readLayout, type CpuLayout, type LayoutReading } from "@/lib/affinity/layout";
 import { notFound } from "@/lib/errors";
 import type { Database } from "../client";
@@ -28,6 +28,29 @@ async function findServer(db: Database, clusterIdOrSlug: string, serverId: strin
     .limit(1);
   if (server === undefined) throw notFound(`no server ${JSON.stringify(serverId)} in cluster ${cluster.slug}`, { code: "unknown_server" });
   return { cluster, server };
+}
+
+export interface ServerLayoutEntry {
+  readonly serverId: string;
+  readonly model: string;
+  readonly stored: boolean;
+  readonly updatedAt: string | null;
+}
+
+/** Every server of a cluster with its model and whether a CPU layout is stored for it, in server id order. */
+export async function listServerCpuLayouts(db: Database, clusterIdOrSlug: string): Promise<{ cluster: string; servers: ServerLayoutEntry[] }> {
+  const cluster = await findCluster(db, clusterIdOrSlug);
+  if (cluster === null) throw notFound(`no cluster ${JSON.stringify(clusterIdOrSlug)}`, { code: "unknown_cluster" });
+  const rows = await db
+    .select({ serverId: servers.serverId, model: servers.model, updatedAt: serverCpuLayouts.updatedAt })
+    .from(servers)
+    .leftJoin(serverCpuLayouts, and(eq(serverCpuLayouts.clusterId, servers.clusterId), eq(serverCpuLayouts.serverId, servers.serverId)))
+    .where(eq(servers.clusterId, cluster.id))
+    .orderBy(asc(servers.serverId));
+  return {
+    cluster: cluster.slug,
+    servers: rows.map((row) => ({ serverId: row.serverId, model: row.model, stored: row.updatedAt !== null, updatedAt: row.updatedAt?.toISOString() ?? null })),
+  };
 }
 
 /** The stored layout of a server; `layout` is null when none was stored yet. */

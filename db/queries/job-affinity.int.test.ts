@@ -5,7 +5,7 @@ import { demoA2Cluster } from "@/lib/inventory/demo";
 import { demoFailedJob } from "@/lib/jobs/demo-job";
 import { testDatabase } from "@/test/database";
 import { systemActor } from "./audit";
-import { saveServerCpuLayout } from "./cpu-layout";
+import { listServerCpuLayouts, saveServerCpuLayout } from "./cpu-layout";
 import { loadJobAffinity } from "./job-affinity";
 import { createJob } from "./jobs";
 
@@ -24,6 +24,12 @@ describe("a job's CPU binding across two server models", () => {
     const [node0, node1, node2, node3] = spec.servers.map((server) => server.serverId);
     await saveServerCpuLayout(handle.db, "mixed-a2", node0!, { lscpu: shapes.kunpeng920Lscpu, topo: shapes.a2TopoNotDefault, scope: "model" }, systemActor);
     await saveServerCpuLayout(handle.db, "mixed-a2", node2!, { lscpu: shapes.kunpeng920Lscpu, topo: shapes.a2TopoDefault, scope: "server" }, systemActor);
+    expect((await listServerCpuLayouts(handle.db, "mixed-a2")).servers.map((s) => [s.serverId, s.model, s.stored])).toEqual([
+      [node0, "Atlas 800T A2", true],
+      [node1, "Atlas 800T A2", true],
+      [node2, "Atlas 800T A3", true],
+      [node3, "Atlas 800T A3", false],
+    ]);
     const { rankTable } = demoFailedJob(spec, { phase: "load", servers: 4, culpritRank: 1 });
     const job = await createJob(handle, { cluster: "mixed-a2", name: "mixed-job", rankTable, environment: { CPU_AFFINITY_CONF: "mode:1", HOME: "/root" } }, systemActor);
     expect(job.placement).toMatchObject({ ranks: 32, placed: 32, servers: 4 });

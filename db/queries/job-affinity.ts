@@ -1,15 +1,10 @@
 /** A job's CPU binding: its servers (model, stored CPU layout, the job's NPUs on each) checked and planned. */
 import { and, eq, inArray } from "drizzle-orm";
-import { planJobAffinity, type JobAffinity, type JobAffinityOptions, type JobServer } from "@/lib/affinity/job-plan";
+import { planJobAffinity, type JobAffinityOptions, type JobAffinityView, type JobServer } from "@/lib/affinity/job-plan";
 import { notFound } from "@/lib/errors";
 import type { Database } from "../client";
 import { servers, serverCpuLayouts } from "../schema";
 import { getJob } from "./jobs";
-
-export interface JobAffinityView extends JobAffinity {
-  readonly jobId: number;
-  readonly cluster: string;
-}
 
 /** The loader of `GET /api/v1/jobs/{id}/affinity` and the CLI's `affinity plan --job`. */
 export async function loadJobAffinity(db: Database, jobId: number, options: JobAffinityOptions = {}): Promise<JobAffinityView> {

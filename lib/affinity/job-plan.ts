@@ -54,6 +54,12 @@ export interface JobAffinity {
   readonly env: string;
 }
 
+/** What the API answers for a job: the binding with the job and its cluster. */
+export interface JobAffinityView extends JobAffinity {
+  readonly jobId: number;
+  readonly cluster: string;
+}
+
 const sameNpus = (npus: readonly number[]) => [...npus].sort((a, b) => a - b).join(",");
 
 export function planJobAffinity(servers: readonly JobServer[], environment: Readonly<Record<string, string>>, options: JobAffinityOptions = {}): JobAffinity {

@@ -9,6 +9,7 @@ import { useCallback, useMemo } from "react";
 import { useDuration, useNow } from "@/components/faults/format";
 import { fetchDiagnoses, fetchJob, jobKeys, type JobDetail, type JobDiagnosis } from "@/components/jobs/api";
 import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
+import { JobCpuBinding } from "@/components/jobs/job-cpu-binding";
 import { JobFaults } from "@/components/jobs/job-faults";
 import { JobEnvironment, JobRanks } from "@/components/jobs/job-ranks";
 import { JobTopology } from "@/components/jobs/job-topology";
@@ -84,6 +85,9 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobDet
       </Card>
       <Card size="small" title={t("sections.environment")}>
         <JobEnvironment job={job} />
+      </Card>
+      <Card size="small" title={t("sections.cpuBinding")}>
+        <JobCpuBinding jobId={job.id} />
       </Card>
     </Space>
   );
