@@ -11,6 +11,7 @@ const help = `Usage: rankscope affinity check VALUE --lscpu FILE [--topo FILE] [
                           [--format text|json] [--lang en|zh]
        rankscope affinity plan --lscpu FILE [--topo FILE] --npus LIST [--processes N] [--reserve K] [--mode 1|2]
                           [--format text|json|env] [--lang en|zh]
+       rankscope affinity plan --job ID [--reserve K] [--mode 1|2] [--format text|json|env] [--lang en|zh]
 
 check: reads a CPU_AFFINITY_CONF value (mode:1, mode:2, npu<N>:<a>-<b>, …; "export CPU_AFFINITY_CONF=…" works too)
 the way torch_npu does and checks it against the server: syntax and options, ranges outside the online CPUs,
@@ -20,6 +21,8 @@ Findings have stable codes CA001–CA016, each with its fix.
 
 plan: proposes a value for the job's NPUs on the server: mode:1 alone when torch_npu's default blocks sit on each
 NPU's NUMA node, else non-overlapping ranges on each NPU's own node, keeping K cores per node free.
+With --job, against DATABASE_URL or the embedded database: the job's CPU_AFFINITY_CONF checked and a value planned
+on the stored CPU layout of each server model it runs on (or each server where a model's servers differ).
 
 Options:
   --lscpu FILE            the server's lscpu output (English or Chinese; "-" reads standard input)
@@ -27,6 +30,7 @@ Options:
   --visible-devices LIST  check: the job's ASCEND_RT_VISIBLE_DEVICES (e.g. 4,5)
   --job-npus LIST         check: the physical NPUs the job uses on the server (e.g. 0-3)
   --npus LIST             plan: the job's NPUs on the server, e.g. 0-7 or 0,2,4,6
+  --job ID                plan: a job of the inventory instead of --lscpu/--topo/--npus (one line per server group)
   --processes N           plan: processes of the job on the server, one per NPU (default: one per NPU named)
   --reserve K             plan: cores kept free on every NUMA node used (default 0)
   --mode 1|2              plan: 1 binds each process to its range; 2 also pins the main threads (default 1)
@@ -41,6 +45,7 @@ be read or is not lscpu output, or the arguments are wrong.
 Examples:
   rankscope affinity check "mode:1,npu0:0-23,npu1:24-47" --lscpu lscpu.txt --topo topo.txt
   rankscope affinity plan --lscpu lscpu.txt --topo topo.txt --npus 0-7 --reserve 2 --format env
+  rankscope affinity plan --job 12 --reserve 2 --format env
 `;
 
 function cpuListOption(name: string, value: string | undefined): number[] | undefined {
@@ -108,6 +113,7 @@ async function plan(argv: string[], io: CliIo): Promise<number> {
     lscpu: { type: "string" },
     topo: { type: "string" },
     npus: { type: "string" },
+    job: { type: "string" },
     processes: { type: "string" },
     reserve: { type: "string" },
     mode: { type: "string" },
@@ -118,6 +124,13 @@ async function plan(argv: string[], io: CliIo): Promise<number> {
   const lang = choice("lang", values.lang, ["en", "zh"], "en");
   const mode = Number(choice("mode", values.mode, ["1", "2"], "1")) as 1 | 2;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  if (values.job !== undefined) {
+    if (values.lscpu !== undefined || values.topo !== undefined || values.npus !== undefined || values.processes !== undefined) {
+      throw new UsageError("--job takes the servers' stored layouts and the job's NPUs: leave out --lscpu, --topo, --npus and --processes");
+    }
+    if (!/^\d{1,9}$/.test(values.job)) throw new UsageError(`--job takes a job id (a number), not ${JSON.stringify(values.job)}`);
+    return planJob(Number(values.job), { reserve: wholeNumber("reserve", values.reserve), mode }, format, lang, io);
+  }
   const npus = cpuListOption("npus", values.npus);
   if (npus === undefined) throw new UsageError("--npus LIST is required (e.g. 0-7)");
   const processes = wholeNumber("processes", values.processes);
@@ -141,6 +154,38 @@ async function plan(argv: string[], io: CliIo): Promise<number> {
     for (const explanation of result.explanations) io.stdout(`- ${explanation[lang]}\n`);
   }
   return EXIT_OK;
+}
+
+/** `plan --job`: one check and plan per server group of the job, from the database. */
+async function planJob(id: number, options: { reserve?: number; mode: 1 | 2 }, format: string, lang: "en" | "zh", io: CliIo): Promise<number> {
+  const [{ loadJobAffinity }, { database }] = await Promise.all([import("../../../db/queries/job-affinity"), import("./accounts")]);
+  return database(async ({ db }) => {
+    let view;
+    try {
+      view = await loadJobAffinity(db, id, options);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      io.stderr(`rankscope affinity plan: ${error.message}\n`);
+      return EXIT_TROUBLE;
+    }
+    if (format === "json") io.stdout(`${JSON.stringify(view, null, 2)}\n`);
+    else if (format === "env") io.stdout(view.env === "" ? "" : `${view.env}\n`);
+    else {
+      io.stdout(`job ${view.jobId} (${view.cluster}): CPU_AFFINITY_CONF=${view.value ?? "(not set)"}\n`);
+      for (const group of view.groups) {
+        io.stdout(`\n${group.model}: ${group.servers.join(", ")} (NPUs ${formatCpuList(group.npus)})\n`);
+        if (group.check) {
+          for (const f of group.check.findings) io.stdout(`  ${f.severity} ${f.code} ${f.message[lang]}\n`);
+        }
+        if (group.plan) {
+          io.stdout(`${group.plan.env.replace(/^/gm, "  ")}\n`);
+          for (const explanation of group.plan.explanations) io.stdout(`  - ${explanation[lang]}\n`);
+        } else io.stdout(`  ${lang === "zh" ? "无方案" : "no plan"}: ${group.planError?.message}\n`);
+      }
+      for (const server of view.withoutLayout) io.stdout(`\n${server.serverId} (${server.model}): ${lang === "zh" ? "未保存 CPU 布局" : "no stored CPU layout"}\n`);
+    }
+    return view.groups.length > 0 && view.groups.every((group) => group.plan !== null) ? EXIT_OK : EXIT_FINDINGS;
+  });
 }
 
 export const affinityCommand: Command = {
