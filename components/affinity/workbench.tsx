@@ -5,7 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Alert, Button, Card, Col, Flex, Input, InputNumber, Radio, Row, Tabs, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useState, type ChangeEvent } from "react";
+import { useState, type ChangeEvent } from "react";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { parseCpuList } from "@/lib/affinity/cpu-list";
 import { affinityQuery, affinitySearchParams, type AffinitySearchParams } from "@/lib/affinity/url";
@@ -47,14 +47,14 @@ export function AffinityWorkbench() {
   const t = useTranslations("affinity");
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const state = useMemo(() => affinitySearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
-  const update = useCallback(
-    (patch: Partial<AffinitySearchParams>) => {
-      const query = affinityQuery({ ...state, ...patch });
-      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
-    },
-    [state, pathname],
-  );
+  // The URL gives the first state; the page then owns it and mirrors every change into the URL (replaceState).
+  const [state, setState] = useState(() => affinitySearchParams.parse(Object.fromEntries(searchParams)));
+  const update = (patch: Partial<AffinitySearchParams>) => {
+    const next = { ...state, ...patch };
+    setState(next);
+    const query = affinityQuery(next);
+    window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+  };
   const [lscpu, setLscpu] = useState("");
   const [topo, setTopo] = useState("");
   const { tab, value, mode, reserve, processes } = state;
