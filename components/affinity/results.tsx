@@ -6,7 +6,7 @@ import { useBilingual } from "@/components/faults/use-bilingual";
 import { SeverityTag } from "@/components/rank-tables/severity-tag";
 import { parseCpuList } from "@/lib/affinity/cpu-list";
 import type { AffinityFinding } from "@/lib/affinity/findings";
-import type { Bilingual, UnknownLine } from "@/lib/affinity/text";
+import type { Bilingual, ParseProblem, UnknownLine } from "@/lib/affinity/text";
 import type { CheckResponse, PlanResponse } from "./api";
 import { NumaPicture } from "./numa-picture";
 
@@ -21,6 +21,26 @@ function UnknownLines({ lines }: { lines: readonly UnknownLine[] }) {
       description={lines.slice(0, 20).map((line) => (
         <div key={line.line}>
           <Typography.Text code>{line.line}</Typography.Text> {line.text}
+        </div>
+      ))}
+    />
+  );
+}
+
+/** Lines that looked like a known field but could not be read, or a paste cut short. */
+function ParseProblems({ problems }: { problems: readonly ParseProblem[] }) {
+  const t = useTranslations("affinity");
+  const pick = useBilingual();
+  if (problems.length === 0) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="affinity-parse-problems"
+      title={t("parseProblems", { count: problems.length })}
+      description={problems.map((problem, index) => (
+        <div key={index}>
+          {problem.line > 0 && <Typography.Text code>{problem.line}</Typography.Text>} {pick(problem.message)}
         </div>
       ))}
     />
@@ -66,6 +86,7 @@ export function EnvLine({ text, title }: { text: string; title?: string }) {
 }
 
 const allUnknown = (response: CheckResponse | PlanResponse) => [...response.lscpu.unknownLines, ...(response.topo?.unknownLines ?? [])];
+const allProblems = (response: CheckResponse | PlanResponse) => [...response.lscpu.problems, ...(response.topo?.problems ?? [])];
 
 export function CheckResult({ response }: { response: CheckResponse }) {
   const t = useTranslations("affinity");
@@ -73,6 +94,7 @@ export function CheckResult({ response }: { response: CheckResponse }) {
   return (
     <Flex vertical gap={12}>
       <UnknownLines lines={allUnknown(response)} />
+      <ParseProblems problems={allProblems(response)} />
       <Typography.Text strong>{t("summary", { errors: check.errors, warnings: check.warnings })}</Typography.Text>
       <Findings findings={check.findings} />
       <NumaPicture layout={response.layout} bindings={check.bindings.filter((b) => b.used)} />
@@ -90,6 +112,7 @@ export function PlanResult({ response }: { response: PlanResponse }) {
   return (
     <Flex vertical gap={12}>
       <UnknownLines lines={allUnknown(response)} />
+      <ParseProblems problems={allProblems(response)} />
       <EnvLine text={plan.env} />
       <Card size="small" title={t("explanations")}>
         <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="affinity-explanations">
