@@ -34,7 +34,8 @@ export async function loadJobAffinity(db: Database, jobId: number, options: JobA
   const layoutOf = new Map(layouts.map((row) => [row.serverId, row.layout]));
   const jobServers: JobServer[] = ids.sort().map((serverId) => ({
     serverId,
-    model: modelOf.get(serverId) ?? "",
+    // A server removed from the inventory since the job was placed keeps its ranks; its model is no longer known.
+    model: modelOf.get(serverId) ?? "?",
     npus: [...(npusOf.get(serverId) ?? [])].sort((a, b) => a - b),
     layout: layoutOf.get(serverId) ?? null,
   }));
