@@ -22,6 +22,9 @@ export interface PortReport {
   summary: { jobs: number; hosts: number; bindings: number; errors: number; warnings: number };
 }
 
+/** One job's part of the report: what the jobs API answers after a write and the job page shows. */
+export type JobPortCheck = Pick<PortReport, "hosts" | "findings" | "summary">;
+
 const involves = (f: PortFinding, jobId: number) => f.parties.some((p) => p.jobId === jobId);
 
 export function portReport(jobs: readonly PortJob[], hosts: readonly PortHost[], policy: PortPolicy, now: number, onlyJob?: number): PortReport {
