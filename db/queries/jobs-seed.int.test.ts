@@ -24,7 +24,7 @@ describe("seedDemoJobs", () => {
     const [bert, resnet] = ["bert-pretrain", "resnet-train"].map((name) => jobs.find((j) => j.name === name)!);
     expect(bert).toMatchObject({ state: "running", placement: { ranks: 8, placed: 8, servers: 2 } });
     expect(resnet).toMatchObject({ state: "pending", placement: { ranks: 8, placed: 8, servers: 2 } });
-    const ports = await jobPortCheck(handle.db, resnet.id);
+    const ports = await jobPortCheck(handle.db, resnet!.id);
     const clash = ports.findings.find((f) => f.code === "PT001" && f.parties.some((p) => p.jobName === "training/bert-pretrain" && p.source === "HCCL_IF_BASE_PORT"));
     expect(clash?.servers).toEqual(["a2-node2", "a2-node3"]);
     expect(ports.findings.some((f) => f.code === "PT006")).toBe(false);

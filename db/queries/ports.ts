@@ -9,7 +9,7 @@ import { patchRankTable, rankTablePorts } from "@/lib/ports/export";
 import type { PortHost, PortJob } from "@/lib/ports/model";
 import type { PortChange } from "@/lib/ports/planner";
 import { defaultPortPolicy, portPolicySchema, type PortPolicy } from "@/lib/ports/policy";
-import { portPlanReport, portReport, type JobPortCheck } from "@/lib/ports/report";
+import { portPlanReport, portReport, type ClusterPortPlan, type ClusterPortReport, type JobPortCheck } from "@/lib/ports/report";
 import { topologyDieId } from "@/lib/jobs/placement";
 import type { Database } from "../client";
 import { clusterPortPolicies, jobRanks, jobs, servers } from "../schema";
@@ -169,7 +169,7 @@ async function liveJobId(db: Database, cluster: { id: number; slug: string }, re
  * The ports view of a cluster (API, CLI, page): the host map and the findings; of one job (its hosts and the jobs
  * sharing them), when asked.
  */
-export async function clusterPortReport(db: Database, cluster: string, job?: string, now = Date.now()) {
+export async function clusterPortReport(db: Database, cluster: string, job?: string, now = Date.now()): Promise<ClusterPortReport> {
   const ref = await getClusterOrThrow(db, cluster);
   const onlyJob = job === undefined ? undefined : await liveJobId(db, ref, job);
   const model = await loadClusterPorts(db, String(ref.id), onlyJob);
@@ -191,7 +191,7 @@ export async function jobPortCheck(db: Database, jobId: number, now = Date.now()
 }
 
 /** A plan of the cluster's live jobs; with `apply`, written (needs an actor). */
-export async function clusterPortPlan(db: Database, cluster: string, body: PlanBody, actor: AuditActor, now = Date.now()) {
+export async function clusterPortPlan(db: Database, cluster: string, body: PlanBody, actor: AuditActor, now = Date.now()): Promise<ClusterPortPlan> {
   const model = await loadClusterPorts(db, cluster);
   const request = {
     move: body.move?.map((m) => jobIdIn(model, m)),

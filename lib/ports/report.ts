@@ -109,3 +109,17 @@ export function portPlanReport(
     planned: plan.jobs,
   };
 }
+
+/** GET /api/v1/clusters/{id}/ports: the report with its cluster and whether the policy is the cluster's own. */
+export interface ClusterPortReport extends PortReport {
+  cluster: { id: number; slug: string; name: string };
+  policyStored: boolean;
+}
+
+/** POST /api/v1/clusters/{id}/ports/plan: the plan (without the planned jobs), dry run or applied. */
+export interface ClusterPortPlan extends Omit<PortPlanReport, "planned"> {
+  cluster: { id: number; slug: string; name: string };
+  dryRun: boolean;
+  /** The jobs written (ids) when applied. */
+  applied: number[];
+}
