@@ -45,22 +45,23 @@ export function PortFindings({ findings, code, onCode, pageSize = 20 }: { findin
           />
         )}
       </Space>
-      {shown.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("noFindings")} />
-      ) : (
-        <Table<PortFinding & { key: number }>
-          size="small"
-          aria-label={t("findings")}
-          dataSource={shown.map((f, key) => ({ ...f, key }))}
-          pagination={{ pageSize, hideOnSinglePage: true, showSizeChanger: false }}
-          columns={[
-            { title: t("columns.severity"), dataIndex: "severity", width: 110, render: (s: PortFinding["severity"]) => <SeverityTag severity={s} /> },
-            { title: t("columns.code"), dataIndex: "code", width: 80, sorter: (a, b) => a.code.localeCompare(b.code), render: (c: PortCode) => <span title={portCodes[c]}>{c}</span> },
-            { title: t("columns.message"), key: "message", render: (_, f) => text(f.message) },
-            { title: t("columns.ports"), dataIndex: "ports", width: 120, render: (p: PortFinding["ports"]) => (p ? formatRange(p) : "—") },
-          ]}
-        />
-      )}
+      <div role="region" aria-label={t("findings")}>
+        {shown.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("noFindings")} />
+        ) : (
+          <Table<PortFinding & { key: number }>
+            size="small"
+            dataSource={shown.map((f, key) => ({ ...f, key }))}
+            pagination={{ pageSize, hideOnSinglePage: true, showSizeChanger: false }}
+            columns={[
+              { title: t("columns.severity"), dataIndex: "severity", width: 110, render: (s: PortFinding["severity"]) => <SeverityTag severity={s} /> },
+              { title: t("columns.code"), dataIndex: "code", width: 80, sorter: (a, b) => a.code.localeCompare(b.code), render: (c: PortCode) => <span title={portCodes[c]}>{c}</span> },
+              { title: t("columns.message"), key: "message", render: (_, f) => text(f.message) },
+              { title: t("columns.ports"), dataIndex: "ports", width: 120, render: (p: PortFinding["ports"]) => (p ? formatRange(p) : "—") },
+            ]}
+          />
+        )}
+      </div>
     </Space>
   );
 }

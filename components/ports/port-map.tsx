@@ -1,7 +1,7 @@
 "use client";
 
 import { CloseCircleOutlined } from "@ant-design/icons";
-import { Checkbox, Drawer, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Checkbox, Drawer, Input, Select, Space, Table, Tag, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { jobsOf, mapCells, portBands, rowHasConflict, type MapHolder } from "@/lib/ports/map";
@@ -92,42 +92,49 @@ export function PortMap({ hosts, state, onState }: { hosts: readonly PortHostRow
         <Tag>{t("legendHeld")}</Tag>
         <Tag color="processing">{t("legendSelected")}</Tag>
       </Space>
-      <Table<PortHostRow>
-        size="small"
-        aria-label={t("map")}
-        rowKey="serverId"
-        dataSource={rows}
-        scroll={{ x: "max-content" }}
-        locale={{ emptyText: t("mapEmpty") }}
-        pagination={{
-          pageSize: PAGE_SIZE,
-          current: Math.min(state.page ?? 1, Math.max(1, Math.ceil(rows.length / PAGE_SIZE))),
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-          showTotal: (total) => t("hostsTotal", { total }),
-          onChange: (page) => onState({ page: page === 1 ? undefined : page }),
-        }}
-        columns={[
-          {
-            title: t("columns.host"),
-            dataIndex: "serverId",
-            fixed: "left",
-            render: (serverId: string, row) => (
-              <Typography.Link onClick={() => onState({ host: serverId })}>
-                {rowHasConflict(row) && <CloseCircleOutlined style={{ marginInlineEnd: 4 }} aria-label={t("conflict")} />}
-                {serverId}
-              </Typography.Link>
-            ),
-          },
-          ...bands.map((band, i) => ({
-            title: formatRange(band),
-            key: `band-${i}`,
-            render: (_: unknown, row: PortHostRow) => (
-              <BandCell holders={mapCells(row, [band])[0]!} selected={state.job} onSelect={(job) => onState({ job, page: undefined })} />
-            ),
-          })),
-        ]}
-      />
+      <div role="region" aria-label={t("map")}>
+        <Table<PortHostRow>
+          size="small"
+          rowKey="serverId"
+          dataSource={rows}
+          scroll={{ x: "max-content" }}
+          locale={{ emptyText: t("mapEmpty") }}
+          pagination={{
+            pageSize: PAGE_SIZE,
+            current: Math.min(state.page ?? 1, Math.max(1, Math.ceil(rows.length / PAGE_SIZE))),
+            showSizeChanger: false,
+            hideOnSinglePage: true,
+            showTotal: (total) => t("hostsTotal", { total }),
+            onChange: (page) => onState({ page: page === 1 ? undefined : page }),
+          }}
+          columns={[
+            {
+              title: t("columns.host"),
+              dataIndex: "serverId",
+              fixed: "left",
+              render: (serverId: string, row) => (
+                <Button
+                  type="link"
+                  size="small"
+                  style={{ paddingInline: 0 }}
+                  danger={rowHasConflict(row)}
+                  icon={rowHasConflict(row) ? <CloseCircleOutlined aria-label={t("conflict")} /> : undefined}
+                  onClick={() => onState({ host: serverId })}
+                >
+                  {serverId}
+                </Button>
+              ),
+            },
+            ...bands.map((band, i) => ({
+              title: formatRange(band),
+              key: `band-${i}`,
+              render: (_: unknown, row: PortHostRow) => (
+                <BandCell holders={mapCells(row, [band])[0]!} selected={state.job} onSelect={(job) => onState({ job, page: undefined })} />
+              ),
+            })),
+          ]}
+        />
+      </div>
       <Drawer open={open !== undefined} onClose={() => onState({ host: undefined })} title={t("hostTitle", { host: state.host ?? "" })} size="large">
         {open && <BindingsTable bindings={open.bindings} label={t("bindingsOf", { host: open.serverId })} />}
       </Drawer>
