@@ -22,7 +22,7 @@ withAppDatabase();
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 type Answer = JobDetail & { ports: JobPortCheck };
-const routes = {} as Record<"create" | "patch" | "rings", Handler>;
+const routes = {} as Record<"create" | "patch" | "rings" | "plan", Handler>;
 let token = "";
 const auth = () => ({ authorization: `Bearer ${token}` });
 const none = { params: Promise.resolve({ id: "" }) };
@@ -38,6 +38,7 @@ beforeAll(async () => {
   ({ POST: routes.create } = (await import("./route")) as unknown as { POST: Handler });
   ({ PATCH: routes.patch } = (await import("./[id]/route")) as unknown as { PATCH: Handler });
   ({ POST: routes.rings } = (await import("./rings-config/route")) as unknown as { POST: Handler });
+  ({ POST: routes.plan } = (await import("../clusters/[id]/ports/plan/route")) as unknown as { POST: Handler });
   const { db } = testDatabase();
   await seedDemo(db, [a2]);
   token = (await createApiToken(db, { name: "ports editor", role: "editor" }, systemActor)).token;
@@ -118,5 +119,26 @@ describe("the port check that runs when a job is written", () => {
   it("holds no ports once the job has ended", async () => {
     const ended = await patch(bert.id, { state: "succeeded" });
     expect(ended.ports).toMatchObject({ hosts: [], findings: [] });
+  });
+});
+
+describe("a failover applied", () => {
+  const die = (server: number, npu: number) => ({ id: a2.servers[server]!.npus[npu]!.dies[0]!.deviceId, ip: a2.servers[server]!.npus[npu]!.dies[0]!.deviceIp! });
+  const tableOf = (servers: { server: number; npus: number[] }[]) =>
+    JSON.stringify(completedA3Table(servers.map(({ server, npus }) => ({ serverId: a2.servers[server]!.hostIp!, devices: npus.map((n) => die(server, n)) }))));
+
+  it("writes the moved rank's per-host block into its rankEnvironment, and the other ranks keep the job's", async () => {
+    // y holds 61000-61031 on server 0; x's rank 0 was re-placed there (its other ranks on server 1) with the same block.
+    await create({ cluster: "atlas-a2-demo", name: "y-fail", rankTable: tableOf([{ server: 0, npus: [4, 5, 6, 7] }]), environment: { HCCL_IF_BASE_PORT: "61000", MASTER_PORT: "29600" } });
+    const x = await create({ cluster: "atlas-a2-demo", name: "x-fail", rankTable: tableOf([{ server: 0, npus: [0] }, { server: 1, npus: [0, 1, 2] }]), environment: { HCCL_IF_BASE_PORT: "61000" } });
+    expect(conflictWith(x, "y-fail")?.ports).toEqual({ from: 61000, to: 61031 });
+    const response = await routes.plan(jsonRequest("/api/v1/clusters/atlas-a2-demo/ports/plan", "POST", { failover: [{ job: "x-fail", ranks: [0] }], apply: true }, auth()), {
+      params: Promise.resolve({ id: "atlas-a2-demo" }),
+    });
+    expect(response.status).toBe(200);
+    const after = await patch(x.id, { state: "running" });
+    expect(after.environment).toMatchObject({ HCCL_IF_BASE_PORT: "61000" });
+    expect(after.rankEnvironment).toEqual({ "0": { HCCL_IF_BASE_PORT: "61032" } });
+    expect(conflictWith(after, "y-fail")).toBeUndefined();
   });
 });
