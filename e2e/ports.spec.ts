@@ -6,6 +6,27 @@ const portsUrl = "/ports?cluster=atlas-a2-demo";
 const map = (page: Page) => page.getByRole("region", { name: "Host × port-range map" });
 const hostRow = (page: Page, host: string) => map(page).getByRole("row").filter({ has: page.getByRole("button", { name: new RegExp(`${host}$`) }) });
 
+test.describe("ports in Chinese and the dark theme", () => {
+  test("labels the map in Chinese and keeps the conflict red on the dark background", async ({ page }) => {
+    await page.goto(portsUrl);
+    await page.getByText("Dark", { exact: true }).click();
+    await page.getByText("中文", { exact: true }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await expect(page.getByRole("heading", { level: 1, name: "端口" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "主机 × 端口图" })).toBeVisible();
+    const bert = hostRow(page, "a2-node2").getByLabel(/^training\/bert-pretrain: HCCL_IF_BASE_PORT 60000-60031 \(主机\) — 冲突$/);
+    await expect(bert).toHaveAttribute("data-conflict", "true");
+    const [r, g] = await bert.evaluate((el) => getComputedStyle(el).color.match(/\d+/g)!.map(Number));
+    expect(r).toBeGreaterThan(g! + 60);
+    await page.screenshot({ path: test.info().outputPath("ports-zh-dark.png"), fullPage: true });
+    await page.getByRole("tab", { name: /检查结果/ }).click();
+    await expect(page.getByRole("region", { name: "检查结果" }).getByRole("row", { name: /PT001.*60000-60031/ })).toContainText("作业“training/resnet-train”");
+    await page.getByText("English", { exact: true }).click();
+    await page.getByText("Light", { exact: true }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  });
+});
+
 test.describe("ports as an editor", () => {
   test.use({ storageState: storageStateOf("editor") });
 
@@ -15,6 +36,7 @@ test.describe("ports as an editor", () => {
     await expect(page).toHaveURL(/\/ports$/);
     await page.goto(portsUrl);
     await expect(page.getByRole("heading", { level: 1, name: "Ports" })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("ports-map.png"), fullPage: true });
 
     // The map: both jobs hold HCCL's default block on a2-node2, in red with a cross.
     const row = hostRow(page, "a2-node2");
@@ -46,6 +68,7 @@ test.describe("ports as an editor", () => {
     await expect(preview.getByRole("table", { name: "Changes to training/resnet-train" })).toContainText("HCCL_IF_BASE_PORT");
     await expect(preview.getByLabel("Environment lines of training/resnet-train")).toContainText("export HCCL_IF_BASE_PORT=61000");
     await expect(preview.getByLabel("Diff")).toContainText("+ HCCL_IF_BASE_PORT=61000");
+    await page.screenshot({ path: test.info().outputPath("ports-plan-preview.png"), fullPage: true });
     await page.getByRole("button", { name: "Apply" }).click();
     await page.getByRole("tooltip").getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("Applied 2 changes to 1 job")).toBeVisible();

@@ -91,7 +91,7 @@ function PlanPreview({ plan }: { plan: ClusterPortPlan }) {
         description={t("remaining", { findings: plan.findings.length, errors })}
       />
       <Collapse
-        defaultActiveKey={plan.jobs.map((j) => String(j.id))}
+        defaultActiveKey={plan.jobs.slice(0, 3).map((j) => String(j.id))}
         items={plan.jobs.map((job) => ({
           key: String(job.id),
           label: t("jobHeading", { job: job.name, changes: byJob.get(job.id)?.length ?? 0 }),
