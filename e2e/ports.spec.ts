@@ -3,8 +3,9 @@ import { storageStateOf } from "./accounts";
 
 // The demo seed's two A2 jobs on a2-node2 and a2-node3, both on HCCL's default ports (db/queries/jobs-seed.ts).
 const portsUrl = "/ports?cluster=atlas-a2-demo";
-const map = (page: Page) => page.getByRole("region", { name: "Host × port-range map" });
-const hostRow = (page: Page, host: string) => map(page).getByRole("row").filter({ has: page.getByRole("button", { name: new RegExp(`${host}$`) }) });
+const map = (page: Page, name = "Host × port-range map") => page.getByRole("region", { name });
+const hostRow = (page: Page, host: string, mapName?: string) =>
+  map(page, mapName).getByRole("row").filter({ has: page.getByRole("button", { name: new RegExp(`${host}$`) }) });
 
 test.describe("ports in Chinese and the dark theme", () => {
   test("labels the map in Chinese and keeps the conflict red on the dark background", async ({ page }) => {
@@ -14,7 +15,7 @@ test.describe("ports in Chinese and the dark theme", () => {
     await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
     await expect(page.getByRole("heading", { level: 1, name: "端口" })).toBeVisible();
     await expect(page.getByRole("tab", { name: "主机 × 端口图" })).toBeVisible();
-    const bert = hostRow(page, "a2-node2").getByLabel(/^training\/bert-pretrain: HCCL_IF_BASE_PORT 60000-60031 \(主机\) — 冲突$/);
+    const bert = hostRow(page, "a2-node2", "主机 × 端口范围图").getByLabel(/^training\/bert-pretrain: HCCL_IF_BASE_PORT 60000-60031 \(主机\) — 冲突$/);
     await expect(bert).toHaveAttribute("data-conflict", "true");
     const [r, g] = await bert.evaluate((el) => getComputedStyle(el).color.match(/\d+/g)!.map(Number));
     expect(r).toBeGreaterThan(g! + 60);
@@ -31,6 +32,7 @@ test.describe("ports as an editor", () => {
   test.use({ storageState: storageStateOf("editor") });
 
   test("shows the conflict in red, plans, previews every change, applies, and the conflict is gone", async ({ page }) => {
+    test.slow(); // a long walk through four tabs and the job page: over a minute on a loaded machine
     await page.goto("/");
     await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Ports" }).click();
     await expect(page).toHaveURL(/\/ports$/);
