@@ -1,15 +1,16 @@
 "use client";
 
 import {
-  ApartmentOutlined,
-  NodeIndexOutlined,
   AlertOutlined,
+  ApartmentOutlined,
+  ApiOutlined,
   AuditOutlined,
   DashboardOutlined,
   FileSearchOutlined,
-  ScheduleOutlined,
   KeyOutlined,
   MoonOutlined,
+  NodeIndexOutlined,
+  ScheduleOutlined,
   SunOutlined,
   TeamOutlined,
 } from "@ant-design/icons";
@@ -33,6 +34,7 @@ const navIcons: Record<NavKey, ReactNode> = {
   rankTables: <FileSearchOutlined />,
   jobs: <ScheduleOutlined />,
   faults: <AlertOutlined />,
+  ports: <ApiOutlined />,
   affinity: <NodeIndexOutlined />,
   users: <TeamOutlined />,
   tokens: <KeyOutlined />,

@@ -11,6 +11,7 @@ describe("activeNavKey", () => {
     ["/faults", "faults"],
     ["/jobs/12", "jobs"],
     ["/affinity", "affinity"],
+    ["/ports", "ports"],
     ["/topologyx", "overview"],
     ["/admin/users", "users"],
     ["/admin/tokens", "tokens"],

@@ -4,6 +4,7 @@ export const navItems = [
   { href: "/rank-tables", key: "rankTables" },
   { href: "/jobs", key: "jobs" },
   { href: "/faults", key: "faults" },
+  { href: "/ports", key: "ports" },
   { href: "/affinity", key: "affinity" },
 ] as const;
 

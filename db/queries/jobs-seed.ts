@@ -14,7 +14,8 @@ const hour = 3_600_000;
 /**
  * The demo seed's jobs: a pre-training job running on four servers of the A3 demo's first super pod (taken in as
  * the Ascend Operator's rings-config ConfigMap), and on the A2 demo a fine-tuning job that failed while setting up
- * its links, with its logs diagnosed (rank 11 never connected), so a newcomer sees a diagnosis on the first start.
+ * its links, with its logs diagnosed (rank 11 never connected), so a newcomer sees a diagnosis on the first start,
+ * and two A2 jobs on the same two servers whose ports collide (a running and a pending one), for the ports page.
  * Runs once: a database that has any job is left alone. Returns the number of jobs created.
  */
 export async function seedDemoJobs(handle: DatabaseHandle, now = Date.now()): Promise<number> {
@@ -55,5 +56,14 @@ export async function seedDemoJobs(handle: DatabaseHandle, now = Date.now()): Pr
   const files = [...logs.files()];
   const bytes = files.reduce((n, f) => n + f.text.length, 0);
   await storeDiagnosis(handle, failed.id, diagnoseTexts(files, { rankTable: logs.rankTable }), { files: files.length, bytes }, systemActor, now);
+
+  // Two jobs sharing a2-node2 and a2-node3 (NPUs 0–3 and 4–7), both on HCCL's default ports: the ports page's
+  // first conflict, which a plan resolves by moving the pending one.
+  const shared = a2.servers.slice(2, 4);
+  for (const [name, npus, state] of [["bert-pretrain", [0, 4], "running"], ["resnet-train", [4, 8], "pending"]] as const) {
+    const config = demoRingsConfig(shared.map((s) => ({ ...s, npus: s.npus.slice(npus[0], npus[1]) })), { name, namespace: "training", version: "1" });
+    await createJob(handle, { cluster: a2.slug, name, namespace: "training", state, startedAt: state === "running" ? now - hour : null, rankTable: config.data["hccl.json"] }, systemActor, now);
+    created++;
+  }
   return created;
 }

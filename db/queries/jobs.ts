@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
-import { recordEnvironment } from "@/lib/jobs/environment";
+import { recordEnvironment, recordRankEnvironment } from "@/lib/jobs/environment";
 import type { JobSource, JobState, PlacedRank, RankEntry } from "@/lib/jobs/model";
 import { faultDieKey, placeRanks, summarizePlacement, topologyDieId, type InventoryDie } from "@/lib/jobs/placement";
 import { rankEntries, rankTableStatus } from "@/lib/jobs/rank-entries";
@@ -79,6 +79,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
   const startedAt = input.startedAt ?? (runStates.includes(state) ? now : null);
   const endedAt = input.endedAt ?? (endStates.includes(state) ? now : null);
   const environment = input.environment === undefined ? {} : recordEnvironment(input.environment).variables;
+  const rankEnvironment = input.rankEnvironment === undefined ? {} : recordRankEnvironment(input.rankEnvironment);
   const name = input.name ?? toJobName(table!.name);
   const namespace = input.namespace ?? "default";
   const id = await handle.db
@@ -99,6 +100,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
           rankTableText: text,
           rankTableStatus: text === null ? null : rankTableStatus(text),
           environment,
+          rankEnvironment,
           placement: summarizePlacement(placed),
         })
         .returning({ id: jobs.id });
@@ -123,7 +125,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
 export async function updateJob(handle: DatabaseHandle, id: number, input: JobUpdate, actor: AuditActor): Promise<JobDetail> {
   await handle.db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ state: jobs.state, startedAt: jobs.startedAt, endedAt: jobs.endedAt, environment: jobs.environment })
+      .select({ state: jobs.state, startedAt: jobs.startedAt, endedAt: jobs.endedAt, environment: jobs.environment, rankEnvironment: jobs.rankEnvironment })
       .from(jobs)
       .where(eq(jobs.id, id))
       .for("update");
@@ -133,6 +135,7 @@ export async function updateJob(handle: DatabaseHandle, id: number, input: JobUp
       startedAt: input.startedAt === undefined ? before.startedAt : input.startedAt === null ? null : new Date(input.startedAt),
       endedAt: input.endedAt === undefined ? before.endedAt : input.endedAt === null ? null : new Date(input.endedAt),
       environment: input.environment === undefined ? before.environment : recordEnvironment(input.environment).variables,
+      rankEnvironment: input.rankEnvironment === undefined ? before.rankEnvironment : recordRankEnvironment(input.rankEnvironment),
     };
     if (after.startedAt && after.endedAt && after.endedAt < after.startedAt) throw invalid("endedAt is before startedAt", { code: "ended_before_started" });
     await tx.update(jobs).set({ ...after, updatedAt: sql`now()` }).where(eq(jobs.id, id));
@@ -214,7 +217,7 @@ export async function listJobs(db: Database, cluster?: string): Promise<JobListI
 
 export async function getJob(db: Database, id: number): Promise<JobDetail | undefined> {
   const [row] = await db
-    .select({ ...listColumns, rankTableText: jobs.rankTableText, configVersion: jobs.configVersion, labels: jobs.labels, environment: jobs.environment })
+    .select({ ...listColumns, rankTableText: jobs.rankTableText, configVersion: jobs.configVersion, labels: jobs.labels, environment: jobs.environment, rankEnvironment: jobs.rankEnvironment })
     .from(jobs)
     .innerJoin(clusters, eq(clusters.id, jobs.clusterId))
     .where(eq(jobs.id, id));
@@ -226,6 +229,7 @@ export async function getJob(db: Database, id: number): Promise<JobDetail | unde
     configVersion: row.configVersion,
     labels: row.labels,
     environment: row.environment,
+    rankEnvironment: row.rankEnvironment,
     ranks: ranks.map(
       (r): JobRankInfo => ({
         rank: r.rank,

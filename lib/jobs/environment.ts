@@ -52,3 +52,13 @@ export function recordEnvironment(input: Record<string, string> | string): Recor
   }
   return { variables, ignored };
 }
+
+/** Per-rank variables (rank number → object or env-dump text), each filtered like a job's; ranks left with none drop out. */
+export function recordRankEnvironment(input: Record<string, Record<string, string> | string>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [rank, given] of Object.entries(input)) {
+    const { variables } = recordEnvironment(given);
+    if (Object.keys(variables).length > 0) out[String(Number(rank))] = variables;
+  }
+  return out;
+}

@@ -68,7 +68,11 @@ const nicScope = (rank: Pick<PortRank, "deviceIp" | "dieId">): string | null =>
   rank.deviceIp ? `nic:${rank.deviceIp}` : rank.dieId ? `nic:${rank.dieId}` : null;
 const hostScope = (serverId: string): string => `host:${serverId}`;
 
-const rankIds = (ranks: readonly PortRank[]): number[] => ranks.flatMap((r) => (r.rank === null ? [] : [r.rank]));
+function rankIds(ranks: readonly PortRank[]): number[] {
+  const out: number[] = [];
+  for (const r of ranks) if (r.rank !== null) out.push(r.rank);
+  return out;
+}
 
 /** The rank that hosts MASTER_ADDR's store: rank 0, else the lowest placed rank. */
 function masterRank(job: PortJob): PortRank | undefined {
@@ -81,8 +85,10 @@ export function jobPorts(job: PortJob): JobPorts {
   const problems: VariableProblem[] = [];
   const processesPerNic = new Map<string, number[]>();
   const base = { jobId: job.id, jobName: job.name };
+  // An object literal of one shape (no spread): this runs for every rank of every job, and a spread made it the
+  // check's hottest line (scripts/bench/ports.ts).
   const push = (serverId: string, plane: "host" | "npu", scope: string, from: number, to: number, source: PortSource, defaulted: boolean, ranks: number[], shared: boolean) =>
-    bindings.push({ ...base, serverId, plane, scope, ports: { from, to }, source, defaulted, ranks, shared });
+    bindings.push({ jobId: job.id, jobName: job.name, serverId, plane, scope, ports: { from, to }, source, defaulted, ranks, shared });
 
   const listOf = (variable: string, value: string | undefined, ranks: readonly PortRank[]): PortList | null | undefined => {
     if (value === undefined) return undefined;

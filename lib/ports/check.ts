@@ -26,25 +26,28 @@ const partyOf = (b: PortBinding): PortParty => ({ kind: "job", jobId: b.jobId, j
 
 /** Collects findings that share code, hosts' job pair and sources into one, its servers, ranks and ports merged. */
 class FindingSet {
-  private readonly byKey = new Map<string, { code: PortCode; servers: Set<string>; ports: PortRange | null; parties: PortParty[]; detail?: { en: string; zh: string } }>();
+  private readonly byKey = new Map<string, { code: PortCode; servers: Set<string>; ports: PortRange | null; parties: PortParty[]; ranks: (Set<number> | null)[]; detail?: { en: string; zh: string } }>();
 
   add(key: string, code: PortCode, server: string | null, ports: PortRange | null, parties: PortParty[], detail?: { en: string; zh: string }) {
     const k = `${code}|${key}`;
     const found = this.byKey.get(k);
     if (!found) {
-      this.byKey.set(k, { code, servers: new Set(server === null ? [] : [server]), ports, parties: parties.map((p) => ({ ...p, ranks: p.ranks ? [...p.ranks] : undefined })), detail });
+      this.byKey.set(k, { code, servers: new Set(server === null ? [] : [server]), ports, parties, ranks: parties.map((p) => (p.ranks ? new Set(p.ranks) : null)), detail });
       return;
     }
     if (server !== null) found.servers.add(server);
     if (ports && found.ports) found.ports = { from: Math.min(found.ports.from, ports.from), to: Math.max(found.ports.to, ports.to) };
     parties.forEach((p, i) => {
-      const into = found.parties[i];
-      if (into?.ranks && p.ranks) for (const r of p.ranks) if (!into.ranks.includes(r)) into.ranks.push(r);
+      const into = found.ranks[i];
+      if (into && p.ranks) for (const r of p.ranks) into.add(r);
     });
   }
 
   list(): PortFinding[] {
-    return [...this.byKey.values()].map((f) => finding(f.code, [...f.servers].sort(), f.ports, f.parties, f.detail));
+    return [...this.byKey.values()].map((f) => {
+      const parties = f.parties.map((p, i) => (f.ranks[i] ? { ...p, ranks: [...f.ranks[i]!] } : p));
+      return finding(f.code, [...f.servers].sort(), f.ports, parties, f.detail);
+    });
   }
 }
 

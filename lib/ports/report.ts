@@ -22,6 +22,9 @@ export interface PortReport {
   summary: { jobs: number; hosts: number; bindings: number; errors: number; warnings: number };
 }
 
+/** One job's part of the report: what the jobs API answers after a write and the job page shows. */
+export type JobPortCheck = Pick<PortReport, "hosts" | "findings" | "summary">;
+
 const involves = (f: PortFinding, jobId: number) => f.parties.some((p) => p.jobId === jobId);
 
 export function portReport(jobs: readonly PortJob[], hosts: readonly PortHost[], policy: PortPolicy, now: number, onlyJob?: number): PortReport {
@@ -105,4 +108,18 @@ export function portPlanReport(
     jobs: exports,
     planned: plan.jobs,
   };
+}
+
+/** GET /api/v1/clusters/{id}/ports: the report with its cluster and whether the policy is the cluster's own. */
+export interface ClusterPortReport extends PortReport {
+  cluster: { id: number; slug: string; name: string };
+  policyStored: boolean;
+}
+
+/** POST /api/v1/clusters/{id}/ports/plan: the plan (without the planned jobs), dry run or applied. */
+export interface ClusterPortPlan extends Omit<PortPlanReport, "planned"> {
+  cluster: { id: number; slug: string; name: string };
+  dryRun: boolean;
+  /** The jobs written (ids) when applied. */
+  applied: number[];
 }

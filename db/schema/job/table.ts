@@ -39,6 +39,11 @@ export const jobs = pgTable(
     configVersion: text("config_version"),
     labels: jsonb("labels").$type<Record<string, string>>().notNull().default({}),
     environment: jsonb("environment").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * Variables set on some ranks only (a launcher that sets HCCL_NPU_SOCKET_PORT_RANGE per process, a failover's
+     * per-host HCCL_IF_BASE_PORT), by rank number; each rank's own values win over `environment`.
+     */
+    rankEnvironment: jsonb("rank_environment").$type<Record<string, Record<string, string>>>().notNull().default({}),
     placement: jsonb("placement").$type<PlacementSummary>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -14,6 +14,7 @@ import { JobFaults } from "@/components/jobs/job-faults";
 import { JobEnvironment, JobRanks } from "@/components/jobs/job-ranks";
 import { JobTopology } from "@/components/jobs/job-topology";
 import { JobStateTag } from "@/components/jobs/state-tag";
+import { JobPorts } from "@/components/ports/job-ports";
 import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
@@ -79,6 +80,9 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobDet
       </Card>
       <Card size="small" title={t("sections.faults")}>
         <JobFaults job={job} />
+      </Card>
+      <Card size="small" title={t("sections.ports")}>
+        <JobPorts job={job} />
       </Card>
       <Card size="small" title={t("sections.ranks")}>
         <JobRanks job={job} />

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { createJob, listJobs } from "@/db/queries/jobs";
+import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
 import { route } from "@/server/auth/guard";
@@ -16,10 +17,13 @@ export const GET = route("read", async ({ request }) => {
 
 /**
  * `POST /api/v1/jobs`: `{cluster, name, namespace?, state?, startedAt?, endedAt?, rankTable? | rankTableId?
- * [rankTableRevision], environment?}`. Its ranks are placed on the cluster's dies; 409 job_exists when the cluster
- * has a job of that name in the namespace.
+ * [rankTableRevision], environment?, rankEnvironment?}`. Its ranks are placed on the cluster's dies; the answer is
+ * the job with its port check (`ports`: its ports per host, its PT findings); 409 job_exists when the cluster has a
+ * job of that name in the namespace.
  */
 export const POST = route("write", async ({ request, actor }) => {
   const input = await readJson(request, jobCreateSchema, jobBodyLimit);
-  return NextResponse.json(await createJob(appDatabase(), input, actor), { status: 201 });
+  const handle = appDatabase();
+  const job = await createJob(handle, input, actor);
+  return NextResponse.json({ ...job, ports: await jobPortCheck(handle.db, job.id) }, { status: 201 });
 });

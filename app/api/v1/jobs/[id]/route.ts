@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { deleteJob, getJob, updateJob } from "@/db/queries/jobs";
+import { jobPortCheck } from "@/db/queries/ports";
 import { jobUpdateSchema } from "@/db/schema/job/validation";
 import { notFound } from "@/lib/errors";
 import { route } from "@/server/auth/guard";
@@ -17,11 +18,13 @@ export const GET = route<JobContext>("read", async ({ context }) => {
   return NextResponse.json(job);
 });
 
-/** `{state?, startedAt?, endedAt?, environment?}`: what is known later about the job. */
+/** `{state?, startedAt?, endedAt?, environment?, rankEnvironment?}`: what is known later about the job; answered with its port check. */
 export const PATCH = route<JobContext>("write", async ({ request, context, actor }) => {
   const id = await jobIdOf(context);
   const input = await readJson(request, jobUpdateSchema);
-  return NextResponse.json(await updateJob(appDatabase(), id, input, actor));
+  const handle = appDatabase();
+  const job = await updateJob(handle, id, input, actor);
+  return NextResponse.json({ ...job, ports: await jobPortCheck(handle.db, id) });
 });
 
 /** Deletes the job with its placement and diagnoses (the fault events it recorded stay in the timeline). */

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { ingestRingsConfig } from "@/db/queries/jobs-rings-config";
+import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
@@ -13,12 +14,13 @@ const querySchema = z.object({ cluster: z.string().trim().min(1).max(200) });
 /**
  * `POST /api/v1/jobs/rings-config?cluster=<slug>`: the Ascend Operator's ConfigMap as
  * `kubectl get cm rings-config-<job> -n <ns> -o json` prints it, posted again whenever it changes. Answers
- * `{status: created|updated|unchanged, job}` (201 when created); a malformed ConfigMap is 422 invalid_rings_config
- * with the path.
+ * `{status: created|updated|unchanged, job, ports}` (201 when created; `ports` is the job's port check: its ports per
+ * host and its PT findings); a malformed ConfigMap is 422 invalid_rings_config with the path.
  */
 export const POST = route("write", async ({ request, actor }) => {
   const { cluster } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const body = await readJson(request, z.unknown(), jobBodyLimit);
-  const result = await ingestRingsConfig(appDatabase(), cluster, body, actor);
-  return NextResponse.json(result, { status: result.status === "created" ? 201 : 200 });
+  const handle = appDatabase();
+  const result = await ingestRingsConfig(handle, cluster, body, actor);
+  return NextResponse.json({ ...result, ports: await jobPortCheck(handle.db, result.job.id) }, { status: result.status === "created" ? 201 : 200 });
 });

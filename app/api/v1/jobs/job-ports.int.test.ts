@@ -1,0 +1,144 @@
+/**
+ * The automatic port check of a job when it is created or changes, through the jobs route handlers against
+ * PostgreSQL: the answer of POST /jobs, PATCH /jobs/{id} and a rings-config post carries the job's ports per host and
+ * its PT findings (naming the other job), against the jobs that share its hosts; per-rank variables
+ * (`rankEnvironment`) are stored, filtered, audited and checked (PT005); an ended job holds no ports.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/db/queries/audit";
+import { createApiToken } from "@/db/queries/tokens";
+import { seedDemo } from "@/db/seed";
+import { auditLog } from "@/db/schema";
+import type { JobDetail } from "@/db/schema/job/validation";
+import { demoA2Cluster } from "@/lib/inventory/demo";
+import { completedA3Table, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
+import type { JobPortCheck } from "@/lib/ports/report";
+import { withAppDatabase } from "@/test/app-database";
+import { jsonRequest } from "@/test/auth";
+import { testDatabase } from "@/test/database";
+
+withAppDatabase();
+
+type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
+type Answer = JobDetail & { ports: JobPortCheck };
+const routes = {} as Record<"create" | "patch" | "rings" | "plan", Handler>;
+let token = "";
+const auth = () => ({ authorization: `Bearer ${token}` });
+const none = { params: Promise.resolve({ id: "" }) };
+const a2 = demoA2Cluster();
+
+/** A table of the A2 demo's servers 2 and 3 (the jobs seed uses 0 and 1), devices `from`…`from+3` of each. */
+const table = (from: number) =>
+  JSON.stringify(
+    completedA3Table(a2.servers.slice(2, 4).map((s) => ({ serverId: s.hostIp!, devices: s.npus.slice(from, from + 4).map((n) => ({ id: n.dies[0]!.deviceId, ip: n.dies[0]!.deviceIp! })) }))),
+  );
+
+beforeAll(async () => {
+  ({ POST: routes.create } = (await import("./route")) as unknown as { POST: Handler });
+  ({ PATCH: routes.patch } = (await import("./[id]/route")) as unknown as { PATCH: Handler });
+  ({ POST: routes.rings } = (await import("./rings-config/route")) as unknown as { POST: Handler });
+  ({ POST: routes.plan } = (await import("../clusters/[id]/ports/plan/route")) as unknown as { POST: Handler });
+  const { db } = testDatabase();
+  await seedDemo(db, [a2]);
+  token = (await createApiToken(db, { name: "ports editor", role: "editor" }, systemActor)).token;
+});
+
+const create = async (body: unknown) => {
+  const response = await routes.create(jsonRequest("/api/v1/jobs", "POST", body, auth()), none);
+  expect(response.status).toBe(201);
+  return (await response.json()) as Answer;
+};
+const patch = async (id: number, body: unknown) => {
+  const response = await routes.patch(jsonRequest(`/api/v1/jobs/${id}`, "PATCH", body, auth()), { params: Promise.resolve({ id: String(id) }) });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Answer;
+};
+const conflictWith = (answer: Answer, other: string) =>
+  answer.ports.findings.find((f) => f.code === "PT001" && f.parties.some((p) => p.jobName === other) && f.parties.some((p) => p.jobName === answer.name));
+
+describe("the port check that runs when a job is written", () => {
+  let bert: Answer;
+  let gpt: Answer;
+
+  it("answers a new job alone on its hosts with its ports per host and no error", async () => {
+    bert = await create({ cluster: "atlas-a2-demo", name: "bert-ports", rankTable: table(0) });
+    expect(bert.ports.summary.errors).toBe(0);
+    expect(bert.ports.hosts).toHaveLength(2);
+    const sources = new Set(bert.ports.hosts.flatMap((h) => h.bindings.map((b) => b.source)));
+    expect(sources).toEqual(new Set(["HCCL_IF_BASE_PORT", "device_port", "MASTER_PORT"]));
+    expect(bert.ports.hosts.flatMap((h) => h.bindings).every((b) => b.jobName === "bert-ports")).toBe(true);
+  });
+
+  it("finds the second job's clash on HCCL's default block, naming the first, in the create answer", async () => {
+    gpt = await create({ cluster: "atlas-a2-demo", name: "gpt-ports", rankTable: table(4), environment: { MASTER_PORT: "29600" } });
+    const clash = conflictWith(gpt, "bert-ports");
+    expect(clash?.ports).toEqual({ from: 60000, to: 60031 });
+    expect(clash?.servers).toHaveLength(2);
+    expect(clash?.message.en).toContain('job "bert-ports"');
+    expect(clash?.message.zh).toContain("作业“gpt-ports”");
+    expect(gpt.ports.hosts.flatMap((h) => h.bindings).some((b) => b.source === "HCCL_IF_BASE_PORT" && b.conflict)).toBe(true);
+  });
+
+  it("checks again on PATCH: a block of its own ends the clash", async () => {
+    const moved = await patch(gpt.id, { environment: { HCCL_IF_BASE_PORT: "61000", MASTER_PORT: "29600" } });
+    expect(conflictWith(moved, "bert-ports")).toBeUndefined();
+    expect(moved.ports.summary.errors).toBe(0);
+  });
+
+  it("stores per-rank variables (filtered like the job's), audits them and finds a socket range on some cards only", async () => {
+    const answer = await patch(gpt.id, { rankEnvironment: { "0": { HCCL_NPU_SOCKET_PORT_RANGE: "16670-16671", SECRET_TOKEN: "x" }, "5": "export PATH=/bin\n" } });
+    expect(answer.rankEnvironment).toEqual({ "0": { HCCL_NPU_SOCKET_PORT_RANGE: "16670-16671" } });
+    const partial = answer.ports.findings.find((f) => f.code === "PT005");
+    expect(partial?.parties[0]).toMatchObject({ jobName: "gpt-ports", ranks: [0], source: "HCCL_NPU_SOCKET_PORT_RANGE" });
+    expect(partial?.parties[1]?.ranks).toHaveLength(7);
+    const [audit] = await testDatabase()
+      .db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "job.update"), eq(auditLog.targetId, String(gpt.id))))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(audit?.after).toMatchObject({ rankEnvironment: { "0": { HCCL_NPU_SOCKET_PORT_RANGE: "16670-16671" } } });
+    const cleared = await patch(gpt.id, { rankEnvironment: {} });
+    expect(cleared.ports.findings.some((f) => f.code === "PT005")).toBe(false);
+  });
+
+  it("rejects a per-rank key that is not a rank number", async () => {
+    const response = await routes.patch(jsonRequest(`/api/v1/jobs/${gpt.id}`, "PATCH", { rankEnvironment: { first: {} } }, auth()), { params: Promise.resolve({ id: String(gpt.id) }) });
+    expect(response.status).toBe(400);
+  });
+
+  it("answers a rings-config post with the job's port check", async () => {
+    const response = await routes.rings(jsonRequest("/api/v1/jobs/rings-config?cluster=atlas-a2-demo", "POST", ringsConfigMap({ job: "t5-ports", table: JSON.parse(table(0)), version: "1" }), auth()), none);
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as { job: JobDetail; ports: JobPortCheck };
+    expect(answer.ports.findings.some((f) => f.code === "PT001" && f.parties.some((p) => p.jobName === "bert-ports") && f.parties.some((p) => p.jobName === "t5-ports"))).toBe(true);
+    expect(answer.ports.findings.some((f) => f.code === "PT006")).toBe(true);
+  });
+
+  it("holds no ports once the job has ended", async () => {
+    const ended = await patch(bert.id, { state: "succeeded" });
+    expect(ended.ports).toMatchObject({ hosts: [], findings: [] });
+  });
+});
+
+describe("a failover applied", () => {
+  const die = (server: number, npu: number) => ({ id: a2.servers[server]!.npus[npu]!.dies[0]!.deviceId, ip: a2.servers[server]!.npus[npu]!.dies[0]!.deviceIp! });
+  const tableOf = (servers: { server: number; npus: number[] }[]) =>
+    JSON.stringify(completedA3Table(servers.map(({ server, npus }) => ({ serverId: a2.servers[server]!.hostIp!, devices: npus.map((n) => die(server, n)) }))));
+
+  it("writes the moved rank's per-host block into its rankEnvironment, and the other ranks keep the job's", async () => {
+    // y holds 61000-61031 on server 0; x's rank 0 was re-placed there (its other ranks on server 1) with the same block.
+    await create({ cluster: "atlas-a2-demo", name: "y-fail", rankTable: tableOf([{ server: 0, npus: [4, 5, 6, 7] }]), environment: { HCCL_IF_BASE_PORT: "61000", MASTER_PORT: "29600" } });
+    const x = await create({ cluster: "atlas-a2-demo", name: "x-fail", rankTable: tableOf([{ server: 0, npus: [0] }, { server: 1, npus: [0, 1, 2] }]), environment: { HCCL_IF_BASE_PORT: "61000" } });
+    expect(conflictWith(x, "y-fail")?.ports).toEqual({ from: 61000, to: 61031 });
+    const response = await routes.plan(jsonRequest("/api/v1/clusters/atlas-a2-demo/ports/plan", "POST", { failover: [{ job: "x-fail", ranks: [0] }], apply: true }, auth()), {
+      params: Promise.resolve({ id: "atlas-a2-demo" }),
+    });
+    expect(response.status).toBe(200);
+    const after = await patch(x.id, { state: "running" });
+    expect(after.environment).toMatchObject({ HCCL_IF_BASE_PORT: "61000" });
+    expect(after.rankEnvironment).toEqual({ "0": { HCCL_IF_BASE_PORT: "61032" } });
+    expect(conflictWith(after, "y-fail")).toBeUndefined();
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "rank_environment" jsonb DEFAULT '{}'::jsonb NOT NULL;
