@@ -88,7 +88,15 @@ export function decide(input: DecideInput): DiagnosisReport {
     };
   });
   const timedOut = ranks.filter((rank) => rank.status === "timeout").length;
-  return { phase, summary: summarise(phase, suspects, more, timedOut, expected.length), suspects, ranks, nextSteps: NEXT_STEPS[phase], stats: input.stats };
+  return {
+    phase,
+    summary: summarise(phase, suspects, more, timedOut, expected.length),
+    suspects,
+    ...(more > 0 ? { suspectsOmitted: more } : {}),
+    ranks,
+    nextSteps: NEXT_STEPS[phase],
+    stats: input.stats,
+  };
 }
 
 function describe(suspect: Suspect): { en: string; zh: string } {
@@ -99,7 +107,7 @@ function describe(suspect: Suspect): { en: string; zh: string } {
   return { en: suspect.reason.en, zh: suspect.reason.zh };
 }
 
-function summarise(phase: DiagnosisPhase, suspects: Suspect[], more: number, timedOut: number, expected: number): { en: string; zh: string } {
+export function summarise(phase: DiagnosisPhase, suspects: Suspect[], more: number, timedOut: number, expected: number): { en: string; zh: string } {
   const name = PHASE_NAMES[phase];
   const head = suspects[0];
   const counts = expected > 0 ? { en: ` ${timedOut} of ${expected} ranks reported a timeout.`, zh: `${expected} 个 Rank 中有 ${timedOut} 个上报超时。` } : { en: "", zh: "" };

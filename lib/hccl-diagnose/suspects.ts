@@ -215,6 +215,10 @@ function cqeSuspects(context: Context): Suspect[] {
       ...(finding.localServer ? { hostIp: finding.localServer } : {}),
       deviceIp: finding.localIp,
       peer: { ...(peerRank === undefined ? {} : { rank: peerRank }), deviceIp: finding.remoteIp },
+      nics: [
+        { deviceIp: finding.localIp, ...(finding.localServer ? { server: finding.localServer } : {}), ...(finding.localDeviceId === undefined ? {} : { deviceId: finding.localDeviceId }), ...(rank === undefined ? {} : { rank }) },
+        { deviceIp: finding.remoteIp, ...(finding.remoteServer ? { server: finding.remoteServer } : {}), ...(finding.remoteDeviceId === undefined ? {} : { deviceId: finding.remoteDeviceId }), ...(peerRank === undefined ? {} : { rank: peerRank }) },
+      ],
       confidence: 0.85,
       reason: {
         en: `RDMA retransmissions exhausted (error CQE) between NIC ${finding.localIp} (server ${finding.localServer ?? "?"}, device ${finding.localDeviceId ?? "?"}) and NIC ${finding.remoteIp} (server ${finding.remoteServer ?? "?"}, device ${finding.remoteDeviceId ?? "?"}): check both NICs' link-down history, or whether the peer process exited first`,
