@@ -65,4 +65,17 @@ describe("feedUpload", () => {
     const tar = execFileSync("tar", ["-cf", "-", "-C", join(root, "logs"), "."]);
     await expect(diagnose("cut.tar", tar.subarray(0, 2000))).rejects.toThrow(/ends in the middle of an entry/);
   });
+
+  it("stops a gzip bomb at the upload's budget of unpacked bytes (413), shared by its files", async () => {
+    const bomb = gzipSync(new Uint8Array(8 * 1024 * 1024).fill(10));
+    expect(bomb.length).toBeLessThan(16 * 1024);
+    const budget = { left: 4 * 1024 * 1024, limit: 4 * 1024 * 1024 };
+    const diagnoser = new LogDiagnoser();
+    await expect(feedUpload(diagnoser, "bomb.gz", chunks(bomb), [], budget)).rejects.toMatchObject({ kind: "too_large", code: "payload_too_large", details: { unpackedLimit: 4 * 1024 * 1024 } });
+    // Within the budget, a second file spends what the first left.
+    const small = { left: 3000, limit: 3000 };
+    await feedUpload(new LogDiagnoser(), "a.log.gz", chunks(gzipSync("x".repeat(2000))), [], small);
+    expect(small.left).toBe(1000);
+    await expect(feedUpload(new LogDiagnoser(), "b.log.gz", chunks(gzipSync("x".repeat(2000))), [], small)).rejects.toThrow(/unpack to more than 3000 bytes/);
+  });
 });

@@ -12,6 +12,7 @@ import { createRankTable } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
+import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import type { JobDetail, JobDiagnosis } from "@/db/schema/job/validation";
 import type { TimelineResult } from "@/lib/faults/api-types";
 import { demoA2Cluster } from "@/lib/inventory/demo";
@@ -220,6 +221,45 @@ describe("diagnosing a failed job", () => {
     // Stored as it was answered, so the job page shows it.
     const listed = (await (await routes.diagnoses(jsonRequest(`/api/v1/jobs/${job.id}/diagnoses`, "GET", undefined, auth()), idOf(job.id))).json()) as { items: JobDiagnosis[] };
     expect(listed.items[0]!.report.suspects[0]!.linkHistory!.events).toHaveLength(2);
+  });
+
+  it("streams an upload larger than the proxy's 32 MiB, answers with the proxy's headers, and refuses one past its own limit in the error shape", async () => {
+    const job = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", name: "big-upload", state: "failed" }, auth()), none).then(async (r) => (await r.json()) as JobDetail);
+    // 48 MiB of INFO chatter sent in 1 MiB chunks without a length (chunked), the failure at its end.
+    const chatter = new TextEncoder().encode("[INFO] HCCL(77,python):2025-07-23-03:47:57.070.463 [op_base.cc:1] [77][Op] entry AllReduce count[4096]\n".repeat(10_000));
+    const failure = new TextEncoder().encode("[ERROR] HCCL(77,python):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [77][HcclSocket][Listen] socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail.\n");
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 48 * 1024 * 1024) {
+          controller.enqueue(failure);
+          controller.close();
+          return;
+        }
+        controller.enqueue(chatter);
+        sent += chatter.length;
+      },
+    });
+    const response = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses?name=worker-0.log`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body, duplex: "half" } as RequestInit), idOf(job.id));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const diagnosis = (await response.json()) as JobDiagnosis;
+    expect(diagnosis.bytes).toBeGreaterThan(48 * 1024 * 1024);
+    expect(diagnosis.report).toMatchObject({ phase: "port_in_use", suspects: [{ port: 16666 }] });
+    // What proxy.ts would have put on the answer: this route does not pass it (proxy.ts config.matcher).
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+
+    const declared = await routes.diagnose(
+      new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain", "content-length": String(diagnosisBodyLimit + 1) }, body: "x" }),
+      idOf(job.id),
+    );
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: diagnosisBodyLimit } } });
+    expect(declared.headers.get("x-frame-options")).toBe("DENY");
+    // The guard is the same as through the proxy: no credentials, 401; a cross-site cookie call, refused.
+    const anonymous = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }), idOf(job.id));
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("answers 400 for an empty upload and 404 for an unknown job", async () => {
