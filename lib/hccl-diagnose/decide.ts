@@ -104,6 +104,7 @@ function describe(suspect: Suspect): { en: string; zh: string } {
   if (suspect.kind === "port" && suspect.port !== undefined) return { en: `port ${suspect.port}`, zh: `端口 ${suspect.port}` };
   if (suspect.deviceIp) return { en: `NIC ${suspect.deviceIp}`, zh: `网卡 ${suspect.deviceIp}` };
   if (suspect.serverId || suspect.hostIp) return { en: `server ${suspect.serverId ?? suspect.hostIp}`, zh: `服务器 ${suspect.serverId ?? suspect.hostIp}` };
+  if (suspect.kind === "config") return { en: "the configuration", zh: "配置" };
   return { en: suspect.reason.en, zh: suspect.reason.zh };
 }
 
