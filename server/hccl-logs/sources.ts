@@ -5,7 +5,7 @@
  * jobs API.
  */
 import { createReadStream } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -153,6 +153,40 @@ export async function feedUpload(diagnoser: LogDiagnoser, name: string, source: 
   else await feedText(diagnoser, unpacked, stream, skipped);
 }
 
+/** Read buffers for plain files, reused from file to file: a job's logs are thousands of files of about 100 KB, and a
+ *  fresh buffer per read (a read stream's way) made the garbage collector a fifth of the diagnosis's CPU. */
+const FILE_CHUNK = 1024 * 1024;
+const spareBuffers: Uint8Array[] = [];
+
+/**
+ * Feeds a file from disk: a plain text file (most of a job's logs) is read into a reused buffer, each chunk given to
+ * the diagnoser (which copies nothing it keeps) before the next read; a gzip or tar file goes through feedUpload.
+ */
+async function feedFile(diagnoser: LogDiagnoser, path: string, skipped: SkippedInput[]): Promise<void> {
+  const buffer = spareBuffers.pop() ?? new Uint8Array(FILE_CHUNK);
+  const handle = await open(path, "r");
+  try {
+    const first = buffer.subarray(0, (await handle.read(buffer, 0, buffer.length, null)).bytesRead);
+    if (isGzip(first) || isTar(first)) {
+      await feedUpload(diagnoser, path, createReadStream(path, { highWaterMark: 256 * 1024 }), skipped);
+      return;
+    }
+    async function* chunks(): AsyncIterable<Uint8Array> {
+      if (first.length === 0) return;
+      yield first;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
+    }
+    await feedText(diagnoser, path, chunks(), skipped);
+  } finally {
+    await handle.close();
+    spareBuffers.push(buffer);
+  }
+}
+
 /** Feeds a file, a directory (recursively, in name order) or an archive from the file system. */
 export async function feedPath(diagnoser: LogDiagnoser, path: string, skipped: SkippedInput[] = []): Promise<void> {
   const info = await stat(path);
@@ -163,7 +197,7 @@ export async function feedPath(diagnoser: LogDiagnoser, path: string, skipped: S
     }
     return;
   }
-  await feedUpload(diagnoser, path, createReadStream(path, { highWaterMark: 256 * 1024 }), skipped);
+  await feedFile(diagnoser, path, skipped);
 }
 
 /** Diagnoses files, directories and archives from the file system. */

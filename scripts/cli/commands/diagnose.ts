@@ -5,7 +5,6 @@ import { LogDiagnoser } from "../../../lib/hccl-diagnose";
 import { feedPath, type SkippedInput } from "../../../server/hccl-logs/sources";
 import { choice, describeError, EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
 import type { CliIo } from "../io";
-import { cliActor, database } from "./accounts";
 
 type Lang = "en" | "zh";
 
@@ -157,7 +156,8 @@ async function diagnoseJob(
   print: (report: DiagnosisReport, skipped: SkippedInput[]) => number,
   io: CliIo,
 ): Promise<number> {
-  const [{ getJob }, { storeDiagnosis }] = await Promise.all([import("../../../db/queries/jobs"), import("../../../db/queries/job-diagnoses")]);
+  // Loaded only for --job: the database layer is most of the command's start-up, and a diagnosis of files needs none of it.
+  const [{ getJob }, { storeDiagnosis }, { cliActor, database }] = await Promise.all([import("../../../db/queries/jobs"), import("../../../db/queries/job-diagnoses"), import("./accounts")]);
   return database(async (handle) => {
     const job = await getJob(handle.db, jobId);
     if (!job) {
