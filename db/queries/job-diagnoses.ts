@@ -8,9 +8,8 @@ import type { Database, DatabaseHandle } from "../client";
 import { jobDiagnoses } from "../schema";
 import type { JobDetail, JobDiagnosis } from "../schema/job/validation";
 import { recordAudit, type AuditActor } from "./audit";
-import { ingestFaultEvents } from "./faults";
+import { faultsOnDies, ingestFaultEvents } from "./faults";
 import { getJob } from "./jobs";
-import { recentNodeFaults } from "./topology";
 
 type Row = typeof jobDiagnoses.$inferSelect;
 
@@ -20,7 +19,7 @@ const minute = 60_000;
 const HISTORY_BEFORE = 60 * minute;
 const HISTORY_AFTER = 10 * minute;
 const HISTORY_UNSTARTED = 24 * 60 * minute;
-/** Events read at most for the NICs of one diagnosis, newest first. */
+/** Events read at most for the NICs of one diagnosis, oldest first. */
 const HISTORY_LIMIT = 500;
 
 function toDiagnosis(row: Row): JobDiagnosis {
@@ -57,10 +56,9 @@ async function linkHistoryOf(handle: DatabaseHandle, job: JobDetail, ranks: read
     nicsOfDie.set(key, [...(nicsOfDie.get(key) ?? []), nic.deviceIp]);
   }
   const dies = [...nicsOfDie.keys()];
-  const found = dies.length > 0 ? await recentNodeFaults(handle.pool, job.cluster.id, { targetKeys: dies.map((die) => `die:${die}`), linkEnds: dies }, from, HISTORY_LIMIT) : { events: [] };
+  const found = await faultsOnDies(handle.pool, job.cluster.id, dies, networkKinds, from, to, HISTORY_LIMIT);
   const events: LinkDownEvent[] = [];
-  for (const event of found.events) {
-    if (!networkKinds.includes(event.kind) || event.beganAt > to || (event.endedAt !== null && event.endedAt < from)) continue;
+  for (const event of found) {
     const ends = event.targetKind === "die" ? [event.targetKey.slice("die:".length)] : event.targetKind === "link" ? event.targetKey.slice("link:".length).split("~") : [];
     for (const die of ends) {
       for (const nic of nicsOfDie.get(die) ?? []) {

@@ -218,9 +218,13 @@ describe("diagnosing a failed job", () => {
     expect(suspect.reason.en).toContain("for 40 s");
     expect(suspect.reason.zh).toContain(`网卡 ${peer.deviceIp}（a2-node1/5）：roce-link-down ×1`);
     expect(report.summary.en).toContain("the link between them is the likely cause");
+    // A link that kept flapping for days after the job: its 600 later events neither hide nor join the job's window.
+    const later = Array.from({ length: 600 }, (_, i) => ({ id: `cqe-later-${i}`, cluster: "atlas-a2-demo", kind: "roce-link-down", target: { server: "a2-node1", die: 5 }, beganAt: ended + 2 * hour + i * 60_000, endedAt: ended + 2 * hour + i * 60_000 + 1000 }));
+    await ingestFaultEvents(testDatabase(), later, { atomic: "all", actor: systemActor });
+    expect((await diagnose(job.id)).suspects[0]!.linkHistory!.events.map((e) => e.id)).toEqual(["api:cqe-local-link", "api:cqe-peer-down"]);
     // Stored as it was answered, so the job page shows it.
     const listed = (await (await routes.diagnoses(jsonRequest(`/api/v1/jobs/${job.id}/diagnoses`, "GET", undefined, auth()), idOf(job.id))).json()) as { items: JobDiagnosis[] };
-    expect(listed.items[0]!.report.suspects[0]!.linkHistory!.events).toHaveLength(2);
+    expect(listed.items.map((d) => d.report.suspects[0]!.linkHistory!.events.length)).toEqual([2, 2, 0]);
   });
 
   it("streams an upload larger than the proxy's 32 MiB, answers with the proxy's headers, and refuses one past its own limit in the error shape", async () => {
