@@ -87,5 +87,9 @@ export const config = {
   // Diagnosis uploads (a job's logs: up to diagnosisBodyLimit, a few hundred MB) go straight to their route handler:
   // Next.js buffers the whole body of a request the proxy sees, and cuts it at proxyClientMaxBodySize. That handler
   // is an unproxiedRoute() (server/auth/guard.ts): the same guard, limits and headers as here, applied by itself.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/jobs/[^/]+/diagnoses/?$).*)"],
+  // Requests to it without a body (no Content-Type: its GET, other methods) still come here, for the 405 shape.
+  matcher: [
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/jobs/[^/]+/diagnoses/?$).*)",
+    { source: "/api/v1/jobs/:id/diagnoses", missing: [{ type: "header", key: "content-type" }] },
+  ],
 };

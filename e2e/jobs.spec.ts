@@ -78,6 +78,10 @@ test.describe("jobs", () => {
     const report = page.getByTestId("diagnosis-report");
     await expect(report).toContainText("Port in use", { timeout: 120_000 });
     await expect(report.getByTestId("suspect-place").first()).toContainText("port 16666");
+    // Requests without a body still pass the proxy: a method the route lacks gets 405 in the error shape.
+    const put = await page.request.put(`/api/v1/jobs/${job.id}/diagnoses`, { headers: { origin: baseURL! } });
+    expect(put.status()).toBe(405);
+    expect(((await put.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
   });
 });
 
