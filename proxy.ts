@@ -8,23 +8,18 @@ import { isSecureRequest } from "@/server/auth/request";
 import { errorResponse, isDatabaseUnavailable, toErrorResponse } from "@/server/http/errors";
 import { databaseUnavailablePage } from "@/server/http/unavailable-page";
 import { localeCookie } from "@/i18n/locales";
-import { apiContentSecurityPolicy, contentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
+import { apiContentSecurityPolicy, contentSecurityPolicy, withSecurityHeaders as withHeaders } from "@/server/http/security-headers";
 
 /**
  * No request body may be larger than this, whatever the route (each route has its own, usually much smaller,
  * limit too: `readJson(request, schema, limit)`). The largest legitimate body is a rank table upload (32 MiB).
- * Next.js buffers bodies for the proxy up to `proxyClientMaxBodySize` (next.config.ts), set just above this.
+ * Next.js buffers bodies for the proxy up to `proxyClientMaxBodySize` (next.config.ts), set just above this. The
+ * diagnosis uploads, which may be larger, do not pass the proxy (`config.matcher`) and check their own limit.
  */
 export const maxBodyBytes = 32 * 1024 * 1024 + 64 * 1024;
 
 /** Pages anyone may open. */
 const publicPages = new Set(["/sign-in"]);
-
-function withHeaders(response: NextResponse, secure: boolean, csp: string): NextResponse {
-  for (const [name, value] of Object.entries(securityHeaders(secure))) response.headers.set(name, value);
-  response.headers.set("content-security-policy", csp);
-  return response;
-}
 
 /**
  * In front of every request (Node.js runtime): security headers and the CSP nonce; for /api/v1 the central
@@ -89,5 +84,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
+  // Diagnosis uploads (a job's logs: up to diagnosisBodyLimit, a few hundred MB) go straight to their route handler:
+  // Next.js buffers the whole body of a request the proxy sees, and cuts it at proxyClientMaxBodySize. That handler
+  // is an unproxiedRoute() (server/auth/guard.ts): the same guard, limits and headers as here, applied by itself.
+  // Requests to it without a body (no Content-Type: its GET, other methods) still come here, for the 405 shape.
+  matcher: [
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/jobs/[^/]+/diagnoses/?$).*)",
+    { source: "/api/v1/jobs/:id/diagnoses", missing: [{ type: "header", key: "content-type" }] },
+  ],
 };

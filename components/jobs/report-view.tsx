@@ -1,9 +1,9 @@
 "use client";
 
 import { Descriptions, Empty, List, Progress, Space, Table, Tag, Typography } from "antd";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useBilingual } from "@/components/faults/use-bilingual";
-import type { DiagnosisReport, RankStatus, Suspect } from "@/lib/hccl-diagnose";
+import type { DiagnosisReport, LinkHistory, RankStatus, Suspect } from "@/lib/hccl-diagnose";
 
 const statusColors: Record<RankStatus, string> = { timeout: "warning", error: "error", ok: "success", unknown: "default" };
 
@@ -21,6 +21,38 @@ function useSuspectPlace() {
     ]
       .filter(Boolean)
       .join(" · ");
+}
+
+/** An error CQE's two NICs' network fault events around the job's run (seed 002, 6.3), looked up when it was diagnosed. */
+function LinkHistoryList({ history }: { history: LinkHistory }) {
+  const t = useTranslations("jobs.report");
+  const kinds = useTranslations("faults.kinds");
+  const format = useFormatter();
+  const at = (iso: string) => format.dateTime(new Date(iso), { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <List
+      size="small"
+      data-testid="link-history"
+      header={t("linkHistory", { from: at(history.from), to: at(history.to) })}
+      dataSource={history.events}
+      locale={{ emptyText: t("linkHistoryNone") }}
+      footer={history.unplaced.length > 0 ? t("linkHistoryUnplaced", { nics: history.unplaced.join(", ") }) : undefined}
+      renderItem={(e) => (
+        <List.Item>
+          <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineEnd: 8 }}>
+            {at(e.beganAt)}
+          </Typography.Text>
+          {t("linkEvent", {
+            kind: kinds.has(e.kind) ? kinds(e.kind) : e.kind,
+            code: e.code ? ` ${e.code}` : "",
+            die: e.die,
+            nic: e.nic,
+            duration: e.endedAt === null ? t("linkEventOpen") : t("linkEventSeconds", { seconds: Math.round((Date.parse(e.endedAt) - Date.parse(e.beganAt)) / 1000) }),
+          })}
+        </List.Item>
+      )}
+    />
+  );
 }
 
 /** A diagnosis report in the reader's language: phase, summary, suspects with confidence and evidence, next steps. */
@@ -59,25 +91,28 @@ export function ReportView({ report }: { report: DiagnosisReport }) {
         locale={{ emptyText: <Empty description={t("report.noSuspects")} /> }}
         expandable={{
           expandedRowRender: (s) => (
-            <List
-              size="small"
-              header={t("report.evidence")}
-              dataSource={s.evidence}
-              renderItem={(e) => (
-                <List.Item>
-                  <Space orientation="vertical" size={0} style={{ width: "100%" }}>
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {t("report.line", { file: e.file, line: e.line })}
-                    </Typography.Text>
-                    <Typography.Text code style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-                      {e.text}
-                    </Typography.Text>
-                  </Space>
-                </List.Item>
-              )}
-            />
+            <>
+              <List
+                size="small"
+                header={t("report.evidence")}
+                dataSource={s.evidence}
+                renderItem={(e) => (
+                  <List.Item>
+                    <Space orientation="vertical" size={0} style={{ width: "100%" }}>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {t("report.line", { file: e.file, line: e.line })}
+                      </Typography.Text>
+                      <Typography.Text code style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+                        {e.text}
+                      </Typography.Text>
+                    </Space>
+                  </List.Item>
+                )}
+              />
+              {s.linkHistory && <LinkHistoryList history={s.linkHistory} />}
+            </>
           ),
-          rowExpandable: (s) => s.evidence.length > 0,
+          rowExpandable: (s) => s.evidence.length > 0 || s.linkHistory !== undefined,
           defaultExpandedRowKeys: [0],
         }}
         columns={[

@@ -90,19 +90,19 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
         return;
       }
       // A new view is drawn in steps, each in a task shorter than input may wait for (issue 6: 50 ms): the frame
-      // (axes, zoom, links) is merged into ECharts' model now and laid out and painted in the next animation frame;
-      // once painted, the cells are merged in a task of their own, painted from the frame after, progressively.
+      // (axes, zoom, an empty canvas) is merged into ECharts' model now and laid out and painted in the next animation
+      // frame; once painted, the cells and the links between them are merged in a task of their own, painted from the
+      // frame after, progressively. Links come with the cells: drawn first, they showed between boxes not there yet.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
-      const [cells, ...rest] = option.series;
       pendingCells.current = () => {
         pendingCells.current = null;
         // The view changed while its frame was painted: start again with the latest.
         if (latest.current !== current) return draw(chart);
         drawn.current = { view, viewKey, ranks, labels, overlay };
-        chart.setOption({ series: [cells] }, { lazyUpdate: true });
+        chart.setOption({ series: option.series }, { lazyUpdate: true });
       };
-      chart.setOption({ ...option, series: rest }, { notMerge: true, lazyUpdate: true });
+      chart.setOption({ ...option, series: [] }, { notMerge: true, lazyUpdate: true });
     },
     [placeOutline],
   );

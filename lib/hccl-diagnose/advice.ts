@@ -16,6 +16,7 @@ export const PHASE_NAMES: Record<DiagnosisPhase, Bilingual> = {
 export const NEXT_STEPS: Record<DiagnosisPhase, Bilingual[]> = {
   config: [
     { en: "Fix the rank table or variable named in the error (rankscope validate hccl.json lists every rule broken).", zh: "修正报错中指出的 RankTable 字段或环境变量（rankscope validate hccl.json 会列出所有违反的规则）。" },
+    { en: "A device the runtime refuses (\"Set visible device failed, invalid device=N\", \"open device N failed … 107001\"): compare ASCEND_RT_VISIBLE_DEVICES (and the scheduler's device mask) with npu-smi info: every id must be a device present on the host, and each worker's device must be among them.", zh: "运行时拒绝设备（\"Set visible device failed, invalid device=N\"、\"open device N failed … 107001\"）：对照 npu-smi info 检查 ASCEND_RT_VISIBLE_DEVICES（及调度器的设备掩码）：每个编号都须是本机存在的设备，且各 worker 使用的设备须在其中。" },
     { en: "Check that each rank's device_ip matches its NIC (hccn_tool -i <device> -ip -g) and that IPv4/IPv6 are not mixed.", zh: "确认各 Rank 的 device_ip 与网卡实际地址一致（hccn_tool -i <device> -ip -g），且未混用 IPv4/IPv6。" },
   ],
   port_in_use: [

@@ -88,7 +88,15 @@ export function decide(input: DecideInput): DiagnosisReport {
     };
   });
   const timedOut = ranks.filter((rank) => rank.status === "timeout").length;
-  return { phase, summary: summarise(phase, suspects, more, timedOut, expected.length), suspects, ranks, nextSteps: NEXT_STEPS[phase], stats: input.stats };
+  return {
+    phase,
+    summary: summarise(phase, suspects, more, timedOut, expected.length),
+    suspects,
+    ...(more > 0 ? { suspectsOmitted: more } : {}),
+    ranks,
+    nextSteps: NEXT_STEPS[phase],
+    stats: input.stats,
+  };
 }
 
 function describe(suspect: Suspect): { en: string; zh: string } {
@@ -96,10 +104,11 @@ function describe(suspect: Suspect): { en: string; zh: string } {
   if (suspect.kind === "port" && suspect.port !== undefined) return { en: `port ${suspect.port}`, zh: `端口 ${suspect.port}` };
   if (suspect.deviceIp) return { en: `NIC ${suspect.deviceIp}`, zh: `网卡 ${suspect.deviceIp}` };
   if (suspect.serverId || suspect.hostIp) return { en: `server ${suspect.serverId ?? suspect.hostIp}`, zh: `服务器 ${suspect.serverId ?? suspect.hostIp}` };
+  if (suspect.kind === "config") return { en: "the configuration", zh: "配置" };
   return { en: suspect.reason.en, zh: suspect.reason.zh };
 }
 
-function summarise(phase: DiagnosisPhase, suspects: Suspect[], more: number, timedOut: number, expected: number): { en: string; zh: string } {
+export function summarise(phase: DiagnosisPhase, suspects: Suspect[], more: number, timedOut: number, expected: number): { en: string; zh: string } {
   const name = PHASE_NAMES[phase];
   const head = suspects[0];
   const counts = expected > 0 ? { en: ` ${timedOut} of ${expected} ranks reported a timeout.`, zh: `${expected} 个 Rank 中有 ${timedOut} 个上报超时。` } : { en: "", zh: "" };

@@ -270,6 +270,26 @@ describe("reading", () => {
     expect(streaming.finish()).toEqual(whole);
   });
 
+  it("holds at most 64 KiB of a line without a newline, in bytes or text, and reads the next line whole", () => {
+    const portLine = "[ERROR] HCCL(2717288,python3):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [2717288][HcclSocket][Listen] socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail.\n";
+    const chunk = new Uint8Array(256 * 1024).fill(65);
+    const bytes = new LogDiagnoser();
+    bytes.addFile("binary-ish.log");
+    for (let i = 0; i < 16; i++) bytes.addBytes(chunk);
+    expect((bytes as unknown as { pendingLength: number }).pendingLength).toBe(64 * 1024);
+    bytes.addBytes(new TextEncoder().encode(`tail\n${portLine}`));
+    const text = new LogDiagnoser();
+    text.addFile("text.log");
+    for (let i = 0; i < 16; i++) text.addChunk("A".repeat(256 * 1024));
+    expect((text as unknown as { pending: string }).pending.length).toBe(64 * 1024);
+    text.addChunk(`tail\n${portLine}`);
+    for (const report of [bytes.finish(), text.finish()]) {
+      expect(report.phase).toBe("port_in_use");
+      expect(report.suspects[0]!.evidence[0]).toMatchObject({ line: 2 });
+      expect(report.stats.lines).toBe(2);
+    }
+  });
+
   it("finds a file's speaker in its path when its content does not say", () => {
     expect(identityFromPath("job-7/node-3/rank_12/plog-1_2.log")).toMatchObject({ rank: 12, serverId: "node-3" });
     expect(identityFromPath("logs/172.16.0.9/device-5/device-5_2025.log")).toMatchObject({ deviceId: 5, hostIp: "172.16.0.9" });

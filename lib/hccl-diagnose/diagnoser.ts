@@ -10,6 +10,8 @@ import type { DiagnoseOptions, DiagnosisReport, Evidence, LogFile } from "./mode
 
 /** Evidence lines longer than this are cut; a report stays small however long the lines are. */
 const EVIDENCE_CHARS = 500;
+/** A line is read up to this many bytes (the rest is skipped to its newline): a file without newlines stays cheap. */
+const MAX_LINE = 64 * 1024;
 /** Observations kept per file (counts go on); a file repeating one error a million times stays cheap. */
 const OBSERVATIONS_PER_FILE = 400;
 
@@ -56,8 +58,9 @@ export class LogDiagnoser {
   private readonly files: FileState[] = [];
   private current: FileState | undefined;
   private pending = "";
-  /** The start of a line cut at a chunk's end (its pieces, joined once the line ends). */
+  /** The start of a line cut at a chunk's end (its pieces, joined once the line ends), at most MAX_LINE bytes. */
   private pendingBytes: Uint8Array[] | undefined;
+  private pendingLength = 0;
   private readonly utf8 = new TextDecoder("utf-8");
   private lineNumber = 0;
   private lines = 0;
@@ -93,7 +96,7 @@ export class LogDiagnoser {
       } else this.addLine(source.charCodeAt(end - 1) === 13 ? source.slice(start, end - 1) : source.slice(start, end));
       start = end + 1;
     }
-    this.pending = source.slice(start);
+    this.pending = source.slice(start, start + MAX_LINE);
   }
 
   /**
@@ -107,10 +110,10 @@ export class LogDiagnoser {
       // Only the line cut at the previous chunk's end is copied, never the whole chunk.
       const end = bytes.indexOf(10);
       if (end === -1) {
-        this.pendingBytes.push(bytes.slice());
+        this.keepPending(bytes);
         return;
       }
-      const line = concat([...this.pendingBytes, bytes.subarray(0, end)]);
+      const line = concat([...this.pendingBytes, bytes.subarray(0, Math.min(end, Math.max(0, MAX_LINE - this.pendingLength)))]);
       this.pendingBytes = undefined;
       this.readBytesLine(line, 0, line.length);
       start = end + 1;
@@ -121,7 +124,20 @@ export class LogDiagnoser {
       this.readBytesLine(bytes, start, end);
       start = end + 1;
     }
-    if (start < bytes.length) this.pendingBytes = [bytes.slice(start)];
+    if (start < bytes.length) {
+      this.pendingBytes = [];
+      this.pendingLength = 0;
+      this.keepPending(bytes.subarray(start));
+    }
+  }
+
+  /** Keeps a piece of the line being cut, up to MAX_LINE bytes of it. */
+  private keepPending(bytes: Uint8Array): void {
+    const room = MAX_LINE - this.pendingLength;
+    if (room <= 0) return;
+    const piece = bytes.subarray(0, room).slice();
+    this.pendingBytes!.push(piece);
+    this.pendingLength += piece.length;
   }
 
   private readBytesLine(bytes: Uint8Array, start: number, end: number): void {

@@ -7,7 +7,9 @@
  *   const report = diagnoseTexts([{ path: "node0/plog-123_1.log", text }], { rankTable });
  *   const diagnoser = new LogDiagnoser({ rankTable });  // streaming: never holds the logs
  *   diagnoser.addFile("node0/plog-123_1.log"); diagnoser.addChunk(chunk); …; diagnoser.finish();
+ *   withLinkHistory(report, history);  // an error CQE's NICs (cqeNics(report)) and their link-down events
  */
 export type * from "./model";
 export { LogDiagnoser, diagnoseTexts } from "./diagnoser";
+export { cqeNics, withLinkHistory } from "./link-history";
 export { generateFailedJobLogs, type FailedJobScenario, type GeneratedFile, type GeneratedLogs } from "./fixtures";

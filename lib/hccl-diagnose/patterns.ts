@@ -190,6 +190,13 @@ const CQE_ANY = /error cqe|ROCE CQE ERROR|\bEI0013\b|Error ROCE CQE|failed CQE s
  *  adapter` (hicann/hccl rank_table_field_config_error_EI0004.md, super_device_id_duplicate_EI0014.md,
  *  tls_info_config_inconsistent_EI0016.md). */
 const CONFIG_CODE = /\b(EI0001|EI0004|EI0014|EI0016|EI0017)\b/;
+/** The runtime refusing a device the process asked for: `Set visible device failed, invalid device=1, input visible
+ *  devices:1` (Ray workers' screen, vllm-ascend#167 https://github.com/vllm-project/vllm-ascend/issues/167; plog
+ *  `[ERROR] RUNTIME(42,…) … SetDevice:Set visible device failed, invalid device=0, input visible devices:4`,
+ *  gpustack#3352 https://github.com/gpustack/gpustack/issues/3352). The cause is the device mask: ASCEND_RT_VISIBLE_DEVICES
+ *  (or the scheduler's) does not hold the device the worker uses (vllm-ascend#10227
+ *  https://github.com/vllm-project/vllm-ascend/pull/10227: ids missing from the host are dropped silently). */
+const VISIBLE_DEVICE = /Set visible device failed, invalid device=\d+, input visible devices:/;
 const CONFIG_TEXT = /\[RanktableCheck\]|\[RanktableConfig\]|\[EnvConfig\]|is not a valid real path|ip family\[\d+\] is not same|have same superDeviceId|in the ranktable is inconsistent with the IP address/;
 
 /** Codes that are consequences (timeouts) or handled above; any other code is a rank's own first error, e.g.
@@ -250,6 +257,8 @@ function findingOf(line: string): { finding?: Finding; identity?: Identity } {
   if (HCCP_BUSY.test(line)) return { finding: { kind: "port_in_use", code: "EJ0001" } };
   match = CONFIG_CODE.exec(line);
   if (match || CONFIG_TEXT.test(line)) return { finding: { kind: "config", code: match?.[1] } };
+  match = line.includes("visible device") ? VISIBLE_DEVICE.exec(line) : null;
+  if (match) return { finding: { kind: "config", code: "ASCEND_RT_VISIBLE_DEVICES" } };
   if (ROOT_TIMEOUT.test(line)) return { finding: { kind: "root_timeout" }, identity: { root: true } };
   match = ROOT_CONNECTED.exec(line);
   if (match) return { finding: { kind: "root_connected", ranks: parseRankList(match[1] ?? "") }, identity: { root: true } };

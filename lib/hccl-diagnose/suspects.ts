@@ -13,6 +13,12 @@ function rankOf(context: Context, observation: Observation): number | undefined 
   return undefined;
 }
 
+/** A log line without its prefix: a plog's `[ERROR] MODULE(pid,proc):time [file:line]tid `, else up to the first `] `. */
+function messageOf(text: string): string {
+  const plog = /^\[[A-Z]+\] [A-Z_0-9]+\(\d+,[^)]*\):\S+ \[[^\]]+\]\s*(?:\[\d+\]|\d+ )?\s*/.exec(text);
+  return (plog ? text.slice(plog[0].length) : text.replace(/^.*?\] /, "")).trim();
+}
+
 /** Configuration: each distinct error (code, or the line's text for uncoded checks) once, with the ranks that hit it,
  *  then the rank table's own error findings. */
 export function suspectsForConfig(context: Context): Suspect[] {
@@ -34,7 +40,7 @@ export function suspectsForConfig(context: Context): Suspect[] {
   for (const group of groups.values()) {
     const ranks = [...group.ranks].sort((a, b) => a - b);
     const single = ranks.length === 1 ? ranks[0] : undefined;
-    const said = (group.evidence[0]?.text ?? "").replace(/^.*?\] /, "").slice(0, 200);
+    const said = messageOf(group.evidence[0]?.text ?? "").slice(0, 200);
     const label = group.code ? `${group.code} ` : "";
     const who = ranks.length > 1 ? { en: ` on ${ranks.length} ranks (${ranks.slice(0, 8).join(", ")}${ranks.length > 8 ? ", …" : ""})`, zh: `，涉及 ${ranks.length} 个 Rank（${ranks.slice(0, 8).join("、")}${ranks.length > 8 ? "…" : ""}）` } : { en: "", zh: "" };
     suspects.push({
@@ -215,6 +221,10 @@ function cqeSuspects(context: Context): Suspect[] {
       ...(finding.localServer ? { hostIp: finding.localServer } : {}),
       deviceIp: finding.localIp,
       peer: { ...(peerRank === undefined ? {} : { rank: peerRank }), deviceIp: finding.remoteIp },
+      nics: [
+        { deviceIp: finding.localIp, ...(finding.localServer ? { server: finding.localServer } : {}), ...(finding.localDeviceId === undefined ? {} : { deviceId: finding.localDeviceId }), ...(rank === undefined ? {} : { rank }) },
+        { deviceIp: finding.remoteIp, ...(finding.remoteServer ? { server: finding.remoteServer } : {}), ...(finding.remoteDeviceId === undefined ? {} : { deviceId: finding.remoteDeviceId }), ...(peerRank === undefined ? {} : { rank: peerRank }) },
+      ],
       confidence: 0.85,
       reason: {
         en: `RDMA retransmissions exhausted (error CQE) between NIC ${finding.localIp} (server ${finding.localServer ?? "?"}, device ${finding.localDeviceId ?? "?"}) and NIC ${finding.remoteIp} (server ${finding.remoteServer ?? "?"}, device ${finding.remoteDeviceId ?? "?"}): check both NICs' link-down history, or whether the peer process exited first`,

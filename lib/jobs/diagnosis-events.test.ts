@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
-import { diagnosisEvents } from "./diagnosis-events";
+import { diagnosisEvents, dieOf } from "./diagnosis-events";
 
 const report: DiagnosisReport = {
   phase: "load",
@@ -28,5 +28,14 @@ describe("diagnosisEvents", () => {
       expect.objectContaining({ id: "job4:load:link:sp0-node00/1~sp0-node00/3", target: { server: "sp0-node00", die: 1, peer: { server: "sp0-node00", die: 3 } } }),
     ]);
     expect(events[1]).not.toHaveProperty("code");
+  });
+
+  it("places a NIC the logs name by server IP and device id (EI0013's \"server\") on the job's die there", () => {
+    const ranks = [
+      { rank: 0, deviceIp: "10.0.0.1", hostIp: "172.16.0.1", dieKey: "node-1/1" },
+      { rank: 1, deviceIp: "10.0.0.3", hostIp: "172.16.0.1", dieKey: "node-1/3" },
+    ];
+    expect(dieOf({ serverId: "172.16.0.1", deviceId: 3 }, ranks)).toEqual({ server: "node-1", die: 3 });
+    expect(dieOf({ serverId: "172.16.0.2", deviceId: 3 }, ranks)).toBeNull();
   });
 });

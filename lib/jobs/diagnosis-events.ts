@@ -36,8 +36,9 @@ const split = (dieKey: string) => {
   return { server: dieKey.slice(0, at), die: Number(dieKey.slice(at + 1)) };
 };
 
-/** The die a suspect names: by rank through the placement, else by server and device, else by device IP. */
-function dieOf(suspect: Pick<Suspect, "rank" | "serverId" | "deviceId" | "deviceIp">, ranks: readonly JobRankPlace[]): { server: string; die: number } | null {
+/** The die a suspect names: by rank through the placement, else by server (its id, or the host IP logs give as
+ *  "server") and device, else by device IP. */
+export function dieOf(suspect: Pick<Suspect, "rank" | "serverId" | "deviceId" | "deviceIp">, ranks: readonly JobRankPlace[]): { server: string; die: number } | null {
   if (suspect.rank !== undefined) {
     const placed = ranks.find((r) => r.rank === suspect.rank && r.dieKey !== null);
     if (placed) return split(placed.dieKey!);
@@ -45,6 +46,8 @@ function dieOf(suspect: Pick<Suspect, "rank" | "serverId" | "deviceId" | "device
   if (suspect.serverId !== undefined && suspect.deviceId !== undefined) {
     const key = `${suspect.serverId}/${suspect.deviceId}`;
     if (ranks.some((r) => r.dieKey === key)) return split(key);
+    const byHost = ranks.find((r) => r.hostIp === suspect.serverId && r.dieKey !== null && split(r.dieKey).die === suspect.deviceId);
+    if (byHost) return split(byHost.dieKey!);
   }
   if (suspect.deviceIp !== undefined) {
     const placed = ranks.find((r) => r.deviceIp === suspect.deviceIp && r.dieKey !== null);

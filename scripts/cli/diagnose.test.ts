@@ -4,8 +4,9 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateFailedJobLogs } from "@/lib/hccl-diagnose";
+import { diagnoseTexts, generateFailedJobLogs, withLinkHistory } from "@/lib/hccl-diagnose";
 import { rankscope } from "@/test/cli";
+import { formatDiagnosis } from "./commands/diagnose";
 
 let root: string;
 const job = generateFailedJobLogs({ phase: "execute", servers: 2, devicesPerServer: 4, culpritRank: 5 });
@@ -55,5 +56,16 @@ describe("rankscope diagnose", () => {
     const missing = await rankscope(["diagnose", join(root, "nope.log")]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("ENOENT");
+  });
+
+  it("prints an error CQE's link-down history under its suspect, in either language", () => {
+    const cqe = "Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution. Local information: server 172.16.0.1, device ID 3, device IP 10.20.13.9. Peer information: server 172.16.0.2, device ID 3, device IP 10.20.13.5.\n";
+    const event = { id: "e1", nic: "10.20.13.5", die: "node-2/3", target: "die" as const, kind: "roce-link-down", code: "81078603", level: "NotHandleFault", beganAt: "2026-03-13T06:54:40.000Z", endedAt: "2026-03-13T06:55:20.000Z" };
+    const report = withLinkHistory(diagnoseTexts([{ path: "worker.log", text: cqe }]), { from: "2026-03-13T05:00:00.000Z", to: "2026-03-13T07:10:00.000Z", events: [event], unplaced: [] });
+    const text = formatDiagnosis(report, "en");
+    expect(text).toContain("Network fault events of both NICs 2026-03-13T05:00:00.000Z – 2026-03-13T07:10:00.000Z:\n");
+    expect(text).toContain("2026-03-13T06:54:40.000Z roce-link-down 81078603 die node-2/3 (NIC 10.20.13.5) → 2026-03-13T06:55:20.000Z");
+    const quiet = formatDiagnosis(withLinkHistory(diagnoseTexts([{ path: "worker.log", text: cqe }]), { from: "2026-03-13T05:00:00.000Z", to: "2026-03-13T07:10:00.000Z", events: [], unplaced: [] }), "zh");
+    expect(quiet).toContain("两端网卡的网络故障事件 2026-03-13T05:00:00.000Z – 2026-03-13T07:10:00.000Z: 无");
   });
 });

@@ -33,3 +33,10 @@ export function securityHeaders(secure: boolean): Record<string, string> {
     ...(secure ? { "strict-transport-security": "max-age=31536000" } : {}),
   };
 }
+
+/** Puts the security headers and `csp` on a response (proxy.ts for what it sees; unproxiedRoute() for the rest). */
+export function withSecurityHeaders<T extends Response>(response: T, secure: boolean, csp: string): T {
+  for (const [name, value] of Object.entries(securityHeaders(secure))) response.headers.set(name, value);
+  response.headers.set("content-security-policy", csp);
+  return response;
+}

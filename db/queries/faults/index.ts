@@ -4,13 +4,15 @@
  *
  * - ingest.ts: a batch of events (prepare.ts → insert.ts → judgement.ts under series-locks.ts); device-info.ts: a
  *   device-info ConfigMap snapshot; seed.ts: the demo day.
- * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups.
+ * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups;
+ *   on-dies.ts: the events of some dies and their links in a window (an error CQE's link-down history).
  * - settings.ts: per-cluster escalation rules and retention; retention.ts applies retention.
  * - target-index.ts: the inventory as ingestion resolves targets, cached per inventory revision.
  */
 export { ingestDeviceInfo } from "./device-info";
 export { faultHealthSnapshot } from "./health";
 export { ingestFaultEvents } from "./ingest";
+export { faultsOnDies, type DieFault } from "./on-dies";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";

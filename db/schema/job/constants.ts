@@ -3,10 +3,12 @@ export { jobSources, jobStates, matchKinds, unmatchedReasons, type JobSource, ty
 /** A job's rank table may be as large as a saved one (16,384 ranks ≈ 5 MB); same limit. */
 export { rankTableBodyLimit as jobBodyLimit } from "../rank-table/constants";
 /**
- * Logs posted for a diagnosis. Every request body passes proxy.ts, which Next.js buffers up to its cap (32 MiB,
- * `maxBodyBytes`), so that is the bound here too: plogs compress about tenfold, so a `.tar.gz` of a few hundred MB
- * of logs fits; larger sets go through `rankscope diagnose --job`, which streams them from disk.
+ * Logs posted for a diagnosis: a job's plogs are several MB to a few hundred MB. This route is left out of proxy.ts
+ * (whose bodies Next.js buffers whole, up to 32 MiB), so the body streams through the diagnoser and memory stays
+ * bounded whatever the size; the bound is the time it takes (about 2 s of CPU per 100 MB).
  */
-export const diagnosisBodyLimit = 32 * 1024 * 1024;
+export const diagnosisBodyLimit = 512 * 1024 * 1024;
+/** What the archives and gzipped files of one upload may unpack to, in all: a gzip bomb stops here (413). */
+export const diagnosisUnpackedLimit = 4 * 1024 * 1024 * 1024;
 export const jobNameMaxLength = 253;
 export const namespaceMaxLength = 63;

@@ -5,13 +5,12 @@ import { LogDiagnoser } from "../../../lib/hccl-diagnose";
 import { feedPath, type SkippedInput } from "../../../server/hccl-logs/sources";
 import { choice, describeError, EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
 import type { CliIo } from "../io";
-import { cliActor, database } from "./accounts";
 
 type Lang = "en" | "zh";
 
 const LABELS = {
-  en: { suspects: "Suspects", none: "No suspect could be named.", ranks: "Ranks", next: "Next steps", read: "Read", confidence: "confidence" },
-  zh: { suspects: "嫌疑点", none: "无法确定嫌疑点。", ranks: "Rank", next: "下一步", read: "读取", confidence: "置信度" },
+  en: { suspects: "Suspects", none: "No suspect could be named.", ranks: "Ranks", next: "Next steps", read: "Read", confidence: "confidence", history: "Network fault events of both NICs", noEvents: "none" },
+  zh: { suspects: "嫌疑点", none: "无法确定嫌疑点。", ranks: "Rank", next: "下一步", read: "读取", confidence: "置信度", history: "两端网卡的网络故障事件", noEvents: "无" },
 } as const;
 
 function where(suspect: Suspect, lang: Lang): string {
@@ -36,6 +35,11 @@ export function formatDiagnosis(report: DiagnosisReport, lang: Lang, skipped: re
     lines.push(`  ${index + 1}. ${where(suspect, lang)}  (${labels.confidence} ${suspect.confidence.toFixed(2)})`);
     lines.push(`     ${suspect.reason[lang]}`);
     for (const evidence of suspect.evidence) lines.push(`     ${evidence.file}:${evidence.line}: ${evidence.text.trim()}`);
+    const history = suspect.linkHistory;
+    if (history) {
+      lines.push(`     ${labels.history} ${history.from} – ${history.to}: ${history.events.length === 0 ? labels.noEvents : ""}`.trimEnd());
+      for (const event of history.events) lines.push(`       ${event.beganAt} ${event.kind}${event.code ? ` ${event.code}` : ""} ${event.target} ${event.die} (NIC ${event.nic})${event.endedAt ? ` → ${event.endedAt}` : ""}`);
+    }
   });
   const counts = new Map<string, number>();
   for (const rank of report.ranks) counts.set(rank.status, (counts.get(rank.status) ?? 0) + 1);
@@ -152,7 +156,8 @@ async function diagnoseJob(
   print: (report: DiagnosisReport, skipped: SkippedInput[]) => number,
   io: CliIo,
 ): Promise<number> {
-  const [{ getJob }, { storeDiagnosis }] = await Promise.all([import("../../../db/queries/jobs"), import("../../../db/queries/job-diagnoses")]);
+  // Loaded only for --job: the database layer is most of the command's start-up, and a diagnosis of files needs none of it.
+  const [{ getJob }, { storeDiagnosis }, { cliActor, database }] = await Promise.all([import("../../../db/queries/jobs"), import("../../../db/queries/job-diagnoses"), import("./accounts")]);
   return database(async (handle) => {
     const job = await getJob(handle.db, jobId);
     if (!job) {
@@ -163,6 +168,7 @@ async function diagnoseJob(
     if (typeof outcome === "number") return outcome;
     const stored = await storeDiagnosis(handle, jobId, outcome.report, { files: outcome.report.stats.files, bytes: await sizeOf(paths) }, cliActor());
     io.stderr(`rankscope: stored as diagnosis ${stored.id} of job ${jobId} (${job.namespace}/${job.name}), ${stored.faultEventIds.length} fault event(s)\n`);
-    return print(outcome.report, outcome.skipped);
+    // The stored report: an error CQE's suspects carry their NICs' link-down history from the fault events.
+    return print(stored.report, outcome.skipped);
   });
 }

@@ -12,6 +12,7 @@ import { createRankTable } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
+import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import type { JobDetail, JobDiagnosis } from "@/db/schema/job/validation";
 import type { TimelineResult } from "@/lib/faults/api-types";
 import { demoA2Cluster } from "@/lib/inventory/demo";
@@ -168,6 +169,101 @@ describe("diagnosing a failed job", () => {
 
     const audit = await testDatabase().db.select().from(auditLog).where(like(auditLog.action, "job.diagnose"));
     expect(audit).toHaveLength(2);
+  });
+
+  it("gives an error CQE's suspect the link-down history of both NICs while the job ran, from the fault events", async () => {
+    const hour = 3_600_000;
+    const began = Date.now() - 5 * hour;
+    const ended = began + hour;
+    const logs = demoFailedJob(a2, { phase: "load", servers: 2, culpritRank: 11 });
+    const create = async (name: string) =>
+      (await (await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", name, state: "failed", startedAt: began, endedAt: ended, rankTable: logs.rankTable }, auth()), none)).json()) as JobDetail;
+    const job = await create("gpt-cqe");
+    // Rank 3 (a2-node0, device 3) logged the error CQE against rank 13 (a2-node1, device 5), naming servers by host IP
+    // as EI0013 does (vllm-ascend#7384).
+    const [local, peer] = [job.ranks[3]!, job.ranks[13]!];
+    const line = `[PID: 335] 2026-03-13-06:55:06.896.485 Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution. Local information: server ${local.hostIp ?? a2.servers[0]!.hostIp}, device ID ${local.deviceId}, device IP ${local.deviceIp}. Peer information: server ${a2.servers[1]!.hostIp}, device ID ${peer.deviceId}, device IP ${peer.deviceIp}.\n`;
+    const diagnose = async (id: number) => {
+      const response = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: line }), idOf(id));
+      expect(response.status, await response.clone().text()).toBe(201);
+      return ((await response.json()) as JobDiagnosis).report;
+    };
+
+    // Before any fault event: neither NIC went down.
+    const quiet = (await diagnose(job.id)).suspects.find((s) => s.nics)!;
+    expect(quiet.linkHistory).toMatchObject({ events: [], unplaced: [] });
+    expect(quiet.reason.en).toContain("record no link-down of either NIC");
+
+    const events = [
+      // The peer's NIC went down during the run: the evidence.
+      { id: "cqe-peer-down", cluster: "atlas-a2-demo", kind: "roce-link-down", code: "81078603", target: { server: "a2-node1", die: 5 }, beganAt: began + 30 * 60_000, endedAt: began + 30 * 60_000 + 40_000 },
+      // A link at the local die, lanes faulty, still open.
+      { id: "cqe-local-link", cluster: "atlas-a2-demo", kind: "npu-network-fault", target: { server: "a2-node0", die: 3, peer: { server: "a2-node0", die: 4 } }, beganAt: began + 20 * 60_000 },
+      // Not counted: the same NIC down a day before, a chip fault on it (not a network fault), another die's link-down.
+      { id: "cqe-peer-old", cluster: "atlas-a2-demo", kind: "roce-link-down", target: { server: "a2-node1", die: 5 }, beganAt: began - 24 * hour, endedAt: began - 24 * hour + 60_000 },
+      { id: "cqe-peer-chip", cluster: "atlas-a2-demo", kind: "npu-chip-fault", target: { server: "a2-node1", die: 5 }, beganAt: began + 10 * 60_000, endedAt: began + 11 * 60_000 },
+      { id: "cqe-other-die", cluster: "atlas-a2-demo", kind: "roce-link-down", target: { server: "a2-node1", die: 6 }, beganAt: began + 30 * 60_000, endedAt: began + 31 * 60_000 },
+    ];
+    await ingestFaultEvents(testDatabase(), events, { atomic: "all", actor: systemActor });
+    const report = await diagnose(job.id);
+    const suspect = report.suspects[0]!;
+    expect(suspect).toMatchObject({ kind: "link", rank: 3, peer: { rank: 13 }, confidence: 0.95 });
+    expect(suspect.linkHistory!.events.map((e) => [e.id, e.nic, e.die, e.target, e.kind])).toEqual([
+      ["api:cqe-local-link", local.deviceIp, "a2-node0/3", "link", "npu-network-fault"],
+      ["api:cqe-peer-down", peer.deviceIp, "a2-node1/5", "die", "roce-link-down"],
+    ]);
+    expect(Date.parse(suspect.linkHistory!.from)).toBe(began - hour);
+    expect(Date.parse(suspect.linkHistory!.to)).toBe(ended + 10 * 60_000);
+    expect(suspect.reason.en).toContain(`NIC ${peer.deviceIp} (a2-node1/5): roce-link-down ×1`);
+    expect(suspect.reason.en).toContain("for 40 s");
+    expect(suspect.reason.zh).toContain(`网卡 ${peer.deviceIp}（a2-node1/5）：roce-link-down ×1`);
+    expect(report.summary.en).toContain("the link between them is the likely cause");
+    // A link that kept flapping for days after the job: its 600 later events neither hide nor join the job's window.
+    const later = Array.from({ length: 600 }, (_, i) => ({ id: `cqe-later-${i}`, cluster: "atlas-a2-demo", kind: "roce-link-down", target: { server: "a2-node1", die: 5 }, beganAt: ended + 2 * hour + i * 60_000, endedAt: ended + 2 * hour + i * 60_000 + 1000 }));
+    await ingestFaultEvents(testDatabase(), later, { atomic: "all", actor: systemActor });
+    expect((await diagnose(job.id)).suspects[0]!.linkHistory!.events.map((e) => e.id)).toEqual(["api:cqe-local-link", "api:cqe-peer-down"]);
+    // Stored as it was answered, so the job page shows it.
+    const listed = (await (await routes.diagnoses(jsonRequest(`/api/v1/jobs/${job.id}/diagnoses`, "GET", undefined, auth()), idOf(job.id))).json()) as { items: JobDiagnosis[] };
+    expect(listed.items.map((d) => d.report.suspects[0]!.linkHistory!.events.length)).toEqual([2, 2, 0]);
+  });
+
+  it("streams an upload larger than the proxy's 32 MiB, answers with the proxy's headers, and refuses one past its own limit in the error shape", async () => {
+    const job = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", name: "big-upload", state: "failed" }, auth()), none).then(async (r) => (await r.json()) as JobDetail);
+    // 48 MiB of INFO chatter sent in 1 MiB chunks without a length (chunked), the failure at its end.
+    const chatter = new TextEncoder().encode("[INFO] HCCL(77,python):2025-07-23-03:47:57.070.463 [op_base.cc:1] [77][Op] entry AllReduce count[4096]\n".repeat(10_000));
+    const failure = new TextEncoder().encode("[ERROR] HCCL(77,python):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [77][HcclSocket][Listen] socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail.\n");
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 48 * 1024 * 1024) {
+          controller.enqueue(failure);
+          controller.close();
+          return;
+        }
+        controller.enqueue(chatter);
+        sent += chatter.length;
+      },
+    });
+    const response = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses?name=worker-0.log`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body, duplex: "half" } as RequestInit), idOf(job.id));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const diagnosis = (await response.json()) as JobDiagnosis;
+    expect(diagnosis.bytes).toBeGreaterThan(48 * 1024 * 1024);
+    expect(diagnosis.report).toMatchObject({ phase: "port_in_use", suspects: [{ port: 16666 }] });
+    // What proxy.ts would have put on the answer: this route does not pass it (proxy.ts config.matcher).
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+
+    const declared = await routes.diagnose(
+      new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain", "content-length": String(diagnosisBodyLimit + 1) }, body: "x" }),
+      idOf(job.id),
+    );
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: diagnosisBodyLimit } } });
+    expect(declared.headers.get("x-frame-options")).toBe("DENY");
+    // The guard is the same as through the proxy: no credentials, 401; a cross-site cookie call, refused.
+    const anonymous = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }), idOf(job.id));
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("answers 400 for an empty upload and 404 for an unknown job", async () => {

@@ -5,7 +5,7 @@ import { getJob } from "@/db/queries/jobs";
 import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
-import { route } from "@/server/auth/guard";
+import { unproxiedRoute } from "@/server/auth/guard";
 import type { SkippedInput } from "@/server/hccl-logs/sources";
 import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
 import { jobIdOf, type JobContext } from "@/server/jobs/http";
@@ -13,7 +13,7 @@ import { jobIdOf, type JobContext } from "@/server/jobs/http";
 export const dynamic = "force-dynamic";
 
 /** The job's diagnoses, newest first, each with its report. */
-export const GET = route<JobContext>("read", async ({ context }) => {
+export const GET = unproxiedRoute<JobContext>("read", async ({ context }) => {
   const id = await jobIdOf(context);
   if (!(await getJob(appDatabase().db, id))) throw notFound(`there is no job ${id}`);
   return NextResponse.json({ items: await listDiagnoses(appDatabase().db, id) });
@@ -22,10 +22,11 @@ export const GET = route<JobContext>("read", async ({ context }) => {
 /**
  * Diagnoses logs of the job: a multipart form of files (plogs, `.tar.gz`/`.tgz`/`.tar`/`.gz`) and pasted text fields,
  * or a raw body (text, or an archive named by `?name=`), read in stream into the diagnoser with the job's rank
- * table, at most 32 MiB (diagnosisBodyLimit). Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault
- * events. Post again with more logs to diagnose again.
+ * table, at most diagnosisBodyLimit (512 MiB; proxy.ts leaves this route out, so the body is never buffered).
+ * Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault events. Post again with
+ * more logs to diagnose again.
  */
-export const POST = route<JobContext>("write", async ({ request, context, actor }) => {
+export const POST = unproxiedRoute<JobContext>("write", async ({ request, context, actor }) => {
   const id = await jobIdOf(context);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > diagnosisBodyLimit) {
