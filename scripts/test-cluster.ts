@@ -2,13 +2,17 @@
  * `npm run test:cluster`: two Rankscope instances on different ports on one PostgreSQL (a fresh database on
  * TEST_DATABASE_URL's server, the primary), as behind a load balancer, and the promises that must hold across
  * them: a session made on one works on the other; the sign-in lock-out and the token write limit count across
- * both; a fault event posted to one reaches an SSE client of the other within 2 s. Runs the standalone build of
- * `npm run bundle` (.next-bundle; made first when missing). Not yet: the read replica, stale saves, retention
- * once, kill -9 mid-batch, a PostgreSQL restart under load (issue 20, item 3).
+ * both; a fault event posted to one reaches an SSE client of the other within 2 s; a rank table saved through one
+ * with a stale revision through the other gets 409; one instance killed with SIGKILL mid-batch loses nothing it
+ * acknowledged, and a re-post through the other duplicates nothing. Runs the standalone build of `npm run bundle`
+ * (.next-bundle; made first when missing). Not yet (issue 20, item 3): the read replica, retention running once, a
+ * PostgreSQL restart under load (the shared server may not be restarted).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import pg from "pg";
 import { freePort } from "@/db/embedded";
 import { throwawayDatabase } from "./throwaway-database";
 
@@ -62,7 +66,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
 }
 
 async function stopInstance(instance: Instance): Promise<void> {
-  if (instance.child.exitCode !== null) return;
+  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
   const exited = new Promise((resolve) => instance.child.on("exit", resolve));
   process.kill(-instance.child.pid!, "SIGTERM");
   await exited;
@@ -76,6 +80,80 @@ const signIn = (instance: Instance, username: string, password: string) =>
   });
 const cookieOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 const me = (instance: Instance, headers: Record<string, string>) => fetch(`${instance.base}/api/v1/me`, { headers });
+
+const writeHeaders = (instance: Instance, cookie: string, extra: Record<string, string> = {}) => ({ cookie, origin: instance.base, "content-type": "application/json", ...extra });
+
+/** A rank table saved through A, then saved through B from the revision before: 409, and A's save stands. */
+async function staleSave(a: Instance, b: Instance, cookie: string): Promise<void> {
+  const text = await readFile(path.join(root, "lib/rank-table/fixtures/legacy-mindspore-8p.json"), "utf8");
+  const created = await fetch(`${a.base}/api/v1/rank-tables`, { method: "POST", headers: writeHeaders(a, cookie), body: JSON.stringify({ name: "cluster-test", text }) });
+  check(created.status === 201 || created.status === 200, `a rank table is created on A (${created.status})`);
+  const { id } = (await created.json()) as { id: number };
+  const first = created.headers.get("etag")!;
+  const save = (instance: Instance, ifMatch: string, comment: string) =>
+    fetch(`${instance.base}/api/v1/rank-tables/${id}`, { method: "PUT", headers: writeHeaders(instance, cookie, { "if-match": ifMatch }), body: JSON.stringify({ text, comment }) });
+  const onA = await save(a, first, "saved on A");
+  check(onA.status === 200, `saved on A from revision ${first} (${onA.status})`);
+  const onB = await save(b, first, "saved on B from the old revision");
+  check(onB.status === 409, `saved on B from the same, now stale, revision: ${onB.status}`);
+}
+
+/**
+ * Batches of 1,000 events posted in parallel to A, which is killed with SIGKILL (the supervisor, Next.js and their
+ * connections) once the first is acknowledged: every acknowledged batch is stored whole, and posting every batch
+ * again to B stores each event exactly once.
+ */
+async function killMidBatch(a: Instance, b: Instance, cookie: string, databaseUrl: string): Promise<void> {
+  const batches = 8;
+  const size = 1_000;
+  const start = Date.now() - 3_600_000;
+  const batch = (n: number) =>
+    Array.from({ length: size }, (_, i) => ({
+      id: `kill-${n}-${i}`,
+      cluster: "atlas-a3-demo",
+      kind: "roce-link-down",
+      source: "simulator",
+      code: "81078603",
+      target: { server: `sp0-node0${1 + (i % 4)}`, die: i % 16 },
+      beganAt: new Date(start + n * size + i).toISOString(),
+      endedAt: new Date(start + n * size + i + 500).toISOString(),
+      message: "cluster-kill-test",
+    }));
+  const post = (instance: Instance, n: number) =>
+    fetch(`${instance.base}/api/v1/fault-events?atomic=all`, { method: "POST", headers: writeHeaders(instance, cookie), body: JSON.stringify(batch(n)) })
+      .then(async (response) => ({ n, status: response.status, body: (await response.json()) as { counts?: Record<string, number> } }))
+      .catch(() => ({ n, status: 0, body: {} as { counts?: Record<string, number> } }));
+  let killed = false;
+  const answers = await Promise.all(
+    Array.from({ length: batches }, (_, n) =>
+      post(a, n).then((answer) => {
+        if (!killed && answer.status === 200) {
+          killed = true;
+          process.kill(-a.child.pid!, "SIGKILL");
+        }
+        return answer;
+      }),
+    ),
+  );
+  const acknowledged = answers.filter((r) => r.status === 200).map((r) => r.n);
+  check(killed && acknowledged.length < batches, `A killed with SIGKILL mid-way: ${acknowledged.length} of ${batches} batches acknowledged, ${answers.filter((r) => r.status === 0).length} cut off`);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const stored = async () =>
+      (await pool.query<{ batch: string; n: number }>("select split_part(id, '-', 2) as batch, count(*)::int as n from fault_events where message = 'cluster-kill-test' group by 1")).rows;
+    const before = new Map((await stored()).map((r) => [Number(r.batch), r.n]));
+    check(acknowledged.every((n) => before.get(n) === size), `every acknowledged batch is stored whole (${acknowledged.map((n) => `#${n}: ${before.get(n)}`).join(", ")})`);
+    check([...before.values()].every((n) => n === size), `no batch is stored in part (${[...before.entries()].map(([n, c]) => `#${n}: ${c}`).join(", ")})`);
+    const again = await Promise.all(Array.from({ length: batches }, (_, n) => post(b, n)));
+    check(again.every((r) => r.status === 200), `every batch posted again to B is taken (${again.map((r) => r.status).join(" ")})`);
+    check(acknowledged.every((n) => again[n]!.body.counts?.unchanged === size), "the acknowledged ones change nothing on the re-post");
+    const after = await stored();
+    const total = after.reduce((sum, r) => sum + r.n, 0);
+    check(total === batches * size, `each event stored once: ${total} rows for ${batches * size} events`);
+  } finally {
+    await pool.end();
+  }
+}
 
 async function main(): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL must name the PostgreSQL server both instances share");
@@ -152,8 +230,11 @@ async function main(): Promise<void> {
     const at = await Promise.race([received, timeout]);
     controller.abort();
     check(at !== undefined, `B's SSE client hears of it within 2 s (${at === undefined ? "not heard" : `${Math.round(at - postedAt)} ms after the post began`})`);
+
+    await staleSave(a, b, admin);
+    await killMidBatch(a, b, admin, database.env.DATABASE_URL!);
   } finally {
-    await Promise.all(instances.map(stopInstance));
+    await Promise.allSettled(instances.map(stopInstance));
     await database.cleanup();
   }
   log("passed");
