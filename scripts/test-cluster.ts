@@ -1,6 +1,6 @@
 /**
  * `npm run test:cluster`: two Rankscope instances on different ports on one PostgreSQL (a fresh database on
- * TEST_DATABASE_URL's server, the primary), as behind a load balancer, and the promises that must hold across
+ * TEST_DATABASE_URL's server, or an embedded server without it), as behind a load balancer, and the promises that must hold across
  * them: a session made on one works on the other; the sign-in lock-out and the token write limit count across
  * both; a fault event posted to one reaches an SSE client of the other within 2 s; a rank table saved through one
  * with a stale revision through the other gets 409; one instance killed with SIGKILL mid-batch loses nothing it
@@ -156,6 +156,25 @@ async function killMidBatch(a: Instance, b: Instance, cookie: string, databaseUr
   }
 }
 
+/** A directory for an embedded PostgreSQL's data that user postgres can enter (as root it runs as that user). */
+async function embeddedDirectory(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rankscope-cluster-pg-"));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+/** The primary both instances share: a fresh database on TEST_DATABASE_URL's server, or an embedded server. */
+async function sharedPrimary(): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) {
+    const { env, cleanup } = await throwawayDatabase("rankscope_cluster");
+    return { url: env.DATABASE_URL!, cleanup };
+  }
+  const dir = await embeddedDirectory();
+  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), persistent: false });
+  log(`TEST_DATABASE_URL is not set: the primary is an embedded PostgreSQL on port ${server.port}`);
+  return { url: server.url(), cleanup: async () => (await server.stop(), await rm(dir, { recursive: true, force: true })) };
+}
+
 /**
  * PostgreSQL restarted under load, on an embedded server of its own (the shared one may not be restarted): two
  * instances, readers and writers on both; while it is down every request gets an answer within 10 s, a 503
@@ -163,8 +182,7 @@ async function killMidBatch(a: Instance, b: Instance, cookie: string, databaseUr
  * their own, without a restart.
  */
 async function restartUnderLoad(): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "rankscope-cluster-pg-"));
-  await chmod(dir, 0o755); // as root the embedded PostgreSQL runs as user postgres
+  const dir = await embeddedDirectory();
   const dataDir = path.join(dir, "postgres");
   let server = await startEmbeddedPostgres({ dataDir, persistent: true });
   const instances: Instance[] = [];
@@ -230,17 +248,16 @@ async function restartUnderLoad(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!process.env.TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL must name the PostgreSQL server both instances share");
   if (!existsSync(serverJs)) {
     log("no standalone build yet: running npm run bundle");
     const code = await new Promise<number | null>((resolve) => spawn("npm", ["run", "bundle"], { stdio: "inherit" }).on("exit", resolve));
     if (code !== 0) throw new Error("npm run bundle failed");
   }
-  const database = await throwawayDatabase("rankscope_cluster");
+  const database = await sharedPrimary();
   const instances: Instance[] = [];
   try {
     // The first instance migrates and seeds the demo with its accounts; the second finds everything in place.
-    const env = { ...database.env, RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
+    const env = { DATABASE_URL: database.url, RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
     instances.push(await startInstance("A", env));
     instances.push(await startInstance("B", env));
     const [a, b] = instances as [Instance, Instance];
@@ -306,7 +323,7 @@ async function main(): Promise<void> {
     check(at !== undefined, `B's SSE client hears of it within 2 s (${at === undefined ? "not heard" : `${Math.round(at - postedAt)} ms after the post began`})`);
 
     await staleSave(a, b, admin);
-    await killMidBatch(a, b, admin, database.env.DATABASE_URL!);
+    await killMidBatch(a, b, admin, database.url);
   } finally {
     await Promise.allSettled(instances.map(stopInstance));
     await database.cleanup();
