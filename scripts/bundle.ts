@@ -75,13 +75,16 @@ const startScript = `#!/bin/sh
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here" || exit 1
 export RANKSCOPE_STANDALONE_SERVER="$here/server/server.js"
+export RANKSCOPE_DATA_DIR="\${RANKSCOPE_DATA_DIR:-$here/.data/postgres}"
 export NODE_ENV=production
 exec node "$here/lib/serve.mjs" start "$@"
 `;
 
 const cliScript = `#!/bin/sh
-# The rankscope CLI (validate, fmt, fix, generate, cluster, user, token, …); DATABASE_URL as for start.sh.
+# The rankscope CLI (validate, fmt, fix, generate, cluster, user, token, …): against DATABASE_URL, or the embedded
+# database of start.sh (./.data/postgres beside it, from whatever directory this runs in) while the console is stopped.
 here="$(cd "$(dirname "$0")/.." && pwd)"
+export RANKSCOPE_DATA_DIR="\${RANKSCOPE_DATA_DIR:-$here/.data/postgres}"
 exec node "$here/lib/cli.mjs" "$@"
 `;
 

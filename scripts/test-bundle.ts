@@ -113,6 +113,11 @@ async function main(): Promise<void> {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     check(code === 0 && /embedded PostgreSQL stopped/.test(output), `SIGTERM stops it cleanly (exit ${code})`);
     server = undefined;
+
+    // With the console stopped, the CLI run from another directory opens the same embedded database.
+    const { RANKSCOPE_DATA_DIR: _, ...cliEnv } = env;
+    const users = await run(path.join(home, "bin", "rankscope"), ["user", "list"], { env: cliEnv, cwd: dir });
+    check(users.code === 0 && /\bviewer\b/.test(users.output) && /\badmin\b/.test(users.output), `bin/rankscope user list, from another directory, reads the archive's database (exit ${users.code})`);
   } finally {
     if (server?.pid) process.kill(-server.pid, "SIGKILL");
     await rm(dir, { recursive: true, force: true });
