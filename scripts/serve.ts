@@ -33,6 +33,16 @@ if (mode !== "dev" && mode !== "start") {
  */
 const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
 
+/**
+ * The offline bundle (scripts/bundle.ts) runs Next.js's standalone server.js, named by RANKSCOPE_STANDALONE_SERVER,
+ * since it ships no `next` package; otherwise `next dev|start` from node_modules.
+ */
+const standaloneServer = mode === "start" ? process.env.RANKSCOPE_STANDALONE_SERVER : undefined;
+function nextCommand(port: string): string[] {
+  if (standaloneServer) return [standaloneServer];
+  return [createRequire(import.meta.url).resolve("next/dist/bin/next"), mode!, "--port", port];
+}
+
 async function main(): Promise<number> {
   trustedProxies(); // a malformed RANKSCOPE_TRUSTED_PROXIES stops the start here, with the entry named
   const database = await resolveDatabase(log);
@@ -69,13 +79,15 @@ async function main(): Promise<number> {
   }
   await handle.pool.end();
 
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const port = process.env.PORT ?? "3000";
-  const child = spawn(process.execPath, [...serverNodeFlags, nextBin, mode!, "--port", port], {
+  const child = spawn(process.execPath, [...serverNodeFlags, ...nextCommand(port)], {
     stdio: "inherit",
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
       ...process.env,
+      // A standalone server.js listens on HOSTNAME, which shells set to the machine's name: all interfaces, as
+      // `next start` does, unless RANKSCOPE_HOST says otherwise.
+      ...(standaloneServer ? { HOSTNAME: process.env.RANKSCOPE_HOST ?? "0.0.0.0" } : {}),
       DATABASE_URL: database.url,
       PORT: port,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`].filter(Boolean).join(" "),

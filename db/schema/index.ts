@@ -8,6 +8,7 @@ export * from "./user/table";
 export * from "./api-token/table";
 export * from "./audit/table";
 export * from "./sign-in-throttle/table";
+export * from "./rate-limit/table";
 export * from "./setting/table";
 export * from "./rank-table/table";
 export * from "./fault-event/table";

@@ -41,6 +41,8 @@ export const englishTemplates = {
   unknown_npu: "server {server} has no NPU {npu}",
   unknown_peer: "the link's other die {server}/{die} is not in this cluster",
   future_time: "the event is dated more than a day ahead",
+  past_retention:
+    "the event is from before this cluster's retention period ({days} days, so before {cutoff}): such events are deleted or archived, not taken in again",
   no_open_event: "no open event of this target, kind and code began before this end",
   // an event's fields (zod issues, by kind)
   invalid_type: "{path}: expected {expected}",

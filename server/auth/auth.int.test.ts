@@ -137,7 +137,7 @@ describe("sessions", () => {
 
 describe("sign-in back-off", () => {
   it("locks a username after five failures, doubles the lock, and records every failure", async () => {
-    limits.signIn.reset();
+    await limits.signIn.reset();
     const { db } = testDatabase();
     await createUser(db, { username: "target", password: "target-password", role: "viewer" }, systemActor);
     const statuses: number[] = [];
@@ -153,7 +153,7 @@ describe("sign-in back-off", () => {
   });
 
   it("counts per username and address: failures elsewhere do not lock the user out where they usually sign in", async () => {
-    limits.signIn.reset();
+    await limits.signIn.reset();
     const { db } = testDatabase();
     await createUser(db, { username: "desk_user", password: "desk-user-password", role: "viewer" }, systemActor);
     const from = (address: string, password: string, extra: Record<string, string> = {}) =>
@@ -171,7 +171,7 @@ describe("sign-in back-off", () => {
   });
 
   it("limits guesses across addresses per account, except from the user's usual address, and an admin can unlock", async () => {
-    limits.signIn.reset();
+    await limits.signIn.reset();
     const { db } = testDatabase();
     const user = await createUser(db, { username: "spread_user", password: "spread-user-password", role: "viewer" }, systemActor);
     const from = (address: string, password: string) =>
@@ -197,7 +197,7 @@ describe("sign-in back-off", () => {
   });
 
   it("locks an address that guesses many usernames", async () => {
-    limits.signIn.reset();
+    await limits.signIn.reset();
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++) {
       statuses.push((await signInPost(jsonRequest("/api/auth/sign-in", "POST", { username: `nobody_${i}`, password: "x" }, { origin, [peerAddressHeader]: "198.51.100.77" }))).status);
@@ -276,7 +276,7 @@ describe("the cross-site check", () => {
 
 describe("token-authenticated writes", () => {
   it("are rate-limited per token (1,800 a minute by default), with Retry-After; reads are not", async () => {
-    limits.tokenWrites.reset();
+    await limits.tokenWrites.reset();
     const { db } = testDatabase();
     const busy = await createApiToken(db, { name: "busy collector", role: "editor" }, systemActor);
     const quiet = await createApiToken(db, { name: "quiet collector", role: "editor" }, systemActor);

@@ -6,6 +6,7 @@ import { appDatabase } from "@/db/client";
 import { ensureAuthSecret } from "@/db/queries/app-secrets";
 import * as schema from "@/db/schema";
 import { passwordLength, usernamePattern } from "@/db/schema/user/constants";
+import { hashSessionTokens } from "./session-token-hash";
 
 /** Sessions last 12 hours from the last use (refreshed at most once an hour), then the user signs in again. */
 export const sessionLifetimeSeconds = 12 * 60 * 60;
@@ -16,11 +17,14 @@ function createAuth(secret: string, secure: boolean) {
     appName: "Rankscope",
     secret,
     baseURL: process.env.RANKSCOPE_BASE_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`,
-    database: drizzleAdapter(appDatabase().db, {
-      provider: "pg",
-      usePlural: true,
-      schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
-    }),
+    // sessions.token holds SHA-256 of the cookie's token, never the token (session-token-hash.ts).
+    database: hashSessionTokens(
+      drizzleAdapter(appDatabase().db, {
+        provider: "pg",
+        usePlural: true,
+        schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
+      }),
+    ),
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,

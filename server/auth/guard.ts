@@ -31,7 +31,7 @@ export async function authorize(request: Request, permission: Exclude<Permission
       throw new ApiError(403, "csrf_rejected", "cross-site request refused: send Origin from this site, or use an API token");
     }
     if (principal.kind === "token") {
-      const waitMs = limits.tokenWrites.hit(`token:${principal.id}`);
+      const waitMs = await limits.tokenWrites.hit(`token:${principal.id}`);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
         throw new ApiError(429, "rate_limited", `too many writes with this token: retry in ${seconds} s`, { retryAfterSeconds: seconds }, {

@@ -1,35 +1,37 @@
 import "server-only";
+import { appDatabase, type Database } from "@/db/client";
+import { clearRateLimits, hitRateLimit, pruneRateLimits } from "@/db/queries/rate-limits";
 
 /**
- * A fixed-window counter per key, in memory. Enough for one Rankscope process; several instances behind a load
- * balancer each count on their own (the limit then applies per instance).
+ * A fixed-window counter per key, kept in PostgreSQL (rate_limit_windows, db/queries/rate-limits.ts) so the limit
+ * holds across every instance sharing the database: one upsert per hit, one row per key. Ended windows are pruned
+ * by whichever instance notices first, at most once a window per process, without the caller waiting.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private lastPrune = Date.now();
 
   constructor(
+    /** Prefix of the limiter's keys in the shared table. */
+    readonly name: string,
     readonly limit: number,
     readonly windowMs: number,
+    private readonly database: () => Database = () => appDatabase().db,
   ) {}
 
-  /** Counts a hit; returns 0 when allowed, otherwise the ms until the window ends. */
-  hit(key: string, now = Date.now()): number {
-    const current = this.windows.get(key);
-    if (!current || now - current.start >= this.windowMs) {
-      if (this.windows.size > 10_000) this.prune(now);
-      this.windows.set(key, { start: now, count: 1 });
-      return 0;
+  /** Counts a hit; resolves to 0 when allowed, otherwise the ms until the window ends (at least 1). */
+  async hit(key: string): Promise<number> {
+    const db = this.database();
+    const { hits, remainingMs } = await hitRateLimit(db, `${this.name}:${key}`, this.windowMs);
+    if (Date.now() - this.lastPrune >= this.windowMs) {
+      this.lastPrune = Date.now();
+      pruneRateLimits(db).catch(() => {}); // the next prune retries; a failed one costs nothing
     }
-    current.count++;
-    return current.count > this.limit ? current.start + this.windowMs - now : 0;
+    return hits > this.limit ? Math.max(1, remainingMs) : 0;
   }
 
-  reset(): void {
-    this.windows.clear();
-  }
-
-  private prune(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key);
+  /** Forgets this limiter's counts (tests). */
+  async reset(): Promise<void> {
+    await clearRateLimits(this.database(), `${this.name}:`);
   }
 }
 
@@ -41,6 +43,6 @@ const globalForLimits = globalThis as typeof globalThis & { rankscopeLimits?: { 
  * Sign-in attempts: 30 a minute per client address, on top of the per-account back-off.
  */
 export const limits = (globalForLimits.rankscopeLimits ??= {
-  tokenWrites: new RateLimiter(Number(process.env.RANKSCOPE_TOKEN_WRITES_PER_MINUTE ?? 1800), 60_000),
-  signIn: new RateLimiter(Number(process.env.RANKSCOPE_SIGN_INS_PER_MINUTE ?? 30), 60_000),
+  tokenWrites: new RateLimiter("token-writes", Number(process.env.RANKSCOPE_TOKEN_WRITES_PER_MINUTE ?? 1800), 60_000),
+  signIn: new RateLimiter("sign-in", Number(process.env.RANKSCOPE_SIGN_INS_PER_MINUTE ?? 30), 60_000),
 });

@@ -39,7 +39,7 @@ export async function signIn(request: Request): Promise<Response> {
     throw new ApiError(403, "csrf_rejected", "cross-site sign-in refused");
   }
   const ip = clientAddress(headers);
-  const burst = limits.signIn.hit(`ip:${ip}`);
+  const burst = await limits.signIn.hit(`ip:${ip}`);
   if (burst > 0) throw locked(burst);
 
   const { username, password } = await readJson(request, signInSchema, 4 * 1024);

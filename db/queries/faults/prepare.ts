@@ -1,6 +1,7 @@
 import { seriesKey } from "@/lib/faults/escalation";
 import { faultProblem, zodIssueProblem, type FaultProblem } from "@/lib/faults/errors";
 import { stableEventId } from "@/lib/faults/ids";
+import { retentionCutoff } from "@/lib/faults/retention";
 import { defaultLevelByKind, normaliseCode, targetKey, type FaultKind, type FaultTarget, type TargetKind } from "@/lib/faults/model";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { DatabaseHandle } from "../../client";
@@ -80,6 +81,20 @@ async function clusterContexts(handle: DatabaseHandle, slugs: Iterable<string>):
   return contexts;
 }
 
+/**
+ * A begin older than the cluster's retention: it ended before the cutoff (retention would take it at once), or it
+ * is open and began before it (a re-sent begin of a fault long gone would show as live). Either way it was deleted
+ * or archived already, or would be: it is refused rather than revived. Ends are taken whatever their age: they only
+ * close stored events.
+ */
+function refusePastRetention(input: FaultEventInput, settings: FaultSettings, now: number): void {
+  const cutoff = retentionCutoff({ days: settings.retentionDays, mode: settings.retentionMode }, now);
+  const latest = input.endedAt ?? input.beganAt!;
+  if (latest >= cutoff) return;
+  const params = { days: settings.retentionDays, cutoff: new Date(cutoff).toISOString() };
+  throw new ItemError(faultProblem("past_retention", params, { path: input.endedAt == null ? "beganAt" : "endedAt" }));
+}
+
 /** Validates and resolves a batch; every problem is reported against its item. */
 export async function prepareBatch(
   handle: DatabaseHandle,
@@ -108,6 +123,7 @@ export async function prepareBatch(
       const series = seriesKey(target.targetKey, { kind, code });
       const latest = Math.max(input.beganAt ?? 0, input.endedAt ?? 0);
       if (latest > now + maxFutureSkewMs) throw new ItemError(faultProblem("future_time", {}, { path: "beganAt" }));
+      if (!ending) refusePastRetention(input, context.settings, now);
       if (ending) {
         ends.push({ index, clusterId: context.cluster.id, seriesKey: series, endedAt: (input.endedAt ?? input.beganAt)! });
         return;

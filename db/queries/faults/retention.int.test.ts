@@ -86,6 +86,23 @@ describe("retention", () => {
     expect((await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, { now, batchSize: 7 })).events).toBe(0);
   });
 
+  it("stores an event archived twice once: taken in again after archiving, it leaves fault_events and the archive keeps one copy", async () => {
+    const cutoff = now - 20 * day;
+    const again = rows.filter((r) => r.ended !== null && r.ended < cutoff).slice(0, 9);
+    const archivedAt = async () =>
+      (await pool.query<{ id: string; at: Date }>("select id, archived_at as at from fault_event_archive where id = any($1) order by id", [again.map((r) => r.id)])).rows;
+    const first = await archivedAt();
+    expect(first).toHaveLength(again.length);
+    await insertEvents(pool, cluster.id, again);
+    // A batch of 4 where every row is already archived must not end the run early (the count is of rows moved).
+    const result = await applyRetention(pool, cluster.id, { days: 20, mode: "archive" }, { now, batchSize: 4 });
+    expect(result.events).toBe(again.length);
+    expect((await ids("fault_events")).some((id) => again.some((r) => r.id === id))).toBe(false);
+    expect(await archivedAt()).toEqual(first);
+    const { rows: key } = await pool.query("select 1 from pg_constraint where conname = 'fault_event_archive_pk' and contype = 'p'");
+    expect(key).toHaveLength(1);
+  });
+
   it("deletes exactly the events that ended before the cutoff and keeps open ones", async () => {
     const cutoff = now - 10 * day;
     const remaining = new Set(await ids("fault_events"));

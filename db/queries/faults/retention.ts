@@ -58,19 +58,22 @@ export async function applyRetention(pool: pg.Pool, clusterId: number, settings:
   const columns = settings.mode === "archive" ? await archiveColumns(pool) : "";
   const candidates = `select id from fault_events where cluster_id = $1 and began_at >= $2::timestamptz and began_at < $3::timestamptz
     and ended_at < $4::timestamptz limit $5 for update skip locked`;
+  // Counted by the rows deleted: an event already in the archive (taken in again after archiving) is stored once,
+  // its second copy dropped by the archive's key, and still leaves fault_events.
   const statement =
     settings.mode === "archive"
-      ? `with moved as (delete from fault_events where id in (${candidates}) returning ${columns})
-         insert into fault_event_archive (${columns}) select ${columns} from moved`
-      : `delete from fault_events where id in (${candidates})`;
+      ? `with moved as (delete from fault_events where id in (${candidates}) returning ${columns}),
+         archived as (insert into fault_event_archive (${columns}) select ${columns} from moved on conflict (id) do nothing)
+         select count(*)::int as moved from moved`
+      : `with moved as (delete from fault_events where id in (${candidates}) returning 1) select count(*)::int as moved from moved`;
   let events = 0;
   let batches = 0;
   for (const { hour } of hours) {
     const slice = [clusterId, hour.toISOString(), new Date(Math.min(hour.getTime() + 3_600_000, cutoff)).toISOString(), cutoffIso, batchSize];
     for (;;) {
       signal?.throwIfAborted();
-      const { rowCount } = await pool.query(statement, slice);
-      const moved = rowCount ?? 0;
+      const { rows } = await pool.query<{ moved: number }>(statement, slice);
+      const moved = rows[0]?.moved ?? 0;
       if (moved > 0) batches++;
       events += moved;
       if (moved < batchSize) break;

@@ -27,6 +27,7 @@ export const sessions = pgTable(
   {
     id: text("id").primaryKey(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** SHA-256 (hex) of the session cookie's token, never the token itself (server/auth/session-token-hash.ts). */
     token: text("token").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).defaultNow().notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).$onUpdate(() => new Date()).notNull(),

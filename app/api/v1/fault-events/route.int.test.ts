@@ -167,6 +167,31 @@ describe("POST /api/v1/fault-events", () => {
     ]);
   });
 
+  it("refuses begins from before the retention period instead of reviving them, item by item; ends are taken", async () => {
+    const day = 86_400_000;
+    const cutoff = new Date(Date.now() - 400 * day);
+    const old = (offsetMs: number, ended: boolean) => ({
+      ...linkDown("sp1-node01", 3, 0, null),
+      beganAt: new Date(cutoff.getTime() - offsetMs).toISOString(),
+      ...(ended ? { endedAt: new Date(cutoff.getTime() - offsetMs + 60_000).toISOString() } : {}),
+    });
+    const recentBegin = { ...linkDown("sp1-node01", 3, 0, null), beganAt: new Date(cutoff.getTime() + day).toISOString(), endedAt: new Date(cutoff.getTime() + day + 5_000).toISOString() };
+    const batch = [old(2 * day, true), old(3 * day, false), recentBegin];
+    const all = await send(batch, "all");
+    expect(all.status).toBe(422);
+    const refusals = all.body.error.details.items.map((i: { index: number; error: { code: string; path: string; params: { days: number; cutoff: string }; message: string } }) => [i.index, i.error.code, i.error.path, i.error.params.days]);
+    expect(refusals).toEqual([
+      [0, "past_retention", "endedAt", 400],
+      [1, "past_retention", "beganAt", 400],
+    ]);
+    expect(all.body.error.details.items[0].error.message).toMatch(/^the event is from before this cluster's retention period \(400 days, so before 20\d\d-/);
+    const item = await send(batch, "item");
+    expect(item.body.counts).toEqual({ created: 1, closed: 0, unchanged: 0, invalid: 2 });
+    // An end older than the retention still closes what is stored (here nothing: it says so, it is not refused for age).
+    const end = await send([{ cluster: "atlas-a3-demo", kind: "roce-link-up", code: "81078603", target: { server: "sp1-node01", die: 3 }, endedAt: cutoff.getTime() - 9 * day }], "item");
+    expect(end.body.items[0].error.reason).toBe("no_open_event");
+  });
+
   it("takes HCCL errors with their phase, and job reschedules", async () => {
     const result = await send([
       { cluster: "atlas-a3-demo", kind: "hccl-error", code: "EI0002", phase: "execution", source: "hccl-log", target: { server: "sp0-node03", die: 4 }, beganAt: at(30_000), endedAt: at(30_001), job: "llama-70b", rank: 52 },

@@ -1,0 +1,77 @@
+/** The checks of `npm run test:cluster` that need one instance to write and the other to answer. */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { check, root, writeHeaders, type Instance } from "./instances";
+
+/** A rank table saved through A, then saved through B from the revision before: 409, and A's save stands. */
+export async function staleSave(a: Instance, b: Instance, cookie: string): Promise<void> {
+  const text = await readFile(path.join(root, "lib/rank-table/fixtures/legacy-mindspore-8p.json"), "utf8");
+  const created = await fetch(`${a.base}/api/v1/rank-tables`, { method: "POST", headers: writeHeaders(a, cookie), body: JSON.stringify({ name: "cluster-test", text }) });
+  check(created.status === 201 || created.status === 200, `a rank table is created on A (${created.status})`);
+  const { id } = (await created.json()) as { id: number };
+  const first = created.headers.get("etag")!;
+  const save = (instance: Instance, ifMatch: string, comment: string) =>
+    fetch(`${instance.base}/api/v1/rank-tables/${id}`, { method: "PUT", headers: writeHeaders(instance, cookie, { "if-match": ifMatch }), body: JSON.stringify({ text, comment }) });
+  const onA = await save(a, first, "saved on A");
+  check(onA.status === 200, `saved on A from revision ${first} (${onA.status})`);
+  const onB = await save(b, first, "saved on B from the old revision");
+  check(onB.status === 409, `saved on B from the same, now stale, revision: ${onB.status}`);
+}
+
+/**
+ * Batches of 1,000 events posted in parallel to A, which is killed with SIGKILL (the supervisor, Next.js and their
+ * connections) once the first is acknowledged: every acknowledged batch is stored whole, and posting every batch
+ * again to B stores each event exactly once.
+ */
+export async function killMidBatch(a: Instance, b: Instance, cookie: string, databaseUrl: string): Promise<void> {
+  const batches = 8;
+  const size = 1_000;
+  const start = Date.now() - 3_600_000;
+  const batch = (n: number) =>
+    Array.from({ length: size }, (_, i) => ({
+      id: `kill-${n}-${i}`,
+      cluster: "atlas-a3-demo",
+      kind: "roce-link-down",
+      source: "simulator",
+      code: "81078603",
+      target: { server: `sp0-node0${1 + (i % 4)}`, die: i % 16 },
+      beganAt: new Date(start + n * size + i).toISOString(),
+      endedAt: new Date(start + n * size + i + 500).toISOString(),
+      message: "cluster-kill-test",
+    }));
+  const post = (instance: Instance, n: number) =>
+    fetch(`${instance.base}/api/v1/fault-events?atomic=all`, { method: "POST", headers: writeHeaders(instance, cookie), body: JSON.stringify(batch(n)) })
+      .then(async (response) => ({ n, status: response.status, body: (await response.json()) as { counts?: Record<string, number> } }))
+      .catch(() => ({ n, status: 0, body: {} as { counts?: Record<string, number> } }));
+  let killed = false;
+  const answers = await Promise.all(
+    Array.from({ length: batches }, (_, n) =>
+      post(a, n).then((answer) => {
+        if (!killed && answer.status === 200) {
+          killed = true;
+          process.kill(-a.child.pid!, "SIGKILL");
+        }
+        return answer;
+      }),
+    ),
+  );
+  const acknowledged = answers.filter((r) => r.status === 200).map((r) => r.n);
+  check(killed && acknowledged.length < batches, `A killed with SIGKILL mid-way: ${acknowledged.length} of ${batches} batches acknowledged, ${answers.filter((r) => r.status === 0).length} cut off`);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const stored = async () =>
+      (await pool.query<{ batch: string; n: number }>("select split_part(id, '-', 2) as batch, count(*)::int as n from fault_events where message = 'cluster-kill-test' group by 1")).rows;
+    const before = new Map((await stored()).map((r) => [Number(r.batch), r.n]));
+    check(acknowledged.every((n) => before.get(n) === size), `every acknowledged batch is stored whole (${acknowledged.map((n) => `#${n}: ${before.get(n)}`).join(", ")})`);
+    check([...before.values()].every((n) => n === size), `no batch is stored in part (${[...before.entries()].map(([n, c]) => `#${n}: ${c}`).join(", ")})`);
+    const again = await Promise.all(Array.from({ length: batches }, (_, n) => post(b, n)));
+    check(again.every((r) => r.status === 200), `every batch posted again to B is taken (${again.map((r) => r.status).join(" ")})`);
+    check(acknowledged.every((n) => again[n]!.body.counts?.unchanged === size), "the acknowledged ones change nothing on the re-post");
+    const after = await stored();
+    const total = after.reduce((sum, r) => sum + r.n, 0);
+    check(total === batches * size, `each event stored once: ${total} rows for ${batches * size} events`);
+  } finally {
+    await pool.end();
+  }
+}
