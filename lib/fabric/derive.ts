@@ -25,11 +25,12 @@ export interface FabricSwitch {
 /**
  * A link, always from a switch or a server's NPU into a plane:
  * - uplink: a server's node chip to a bus switch of its plane (`ports` optical ports);
- * - npu: an NPU to a node chip of its server (`ports` lanes/ports);
  * - parameter: an NPU's RoCE port into the parameter plane (switch unknown).
+ * NPU-to-node-chip links are not listed: every NPU has `bus.npuLinksPerNodeChip` links to every chip of its server
+ * (profile), so they would be 56 rows per A3 server saying the same thing.
  */
 export interface FabricLink {
-  kind: "uplink" | "npu" | "parameter";
+  kind: "uplink" | "parameter";
   planeKey: string;
   switchKey: string | null;
   peerSwitchKey: string | null;
@@ -112,15 +113,9 @@ function deriveBus(profile: FabricProfile, servers: readonly FabricServer[], fab
         for (let i = 0; i < perPlane; i++) {
           fabric.links.push({ kind: "uplink", planeKey, switchKey: chipKey, peerSwitchKey: busSwitchKey(podId, c, i), serverId: server.serverId, npuIndex: null, ports: uplinkPorts });
         }
-        if (bus.npuLinksPerNodeChip.value) {
-          for (const npuIndex of server.npuIndexes) {
-            fabric.links.push({ kind: "npu", planeKey, switchKey: chipKey, peerSwitchKey: null, serverId: server.serverId, npuIndex, ports: bus.npuLinksPerNodeChip.value });
-          }
-        }
       }
     }
   }
-  if (bus.npuLinksPerNodeChip.value === null) fabric.gaps.push(`NPU links to node chips not derived: bus.npuLinksPerNodeChip unknown in profile ${profile.id}`);
 }
 
 function deriveParameterPlane(profile: FabricProfile, servers: readonly FabricServer[], fabric: DerivedFabric): void {
@@ -148,7 +143,6 @@ export interface FabricCounts {
   busSwitches: number;
   nodeChips: number;
   uplinks: number;
-  npuLinks: number;
   parameterLinks: number;
 }
 
@@ -158,7 +152,6 @@ export function countFabric(fabric: Pick<DerivedFabric, "planes" | "switches" | 
     busSwitches: fabric.switches.filter((s) => s.kind === "bus-switch").length,
     nodeChips: fabric.switches.filter((s) => s.kind === "node-chip").length,
     uplinks: fabric.links.filter((l) => l.kind === "uplink").length,
-    npuLinks: fabric.links.filter((l) => l.kind === "npu").length,
     parameterLinks: fabric.links.filter((l) => l.kind === "parameter").length,
   };
 }

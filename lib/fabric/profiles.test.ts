@@ -64,7 +64,6 @@ describe("deriveFabric", () => {
       busSwitches: 56,
       nodeChips: 48 * 7,
       uplinks: 48 * 56, // 2,688 × 400G as the wiring analysis counts them
-      npuLinks: 48 * 7 * 8,
       parameterLinks: 48 * 8,
     });
     expect(fabric.gaps).toEqual([]);
@@ -89,7 +88,7 @@ describe("deriveFabric", () => {
 
   it("gives A2 servers no bus, only the parameter plane", () => {
     const fabric = deriveFabric(a2, pod(null, 3, "a2"));
-    expect(countFabric(fabric)).toEqual({ busPlanes: 0, busSwitches: 0, nodeChips: 0, uplinks: 0, npuLinks: 0, parameterLinks: 24 });
+    expect(countFabric(fabric)).toEqual({ busPlanes: 0, busSwitches: 0, nodeChips: 0, uplinks: 0, parameterLinks: 24 });
     expect(fabric.planes).toEqual([{ key: "param", kind: "parameter", superPodId: null, index: 0, shape: null }]);
   });
 

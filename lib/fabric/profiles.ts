@@ -9,10 +9,16 @@ import { fabricSources } from "./sources";
 export const provenances = ["official", "published", "derived", "assumed", "unknown"] as const;
 export type Provenance = (typeof provenances)[number];
 
+interface LooseFact {
+  value: unknown;
+  provenance: Provenance;
+  source: string | null;
+}
+
 function fact<T extends z.ZodType>(value: T) {
   return z
     .object({ value: value.nullable(), provenance: z.enum(provenances), source: z.string().min(1).max(600).nullable() })
-    .refine((f) => (f.value === null) === (f.provenance === "unknown"), {
+    .refine((f) => ((f as LooseFact).value === null) === (f.provenance === "unknown"), {
       message: "a value is null exactly when its provenance is unknown",
     })
     .refine((f) => f.provenance === "unknown" || f.source !== null, { message: "every known value names its source" });

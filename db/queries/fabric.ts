@@ -1,0 +1,143 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { countFabric, deriveFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
+import { defaultProfileFor, findProfile, type FabricProfile } from "@/lib/fabric/profiles";
+import { DomainError } from "@/lib/errors";
+import type { Database } from "../client";
+import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
+import { recordAudit, type AuditActor } from "./audit";
+import type { Transaction } from "./inventory";
+import { arrayLiteral } from "./pg-array";
+
+/** PostgreSQL takes at most 65,535 parameters per statement; planes and switches go in chunks well under that. */
+const rowsPerInsert = 2_000;
+
+export interface FabricBuild {
+  /** The profile the fabric was derived from; null when the cluster has none (no elements are stored then). */
+  profileId: string | null;
+  /** True when the cluster names no profile and got the default for its servers' model. */
+  defaulted: boolean;
+  counts: FabricCounts;
+  gaps: string[];
+}
+
+/** The cluster's chosen profile, else the shipped default for its servers' model (null when there is none). */
+async function profileOf(tx: Transaction, clusterId: number): Promise<{ profile: FabricProfile | null; defaulted: boolean }> {
+  const [cluster] = await tx.select({ fabricProfile: clusters.fabricProfile }).from(clusters).where(eq(clusters.id, clusterId));
+  if (cluster?.fabricProfile) {
+    const chosen = findProfile(cluster.fabricProfile);
+    if (chosen) return { profile: chosen, defaulted: false };
+  }
+  const models = await tx.selectDistinct({ model: servers.model }).from(servers).where(eq(servers.clusterId, clusterId));
+  return { profile: defaultProfileFor(models.map((m) => m.model)), defaulted: true };
+}
+
+/**
+ * Replaces a cluster's stored fabric (planes, switches, links) with the one its profile derives from the servers
+ * now in the inventory, inside the caller's transaction. Called whenever an inventory is written, and on demand.
+ */
+export async function rebuildFabric(tx: Transaction, clusterId: number): Promise<FabricBuild> {
+  const { profile, defaulted } = await profileOf(tx, clusterId);
+  // Children first: one indexed delete per table instead of a cascade trigger per row.
+  await tx.delete(fabricLinks).where(eq(fabricLinks.clusterId, clusterId));
+  await tx.delete(fabricSwitches).where(eq(fabricSwitches.clusterId, clusterId));
+  await tx.delete(fabricPlanes).where(eq(fabricPlanes.clusterId, clusterId));
+  if (!profile) return { profileId: null, defaulted, counts: countFabric({ planes: [], switches: [], links: [] }), gaps: [] };
+
+  const rows = await tx
+    .select({ ref: servers.id, serverId: servers.serverId, superPodId: superPods.superPodId, podRef: servers.superPodRef, npuIndex: npus.npuIndex })
+    .from(servers)
+    .leftJoin(superPods, eq(superPods.id, servers.superPodRef))
+    .leftJoin(npus, eq(npus.serverRef, servers.id))
+    .where(eq(servers.clusterId, clusterId))
+    .orderBy(asc(servers.position), asc(npus.npuIndex));
+  const byServer = new Map<string, FabricServer & { ref: number }>();
+  const podRefs = new Map<string, number>();
+  for (const row of rows) {
+    let server = byServer.get(row.serverId);
+    if (!server) {
+      server = { ref: row.ref, serverId: row.serverId, superPodId: row.superPodId, npuIndexes: [] };
+      byServer.set(row.serverId, server);
+    }
+    if (row.npuIndex !== null) (server.npuIndexes as number[]).push(row.npuIndex);
+    if (row.superPodId !== null && row.podRef !== null) podRefs.set(row.superPodId, row.podRef);
+  }
+  const fabric = deriveFabric(profile, [...byServer.values()]);
+  const serverRef = (serverId: string) => byServer.get(serverId)!.ref;
+
+  const planeRef = new Map<string, number>();
+  for (let i = 0; i < fabric.planes.length; i += rowsPerInsert) {
+    const chunk = fabric.planes.slice(i, i + rowsPerInsert).map((p) => ({
+      clusterId,
+      superPodRef: p.superPodId === null ? null : podRefs.get(p.superPodId)!,
+      key: p.key,
+      kind: p.kind,
+      planeIndex: p.index,
+      shape: p.shape,
+    }));
+    for (const row of await tx.insert(fabricPlanes).values(chunk).returning({ id: fabricPlanes.id, key: fabricPlanes.key })) planeRef.set(row.key, row.id);
+  }
+  const switchRef = new Map<string, number>();
+  for (let i = 0; i < fabric.switches.length; i += rowsPerInsert) {
+    const chunk = fabric.switches.slice(i, i + rowsPerInsert).map((s) => ({
+      clusterId,
+      planeRef: planeRef.get(s.planeKey)!,
+      key: s.key,
+      kind: s.kind,
+      switchIndex: s.index,
+      serverRef: s.serverId === null ? null : serverRef(s.serverId),
+      ports: s.ports,
+    }));
+    for (const row of await tx.insert(fabricSwitches).values(chunk).returning({ id: fabricSwitches.id, key: fabricSwitches.key })) switchRef.set(row.key, row.id);
+  }
+  // Links are the bulk (3,072 for one 48-server A3 pod): one statement over arrays, not parameters per row.
+  if (fabric.links.length) {
+    const links = fabric.links;
+    const column = <T extends string | number | null>(pick: (l: (typeof links)[number]) => T) => arrayLiteral(links.map(pick));
+    await tx.execute(sql`
+      insert into fabric_links (cluster_id, plane_ref, kind, switch_ref, peer_switch_ref, server_ref, npu_index, ports)
+      select ${clusterId}, u.plane_ref, u.kind::fabric_link_kind, u.switch_ref, u.peer_switch_ref, u.server_ref, u.npu_index, u.ports
+      from unnest(${column((l) => planeRef.get(l.planeKey)!)}::int[], ${column((l) => l.kind)}::text[],
+        ${column((l) => (l.switchKey === null ? null : switchRef.get(l.switchKey)!))}::int[],
+        ${column((l) => (l.peerSwitchKey === null ? null : switchRef.get(l.peerSwitchKey)!))}::int[],
+        ${column((l) => serverRef(l.serverId))}::int[], ${column((l) => l.npuIndex)}::int[], ${column((l) => l.ports)}::int[])
+        as u(plane_ref, kind, switch_ref, peer_switch_ref, server_ref, npu_index, ports)`);
+  }
+  return { profileId: profile.id, defaulted, counts: countFabric(fabric), gaps: fabric.gaps };
+}
+
+/** Chooses a cluster's fabric profile (null: back to the default for its servers) and rebuilds its fabric, audited. */
+export async function setFabricProfile(db: Database, clusterId: number, profileId: string | null, actor: AuditActor): Promise<FabricBuild> {
+  if (profileId !== null && !findProfile(profileId)) {
+    throw new DomainError("invalid", `no fabric profile ${JSON.stringify(profileId)}`, { code: "unknown_fabric_profile" });
+  }
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ fabricProfile: clusters.fabricProfile }).from(clusters).where(eq(clusters.id, clusterId)).for("update");
+    if (!before) throw new DomainError("not_found", `no cluster ${clusterId}`);
+    await tx.update(clusters).set({ fabricProfile: profileId, updatedAt: new Date() }).where(eq(clusters.id, clusterId));
+    const build = await rebuildFabric(tx, clusterId);
+    await recordAudit(tx, {
+      actor,
+      action: "cluster.fabric_profile",
+      target: { type: "cluster", id: clusterId },
+      details: { from: before.fabricProfile, to: profileId, used: build.profileId, counts: build.counts },
+    });
+    return build;
+  });
+}
+
+/** A node-side bus chip of a server as stored: its plane and port count, by server ref and chip id (SwitchChipId). */
+export interface StoredNodeChip {
+  key: string;
+  planeKey: string;
+  ports: number | null;
+}
+
+/** The node chips of one server, by chip id: what a SwitchInfoCfg fault of that server can name. */
+export async function nodeChipsOfServer(db: Pick<Database, "select">, clusterId: number, serverRef: number): Promise<Map<number, StoredNodeChip>> {
+  const rows = await db
+    .select({ chipId: fabricSwitches.switchIndex, key: fabricSwitches.key, planeKey: fabricPlanes.key, ports: fabricSwitches.ports })
+    .from(fabricSwitches)
+    .innerJoin(fabricPlanes, eq(fabricPlanes.id, fabricSwitches.planeRef))
+    .where(sql`${fabricSwitches.clusterId} = ${clusterId} and ${fabricSwitches.serverRef} = ${serverRef} and ${fabricSwitches.kind} = 'node-chip'`);
+  return new Map(rows.map((r) => [r.chipId, { key: r.key, planeKey: r.planeKey, ports: r.ports }]));
+}
