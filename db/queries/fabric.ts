@@ -1,10 +1,11 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { countFabric, deriveFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
-import { defaultProfileFor, findProfile, type FabricProfile } from "@/lib/fabric/profiles";
+import { defaultProfileFor, findProfile, profileFacts, type FabricProfile } from "@/lib/fabric/profiles";
 import { DomainError } from "@/lib/errors";
 import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
+import { getClusterOrThrow } from "./clusters";
 import type { Transaction } from "./inventory";
 import { arrayLiteral } from "./pg-array";
 
@@ -140,4 +141,66 @@ export async function nodeChipsOfServer(db: Pick<Database, "select">, clusterId:
     .innerJoin(fabricPlanes, eq(fabricPlanes.id, fabricSwitches.planeRef))
     .where(sql`${fabricSwitches.clusterId} = ${clusterId} and ${fabricSwitches.serverRef} = ${serverRef} and ${fabricSwitches.kind} = 'node-chip'`);
   return new Map(rows.map((r) => [r.chipId, { key: r.key, planeKey: r.planeKey, ports: r.ports }]));
+}
+
+/** One stored plane, with what a fault on it reaches: its switches, the servers attached, the open switch faults. */
+export interface FabricPlaneSummary {
+  key: string;
+  kind: "bus" | "parameter";
+  superPodId: string | null;
+  shape: string | null;
+  busSwitches: number;
+  servers: number;
+  /** Open switch-fault events on a node chip of this plane: the plane is degraded for every server attached to it. */
+  openSwitchFaults: number;
+}
+
+export interface FabricView {
+  cluster: string;
+  /** The profile chosen for the cluster, or null (the servers' default is used). */
+  chosen: string | null;
+  profile: { id: string; name: string; generation: string } | null;
+  /** Every number of the profile with its provenance and source. */
+  facts: ReturnType<typeof profileFacts>;
+  planes: FabricPlaneSummary[];
+}
+
+/** `GET /api/v1/clusters/{id}/fabric`: the cluster's profile, its numbers with their sources, and the stored planes. */
+export async function loadFabric(db: Database, idOrSlug: string): Promise<FabricView> {
+  const cluster = await getClusterOrThrow(db, idOrSlug);
+  const { profile, chosen } = await db.transaction(async (tx) => {
+    const [row] = await tx.select({ fabricProfile: clusters.fabricProfile }).from(clusters).where(eq(clusters.id, cluster.id));
+    return { ...(await profileOf(tx, cluster.id)), chosen: row?.fabricProfile ?? null };
+  });
+  const { rows } = await db.execute<{ key: string; kind: "bus" | "parameter"; super_pod_id: string | null; shape: string | null; bus_switches: number; servers: number; open_faults: number }>(sql`
+    select p.key, p.kind, sp.super_pod_id, p.shape,
+      (select count(*)::int from fabric_switches s where s.plane_ref = p.id and s.kind = 'bus-switch') as bus_switches,
+      (select count(distinct l.server_ref)::int from fabric_links l where l.plane_ref = p.id) as servers,
+      (select count(*)::int from fault_events f where f.cluster_id = p.cluster_id and f.target_kind = 'switch'
+         and f.ended_at is null and f.raw->'fabric'->>'plane' = p.key) as open_faults
+    from fabric_planes p left join super_pods sp on sp.id = p.super_pod_ref
+    where p.cluster_id = ${cluster.id}
+    order by p.kind, sp.position nulls first, p.plane_index`);
+  return {
+    cluster: cluster.slug,
+    chosen,
+    profile: profile ? { id: profile.id, name: profile.name, generation: profile.generation } : null,
+    facts: profile ? profileFacts(profile) : [],
+    planes: rows.map((r) => ({
+      key: r.key,
+      kind: r.kind,
+      superPodId: r.super_pod_id,
+      shape: r.shape,
+      busSwitches: r.bus_switches,
+      servers: r.servers,
+      openSwitchFaults: r.open_faults,
+    })),
+  };
+}
+
+/** `PUT /api/v1/clusters/{id}/fabric`: choose the profile (null: the default), rebuild the fabric, answer the new view. */
+export async function putFabricProfile(db: Database, idOrSlug: string, profileId: string | null, actor: AuditActor): Promise<FabricView & { gaps: string[] }> {
+  const cluster = await getClusterOrThrow(db, idOrSlug);
+  const build = await setFabricProfile(db, cluster.id, profileId, actor);
+  return { ...(await loadFabric(db, cluster.slug)), gaps: build.gaps };
 }
