@@ -84,6 +84,17 @@ export const fabricProfileSchema = z
 export type FabricProfile = z.infer<typeof fabricProfileSchema>;
 
 const unknown = { value: null, provenance: "unknown", source: null } as const;
+/** Everything of a bus but its plane count, unknown: for profiles whose bus is absent or unpublished. */
+const unknownBusShape = {
+  switchesPerPlane: unknown,
+  chipsPerSwitch: unknown,
+  nodeChips: unknown,
+  portsPerNodeChip: unknown,
+  uplinksPerServerPerPlane: unknown,
+  npuLinksPerNodeChip: unknown,
+  chipPlane: unknown,
+  linkGbps: unknown,
+} as const;
 const s = fabricSources;
 
 /**
@@ -145,14 +156,7 @@ const atlas800TA2: FabricProfile = {
       provenance: "derived",
       source: "A2 rank tables are version 1.0 without super pods, and HCCL_INTER_HCCS_DISABLE (HCCS between servers) is A3 only (HCCL rank_table_config_a2.md; HCCL environment variables)",
     },
-    switchesPerPlane: unknown,
-    chipsPerSwitch: unknown,
-    nodeChips: unknown,
-    portsPerNodeChip: unknown,
-    uplinksPerServerPerPlane: unknown,
-    npuLinksPerNodeChip: unknown,
-    chipPlane: unknown,
-    linkGbps: unknown,
+    ...unknownBusShape,
   },
   parameter: {
     shape: unknown,
@@ -171,14 +175,7 @@ const atlas950: FabricProfile = {
   npusPerServer: unknown,
   bus: {
     planes: unknown,
-    switchesPerPlane: unknown,
-    chipsPerSwitch: unknown,
-    nodeChips: unknown,
-    portsPerNodeChip: unknown,
-    uplinksPerServerPerPlane: unknown,
-    npuLinksPerNodeChip: unknown,
-    chipPlane: unknown,
-    linkGbps: unknown,
+    ...unknownBusShape,
   },
   parameter: { shape: unknown, portsPerServer: unknown, portGbps: unknown },
 };
