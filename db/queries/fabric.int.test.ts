@@ -43,7 +43,7 @@ describe("the stored fabric", () => {
     const [server] = await db.select({ ref: servers.id, serverId: servers.serverId }).from(servers).where(eq(servers.clusterId, id)).limit(1);
     const chips = await nodeChipsOfServer(db, id, server!.ref);
     expect([...chips.keys()]).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(chips.get(3)).toEqual({ key: nodeChipKey(server!.serverId, 3), planeKey: "pod:0/ub:3", ports: 48 });
+    expect(chips.get(3)).toEqual({ key: nodeChipKey(server!.serverId, 3), planeKey: "pod:0/ub:3", ports: 48, uplinks: 8 });
   });
 
   it("gives an A2 cluster only its parameter plane, and follows a profile chosen on demand", async () => {

@@ -131,16 +131,24 @@ export interface StoredNodeChip {
   key: string;
   planeKey: string;
   ports: number | null;
+  /** Optical ports from this chip to the bus switches of its plane. */
+  uplinks: number;
 }
 
 /** The node chips of one server, by chip id: what a SwitchInfoCfg fault of that server can name. */
 export async function nodeChipsOfServer(db: Pick<Database, "select">, clusterId: number, serverRef: number): Promise<Map<number, StoredNodeChip>> {
   const rows = await db
-    .select({ chipId: fabricSwitches.switchIndex, key: fabricSwitches.key, planeKey: fabricPlanes.key, ports: fabricSwitches.ports })
+    .select({
+      chipId: fabricSwitches.switchIndex,
+      key: fabricSwitches.key,
+      planeKey: fabricPlanes.key,
+      ports: fabricSwitches.ports,
+      uplinks: sql<number>`(select coalesce(sum(l.ports), 0)::int from fabric_links l where l.switch_ref = ${fabricSwitches.id} and l.kind = 'uplink')`,
+    })
     .from(fabricSwitches)
     .innerJoin(fabricPlanes, eq(fabricPlanes.id, fabricSwitches.planeRef))
     .where(sql`${fabricSwitches.clusterId} = ${clusterId} and ${fabricSwitches.serverRef} = ${serverRef} and ${fabricSwitches.kind} = 'node-chip'`);
-  return new Map(rows.map((r) => [r.chipId, { key: r.key, planeKey: r.planeKey, ports: r.ports }]));
+  return new Map(rows.map((r) => [r.chipId, { key: r.key, planeKey: r.planeKey, ports: r.ports, uplinks: r.uplinks }]));
 }
 
 /** One stored plane, with what a fault on it reaches: its switches, the servers attached, the open switch faults. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chipAlarmPortId, placeSwitchFault, type KnownNodeChip } from "./switch-faults";
 
 const chips = new Map<number, KnownNodeChip>(
-  Array.from({ length: 7 }, (_, c) => [c, { key: `server:n1/chip:${c}`, planeKey: `pod:0/ub:${c}`, ports: 48 }]),
+  Array.from({ length: 7 }, (_, c) => [c, { key: `server:n1/chip:${c}`, planeKey: `pod:0/ub:${c}`, ports: 48, uplinks: 8 }]),
 );
 
 describe("placeSwitchFault", () => {

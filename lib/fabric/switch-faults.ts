@@ -12,6 +12,8 @@ export interface KnownNodeChip {
   key: string;
   planeKey: string;
   ports: number | null;
+  /** Optical ports from the chip into its plane. */
+  uplinks: number;
 }
 
 export type SwitchFaultPlace =

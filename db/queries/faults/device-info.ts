@@ -7,7 +7,8 @@ import { stableEventId } from "@/lib/faults/ids";
 import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
 import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapshot";
 import { DomainError } from "@/lib/errors";
-import { placeSwitchFault } from "@/lib/fabric/switch-faults";
+import { switchFaultReach } from "@/lib/fabric/impact";
+import { chipAlarmPortId, placeSwitchFault } from "@/lib/fabric/switch-faults";
 import { FindingCap, mergeOmitted, quoted } from "@/lib/report-limits";
 import type { DatabaseHandle } from "../../client";
 import * as schema from "../../schema";
@@ -171,7 +172,17 @@ export async function ingestDeviceInfo(
       if (!place.mapped) warn(faultProblem("switch_chip_unmapped", { chip: fault.chipId, server: server.serverId }));
       const key = place.mapped ? targetKey({ kind: "switch", serverId: server.serverId, chipId: fault.chipId }) : serverKey;
       const fabric = place.mapped
-        ? { chip: place.chipKey, plane: place.planeKey, port: place.port, portOutOfRange: place.portOutOfRange }
+        ? {
+            chip: place.chipKey,
+            plane: place.planeKey,
+            port: place.port,
+            portOutOfRange: place.portOutOfRange,
+            // What it takes down: the chip's plane for this server (chip), one uplink, or one NPU's/CPU's link.
+            reach: switchFaultReach(
+              { plane: place.planeKey, chipAlarm: fault.portId === chipAlarmPortId, assembledCode: fault.assembledCode, peerPortId: peerPortIdOf(fault.raw) },
+              { planes: chips.size, uplinksToPlane: chips.get(fault.chipId)?.uplinks ?? 0 },
+            ),
+          }
         : { unmapped: place.reason };
       return {
         index: chipEvents.length + i,
@@ -242,6 +253,12 @@ export async function ingestDeviceInfo(
       ...omittedWarnings(snapshot, cap),
     };
   });
+}
+
+/** Go's uint PeerPortId (absent means 0); null when the raw record carries something else. */
+function peerPortIdOf(raw: Record<string, unknown>): number | null {
+  const id = raw.PeerPortId ?? 0;
+  return typeof id === "number" && Number.isInteger(id) ? id : null;
 }
 
 function omittedWarnings(snapshot: DeviceInfoSnapshot, cap: FindingCap): Pick<DeviceInfoResult, "omittedWarnings"> {

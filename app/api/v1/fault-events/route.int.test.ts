@@ -298,6 +298,9 @@ describe("POST /api/v1/fault-events/device-info", () => {
         ["switch", "switch:sp1-node03/0", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
         ["switch", "switch:sp1-node03/1", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
       ]);
+      // Port 12 of chip 1 faces NPU 6 (PeerPortDevice 1, PeerPortId 6): one NPU's link, not the plane.
+      const npuPort = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [events[1].id])).rows[0]!.raw;
+      expect(npuPort.fabric).toMatchObject({ plane: "pod:1/ub:1", port: 12, reach: { scope: "npu-port", npuIndex: 6, podDegraded: false } });
       const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
       expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
     });
@@ -319,7 +322,7 @@ describe("POST /api/v1/fault-events/device-info", () => {
         EventSerialNum: 311,
         fault_level: "Separate",
         switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5",
-        fabric: { chip: "server:sp1-node03/chip:0", plane: "pod:1/ub:0", port: 5, portOutOfRange: false },
+        fabric: { chip: "server:sp1-node03/chip:0", plane: "pod:1/ub:0", port: 5, portOutOfRange: false, reach: { scope: "cpu-port", podDegraded: false } },
       });
     });
 
