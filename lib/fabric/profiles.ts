@@ -183,8 +183,6 @@ const atlas950: FabricProfile = {
 /** The shipped profiles, validated once at load (a typo in a number's provenance fails every test). */
 export const shippedProfiles: readonly FabricProfile[] = [atlas900A3, atlas800TA2, atlas950].map((p) => fabricProfileSchema.parse(p));
 
-export const fabricProfileIds = shippedProfiles.map((p) => p.id);
-
 export function findProfile(id: string): FabricProfile | null {
   return shippedProfiles.find((p) => p.id === id) ?? null;
 }

@@ -57,5 +57,3 @@ export const fabricSources = {
   /** Rank table 2.0 (Atlas 350/850/950): each rank address carries a `plane_id`; planes exist, their count is not given. */
   rankTableV2: "HCCL docs rank_table_config_a5.md; MindCluster hccl.json_file_description.md (Atlas 350/850/950)",
 } as const;
-
-export type FabricSourceKey = keyof typeof fabricSources;

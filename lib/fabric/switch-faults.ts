@@ -1,11 +1,8 @@
-import { fabricSources } from "./sources";
-
 /**
  * `SwitchPortId` 0xFFFF marks a chip alarm (the whole chip), any other value a port alarm: `INVALID_PORTID 0xFFFF`
  * and `GetAlarmType` in the 灵衢 DCMI driver's header (fabricSources.lqdcmiHeader). Chip and port ids count from 0.
  */
 export const chipAlarmPortId = 0xffff;
-export const switchFaultSource = fabricSources.lqdcmiHeader;
 
 /** A node chip of the server a SwitchInfoCfg came from, as stored (db/queries/fabric.ts `nodeChipsOfServer`). */
 export interface KnownNodeChip {
