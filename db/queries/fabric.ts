@@ -6,11 +6,9 @@ import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
 import { getClusterOrThrow } from "./clusters";
+import { insertInChunks } from "./insert-chunks";
 import type { Transaction } from "./inventory";
 import { arrayLiteral } from "./pg-array";
-
-/** PostgreSQL takes at most 65,535 parameters per statement; planes and switches go in chunks well under that. */
-const rowsPerInsert = 2_000;
 
 export interface FabricBuild {
   /** The profile the fabric was derived from; null when the cluster has none (no elements are stored then). */
@@ -65,21 +63,20 @@ export async function rebuildFabric(tx: Transaction, clusterId: number): Promise
   const fabric = deriveFabric(profile, [...byServer.values()]);
   const serverRef = (serverId: string) => byServer.get(serverId)!.ref;
 
-  const planeRef = new Map<string, number>();
-  for (let i = 0; i < fabric.planes.length; i += rowsPerInsert) {
-    const chunk = fabric.planes.slice(i, i + rowsPerInsert).map((p) => ({
+  const planeRows = await insertInChunks(
+    fabric.planes.map((p) => ({
       clusterId,
       superPodRef: p.superPodId === null ? null : podRefs.get(p.superPodId)!,
       key: p.key,
       kind: p.kind,
       planeIndex: p.index,
       shape: p.shape,
-    }));
-    for (const row of await tx.insert(fabricPlanes).values(chunk).returning({ id: fabricPlanes.id, key: fabricPlanes.key })) planeRef.set(row.key, row.id);
-  }
-  const switchRef = new Map<string, number>();
-  for (let i = 0; i < fabric.switches.length; i += rowsPerInsert) {
-    const chunk = fabric.switches.slice(i, i + rowsPerInsert).map((s) => ({
+    })),
+    (chunk) => tx.insert(fabricPlanes).values(chunk).returning({ id: fabricPlanes.id, key: fabricPlanes.key }),
+  );
+  const planeRef = new Map(planeRows.map((row) => [row.key, row.id]));
+  const switchRows = await insertInChunks(
+    fabric.switches.map((s) => ({
       clusterId,
       planeRef: planeRef.get(s.planeKey)!,
       key: s.key,
@@ -87,9 +84,10 @@ export async function rebuildFabric(tx: Transaction, clusterId: number): Promise
       switchIndex: s.index,
       serverRef: s.serverId === null ? null : serverRef(s.serverId),
       ports: s.ports,
-    }));
-    for (const row of await tx.insert(fabricSwitches).values(chunk).returning({ id: fabricSwitches.id, key: fabricSwitches.key })) switchRef.set(row.key, row.id);
-  }
+    })),
+    (chunk) => tx.insert(fabricSwitches).values(chunk).returning({ id: fabricSwitches.id, key: fabricSwitches.key }),
+  );
+  const switchRef = new Map(switchRows.map((row) => [row.key, row.id]));
   // Links are the bulk (3,072 for one 48-server A3 pod): one statement over arrays, not parameters per row.
   if (fabric.links.length) {
     const links = fabric.links;

@@ -4,18 +4,8 @@ import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
 import { clusters, devices, links, npus, servers, superPods } from "../schema";
 import { rebuildFabric } from "./fabric";
+import { insertInChunks } from "./insert-chunks";
 
-/** PostgreSQL takes at most 65,535 parameters per statement; rows are inserted in chunks well under that. */
-const rowsPerInsert = 2_000;
-
-async function insertInChunks<Row, Result>(
-  rows: Row[],
-  insert: (chunk: Row[]) => Promise<Result[]>,
-): Promise<Result[]> {
-  const results: Result[] = [];
-  for (let i = 0; i < rows.length; i += rowsPerInsert) results.push(...(await insert(rows.slice(i, i + rowsPerInsert))));
-  return results;
-}
 
 /** Writes a whole cluster inventory in one transaction and returns the new cluster's id. */
 export async function insertCluster(db: Database, spec: ClusterSpec): Promise<number> {
