@@ -159,6 +159,8 @@ const matrix: Record<string, Entry> = {
   "POST /api/v1/affinity/check": { permission: "read", ok: 200, call: () => ({ body: { value: "mode:1", lscpu: kunpeng920Lscpu, topo: a2TopoNotDefault } }) },
   "POST /api/v1/affinity/plan": { permission: "read", ok: 200, call: () => ({ body: { npus: [0, 1], lscpu: kunpeng920Lscpu, topo: a2TopoNotDefault } }) },
   "GET /api/v1/clusters/[id]/cpu-layouts": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
+  "GET /api/v1/clusters/[id]/fabric": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
+  "PUT /api/v1/clusters/[id]/fabric": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: { profile: null } }) },
   "GET /api/v1/clusters/[id]/servers/[serverId]/cpu-layout": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo", serverId: a2ServerId } }) },
   "PUT /api/v1/clusters/[id]/servers/[serverId]/cpu-layout": {
     permission: "write",

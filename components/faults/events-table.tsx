@@ -10,6 +10,8 @@ import { toneOf } from "./level-colors";
 
 export function targetLabel(e: Pick<TimelineEvent, "superPodId" | "serverId" | "deviceId" | "targetKind" | "targetKey">): string {
   if (e.targetKind === "link") return e.targetKey.replace(/^link:/, "").replace("~", " ↔ ");
+  // A 灵衢 switch chip of a server (SwitchInfoCfg's SwitchChipId): `switch:<server>/<chip>`.
+  if (e.targetKind === "switch") return e.targetKey.replace(/^switch:/, "").replace(/\/(\d+)$/, " / switch chip $1");
   if (e.serverId && e.deviceId !== null) return `${e.serverId} / ${e.deviceId}`;
   if (e.serverId) return e.serverId;
   if (e.superPodId) return `super pod ${e.superPodId}`;

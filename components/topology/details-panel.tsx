@@ -247,6 +247,8 @@ function useFaultTargetLabel(): (key: string) => string {
         return rest.replace(/\/(\d+)$/, " · NPU $1");
       case "die":
         return rest.replace(/\/(\d+)$/, " · die $1");
+      case "switch":
+        return rest.replace(/\/(\d+)$/, " · switch chip $1");
       case "link":
         return rest.replace("~", " ↔ ");
       default:

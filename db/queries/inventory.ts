@@ -3,18 +3,9 @@ import type { ClusterSummary } from "../schema/cluster/validation";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
 import { clusters, devices, links, npus, servers, superPods } from "../schema";
+import { rebuildFabric } from "./fabric";
+import { insertInChunks } from "./insert-chunks";
 
-/** PostgreSQL takes at most 65,535 parameters per statement; rows are inserted in chunks well under that. */
-const rowsPerInsert = 2_000;
-
-async function insertInChunks<Row, Result>(
-  rows: Row[],
-  insert: (chunk: Row[]) => Promise<Result[]>,
-): Promise<Result[]> {
-  const results: Result[] = [];
-  for (let i = 0; i < rows.length; i += rowsPerInsert) results.push(...(await insert(rows.slice(i, i + rowsPerInsert))));
-  return results;
-}
 
 /** Writes a whole cluster inventory in one transaction and returns the new cluster's id. */
 export async function insertCluster(db: Database, spec: ClusterSpec): Promise<number> {
@@ -29,9 +20,12 @@ export async function insertCluster(db: Database, spec: ClusterSpec): Promise<nu
   });
 }
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** Writes super pods, servers, NPUs, dies and links of an (empty) cluster, inside the caller's transaction. */
+/**
+ * Writes super pods, servers, NPUs, dies and links of an (empty) cluster, then derives its fabric (planes, switches,
+ * links: db/queries/fabric.ts) from the cluster's profile, inside the caller's transaction.
+ */
 export async function insertInventory(
   tx: Transaction,
   clusterId: number,
@@ -90,6 +84,7 @@ export async function insertInventory(
     });
     await insertInChunks(linkValues, (chunk) => tx.insert(links).values(chunk).returning({ id: links.id }));
   }
+  await rebuildFabric(tx, clusterId);
 }
 
 function requireRef<K>(refs: Map<K, number>, key: K, what: string): number {

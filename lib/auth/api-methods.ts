@@ -14,6 +14,7 @@ export const apiMethods: Record<string, readonly string[]> = {
   "/api/v1/audit": ["GET"],
   "/api/v1/clusters": ["GET"],
   "/api/v1/clusters/[id]/cpu-layouts": ["GET"],
+  "/api/v1/clusters/[id]/fabric": ["GET", "PUT"],
   "/api/v1/clusters/[id]/inventory": ["PUT"],
   "/api/v1/clusters/[id]/inventory/preview": ["POST"],
   "/api/v1/clusters/[id]/inventory/rank-table": ["GET"],

@@ -81,7 +81,8 @@ export interface DeviceInfoResult {
   opened: {
     id: string;
     npuName: string | null;
-    switchPort: { chipId: number; portId: number; assembledCode: string } | null;
+    /** A switch fault: the chip and port it names, and the bus plane of that chip (null: not in the fabric). */
+    switchPort: { chipId: number; portId: number; assembledCode: string; plane: string | null } | null;
     code: string | null;
     level: string;
   }[];

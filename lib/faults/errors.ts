@@ -28,6 +28,7 @@ export const englishTemplates = {
   unknown_level: "{path}: unknown fault level {level} kept as raw",
   switch_recovery_record: "{path}: a recovery record (Assertion 0) is not an open fault",
   not_a_die: "{npu} is not a die of {server}: its fault is recorded against the server",
+  switch_chip_unmapped: "switch chip {chip} of {server} is not in the cluster's fabric: its fault is recorded against the server",
   stale_snapshot: "a newer snapshot (UpdateTime {updateTime}) was already taken in; this one changes nothing",
   // where an event or snapshot belongs
   unknown_cluster: "no cluster {cluster}",

@@ -24,7 +24,8 @@ export const networkKinds: readonly FaultKind[] = ["gateway-probe-failure", "roc
 export const faultSources = ["device-plugin", "device-info-cm", "hccl-log", "scheduler", "simulator", "csv-import", "api"] as const;
 export type FaultSource = (typeof faultSources)[number];
 
-export const targetKinds = ["cluster", "super-pod", "server", "npu", "die", "link"] as const;
+/** `switch`: one of a server's node-side 灵衢 bus chips, as SwitchInfoCfg names it (lib/fabric/switch-faults.ts). */
+export const targetKinds = ["cluster", "super-pod", "server", "npu", "die", "link", "switch"] as const;
 export type TargetKind = (typeof targetKinds)[number];
 
 /** HCCL's three phases (shared/seeds/002_*.txt; lib/faults/hccl-phases.ts). */
@@ -89,6 +90,8 @@ export interface FaultTarget {
   deviceId?: number | null;
   /** For a link: the other die. */
   peer?: { serverId: string; deviceId: number } | null;
+  /** For a switch: the chip's SwitchChipId on its server. */
+  chipId?: number | null;
 }
 
 /** A stable text key for a target: the same place always gives the same key. */
@@ -109,5 +112,17 @@ export function targetKey(target: FaultTarget): string {
       const b = target.peer ? `${target.peer.serverId}/${target.peer.deviceId}` : "";
       return `link:${[a, b].sort().join("~")}`;
     }
+    case "switch":
+      return `switch:${target.serverId ?? ""}/${target.chipId ?? ""}`;
   }
+}
+
+/**
+ * The switch chips a server's SwitchInfoCfg can name: the 灵衢 DCMI driver keeps a table of NUM_CHIP = 7 chips per
+ * node (lib/fabric/sources.ts lqdcmiHeader). Their target keys belong to the server's scope (timeline filter, details).
+ */
+export const reportableSwitchChips = 7;
+
+export function switchTargetKeys(serverId: string): string[] {
+  return Array.from({ length: reportableSwitchChips }, (_, chipId) => targetKey({ kind: "switch", serverId, chipId }));
 }

@@ -8,10 +8,19 @@ const inventory = new Map<string, ServerTargets>([
 const lookup = (serverId: string) => inventory.get(serverId);
 
 describe("targetFilterOf", () => {
-  it("names everything of a known server: itself, its NPUs and dies, and links at its dies", () => {
+  it("names everything of a known server: itself, its NPUs, dies and switch chips, and links at its dies", () => {
     expect(targetFilterOf("sp0-node01", lookup)).toEqual({
       kind: "exact",
-      targetKeys: ["server:sp0-node01", "npu:sp0-node01/0", "npu:sp0-node01/1", "die:sp0-node01/0", "die:sp0-node01/1", "die:sp0-node01/2", "die:sp0-node01/3"],
+      targetKeys: [
+        "server:sp0-node01",
+        "npu:sp0-node01/0",
+        "npu:sp0-node01/1",
+        "die:sp0-node01/0",
+        "die:sp0-node01/1",
+        "die:sp0-node01/2",
+        "die:sp0-node01/3",
+        ...[0, 1, 2, 3, 4, 5, 6].map((chip) => `switch:sp0-node01/${chip}`),
+      ],
       linkEnds: ["sp0-node01/0", "sp0-node01/1", "sp0-node01/2", "sp0-node01/3"],
     });
   });

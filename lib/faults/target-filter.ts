@@ -1,4 +1,4 @@
-import { targetKey } from "./model";
+import { switchTargetKeys, targetKey } from "./model";
 
 /** What the inventory knows of a server, for naming the targets inside it. */
 export interface ServerTargets {
@@ -26,6 +26,7 @@ export function targetFilterOf(text: string, serverTargets: (serverId: string) =
         targetKey({ kind: "server", serverId }),
         ...server.npuIndexes.map((npuIndex) => targetKey({ kind: "npu", serverId, npuIndex })),
         ...server.deviceIds.map((deviceId) => targetKey({ kind: "die", serverId, deviceId })),
+        ...switchTargetKeys(serverId),
       ],
       linkEnds: server.deviceIds.map((deviceId) => `${serverId}/${deviceId}`),
     };

@@ -21,7 +21,9 @@ describe("faultScopeOf", () => {
     expect(npu.targetKeys).toEqual(["npu:sp0-node05/3", "die:sp0-node05/6", "die:sp0-node05/7"]);
     expect(npu.linkEnds).toEqual(["sp0-node05/6", "sp0-node05/7"]);
     const server = faultScopeOf(demo, "server", "sp0-node05");
-    expect(server.targetKeys).toHaveLength(1 + 8 + 16);
+    // itself, 8 NPUs, its 7 switch chips (SwitchInfoCfg), 16 dies
+    expect(server.targetKeys).toHaveLength(1 + 8 + 7 + 16);
+    expect(server.targetKeys).toContain("switch:sp0-node05/6");
     expect(server.targetKeys.slice(0, 2)).toEqual(["server:sp0-node05", "npu:sp0-node05/0"]);
     expect(server.linkEnds).toHaveLength(16);
     expect(server.timeline).toEqual({ target: "sp0-node05", open: ["pod:0", "server:sp0-node05"] });
@@ -30,7 +32,7 @@ describe("faultScopeOf", () => {
   it("scopes a super pod to itself and everything of its 48 servers; the timeline can only open its lane", () => {
     const pod = faultScopeOf(demo, "superpod", "1");
     expect(pod.targetKeys[0]).toBe("pod:1");
-    expect(pod.targetKeys).toHaveLength(1 + 48 * (1 + 8 + 16));
+    expect(pod.targetKeys).toHaveLength(1 + 48 * (1 + 8 + 7 + 16));
     expect(pod.targetKeys).toContain("die:sp1-node47/15");
     expect(pod.targetKeys).not.toContain("die:sp0-node00/0");
     expect(pod.timeline).toEqual({ target: null, open: ["pod:1"] });

@@ -1,4 +1,4 @@
-import { targetKey } from "@/lib/faults/model";
+import { switchTargetKeys, targetKey } from "@/lib/faults/model";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
@@ -50,7 +50,7 @@ interface Subject {
 }
 
 const npuTargets = (server: IndexedServer) => server.npus.map((npu) => targetKey({ kind: "npu", serverId: server.id, npuIndex: npu.npuIndex }));
-const serverTargets = (server: IndexedServer) => [targetKey({ kind: "server", serverId: server.id }), ...npuTargets(server)];
+const serverTargets = (server: IndexedServer) => [targetKey({ kind: "server", serverId: server.id }), ...npuTargets(server), ...switchTargetKeys(server.id)];
 /** The timeline lanes down to a server: its super pod's, then its own (which opens into die lanes). */
 const serverLanes = (server: IndexedServer) => [...(server.pod ? [`pod:${server.pod.id}`] : []), `server:${server.id}`];
 

@@ -7,6 +7,8 @@ import { stableEventId } from "@/lib/faults/ids";
 import { defaultLevelByKind, targetKey } from "@/lib/faults/model";
 import { chipFaultKey, diffSnapshot, switchFaultKey } from "@/lib/faults/snapshot";
 import { DomainError } from "@/lib/errors";
+import { switchFaultReach } from "@/lib/fabric/impact";
+import { chipAlarmPortId, placeSwitchFault } from "@/lib/fabric/switch-faults";
 import { FindingCap, mergeOmitted, quoted } from "@/lib/report-limits";
 import type { DatabaseHandle } from "../../client";
 import * as schema from "../../schema";
@@ -14,6 +16,7 @@ import { faultChannel } from "../../schema/fault-event/constants";
 import { inTransaction, notify } from "../../transaction";
 import { recordAudit, type AuditActor } from "../audit";
 import { findCluster } from "../clusters";
+import { nodeChipsOfServer } from "../fabric";
 import { insertEvents } from "./insert";
 import { reevaluateSeries } from "./judgement";
 import type { FaultNotice, PreparedEvent } from "./model";
@@ -53,9 +56,12 @@ function resolveServer(index: TargetIndex, snapshot: DeviceInfoSnapshot, node: s
 
 /** What an opened event is about, as the snapshot names it: the chip (`Ascend910-4`) or the switch chip and port. */
 function openedTarget(event: PreparedEvent): Pick<DeviceInfoResult["opened"][number], "npuName" | "switchPort"> {
-  const raw = event.raw as { npu_name?: string; SwitchChipId?: number; SwitchPortId?: number; AssembledFaultCode?: string };
+  const raw = event.raw as { npu_name?: string; SwitchChipId?: number; SwitchPortId?: number; AssembledFaultCode?: string; fabric?: { plane?: string } };
   if (raw.npu_name !== undefined) return { npuName: raw.npu_name, switchPort: null };
-  return { npuName: null, switchPort: { chipId: raw.SwitchChipId ?? 0, portId: raw.SwitchPortId ?? 0, assembledCode: raw.AssembledFaultCode ?? "" } };
+  return {
+    npuName: null,
+    switchPort: { chipId: raw.SwitchChipId ?? 0, portId: raw.SwitchPortId ?? 0, assembledCode: raw.AssembledFaultCode ?? "", plane: raw.fabric?.plane ?? null },
+  };
 }
 
 /**
@@ -75,6 +81,8 @@ export async function ingestDeviceInfo(
   const index = await loadTargetIndex(handle.pool, cluster);
   const server = resolveServer(index, snapshot, input.node ?? null);
   const settings = await getFaultSettings(handle.pool, cluster.id);
+  // The server's node-side bus chips in the stored fabric: where its SwitchInfoCfg faults land.
+  const chips = snapshot.switchInfo?.faults.length ? await nodeChipsOfServer(handle.db, cluster.id, server.ref) : new Map();
   const warnings = [...snapshot.warnings];
   // Warnings found here (a fault of a chip that is not a die of the server) are capped like the parser's.
   const cap = new FindingCap();
@@ -153,19 +161,36 @@ export async function ingestDeviceInfo(
         raw: { ...fault.raw, npu_name: fault.npuName },
       };
     });
-    // 灵衢 switch faults belong to the server (the switch chip is not a die); their FaultTimeAndLevelMap key tells
-    // chips and ports apart, in the id and in raw.switch_fault_key, which later snapshots are matched by.
+    // 灵衢 switch faults open on the node chip they name (SwitchChipId) in the stored fabric, with the port in raw and
+    // the message; a chip the fabric does not have stays on the server, flagged unmapped, never dropped. Their
+    // FaultTimeAndLevelMap key (chip, port and code) is kept in raw.switch_fault_key, which later snapshots match.
     const serverKey = targetKey({ kind: "server", serverId: server.serverId });
     const switchEvents: PreparedEvent[] = diff.openSwitch.map((fault, i) => {
       const kind = "bus-device-fault" as const;
       const beganAt = Math.min(fault.faultTime, snapshotMs || fault.faultTime);
+      const place = placeSwitchFault(chips, fault.chipId, fault.portId);
+      if (!place.mapped) warn(faultProblem("switch_chip_unmapped", { chip: fault.chipId, server: server.serverId }));
+      const key = place.mapped ? targetKey({ kind: "switch", serverId: server.serverId, chipId: fault.chipId }) : serverKey;
+      const fabric = place.mapped
+        ? {
+            chip: place.chipKey,
+            plane: place.planeKey,
+            port: place.port,
+            portOutOfRange: place.portOutOfRange,
+            // What it takes down: the chip's plane for this server (chip), one uplink, or one NPU's/CPU's link.
+            reach: switchFaultReach(
+              { plane: place.planeKey, chipAlarm: fault.portId === chipAlarmPortId, assembledCode: fault.assembledCode, peerPortId: peerPortIdOf(fault.raw) },
+              { planes: chips.size, uplinksToPlane: chips.get(fault.chipId)?.uplinks ?? 0 },
+            ),
+          }
+        : { unmapped: place.reason };
       return {
         index: chipEvents.length + i,
-        id: stableEventId({ source: "device-info-cm", cluster: cluster.slug, targetKey: `${serverKey}|${fault.key}`, kind, code: fault.code, beganAt }),
+        id: stableEventId({ source: "device-info-cm", cluster: cluster.slug, targetKey: `${key}|${fault.key}`, kind, code: fault.code, beganAt }),
         clusterId: cluster.id,
-        targetKind: "server",
-        targetKey: serverKey,
-        seriesKey: seriesKey(serverKey, { kind, code: fault.code }),
+        targetKind: place.mapped ? "switch" : "server",
+        targetKey: key,
+        seriesKey: seriesKey(key, { kind, code: fault.code }),
         superPodRef: server.superPodRef,
         serverRef: server.ref,
         npuIndex: null,
@@ -181,8 +206,8 @@ export async function ingestDeviceInfo(
         job: null,
         rankTable: null,
         rank: null,
-        message: `switch chip ${fault.chipId} port ${fault.portId} ${fault.assembledCode} (${fault.levelText ?? "no level"})`,
-        raw: { ...fault.raw, switch_fault_key: fault.key, fault_level: fault.levelText, node_status: snapshot.switchInfo?.nodeStatus ?? null },
+        message: `switch chip ${fault.chipId} port ${fault.portId} ${fault.assembledCode} (${fault.levelText ?? "no level"})${place.mapped ? ` on ${place.planeKey}` : ""}`,
+        raw: { ...fault.raw, switch_fault_key: fault.key, fault_level: fault.levelText, node_status: snapshot.switchInfo?.nodeStatus ?? null, fabric },
       };
     });
     const events = [...chipEvents, ...switchEvents];
@@ -228,6 +253,12 @@ export async function ingestDeviceInfo(
       ...omittedWarnings(snapshot, cap),
     };
   });
+}
+
+/** Go's uint PeerPortId (absent means 0); null when the raw record carries something else. */
+function peerPortIdOf(raw: Record<string, unknown>): number | null {
+  const id = raw.PeerPortId ?? 0;
+  return typeof id === "number" && Number.isInteger(id) ? id : null;
 }
 
 function omittedWarnings(snapshot: DeviceInfoSnapshot, cap: FindingCap): Pick<DeviceInfoResult, "omittedWarnings"> {

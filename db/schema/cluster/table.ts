@@ -14,11 +14,14 @@ export const clusters = pgTable(
     description: text("description").notNull().default(""),
     /** Bumped on every inventory change, so derived views (topology) can be cached per revision. */
     inventoryRevision: integer("inventory_revision").notNull().default(1),
+    /** The fabric profile chosen for the cluster (lib/fabric/profiles.ts); null: the default for its servers' model. */
+    fabricProfile: text("fabric_profile"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("clusters_slug_format", sql`${t.slug} ~ '^[a-z0-9][a-z0-9-]{0,62}$'`),
     check("clusters_name_not_blank", sql`length(trim(${t.name})) > 0`),
+    check("clusters_fabric_profile_format", sql`${t.fabricProfile} ~ '^[a-z0-9][a-z0-9-]{0,47}$'`),
   ],
 );

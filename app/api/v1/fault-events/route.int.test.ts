@@ -300,20 +300,32 @@ describe("POST /api/v1/fault-events/device-info", () => {
     const switchEvents = async () =>
       (await timeline(`from=${1_744_180_000_000}&to=${1_744_190_000_000}&kind=bus-device-fault&target=sp1-node03`)).events.filter((e) => e.serverId === "sp1-node03");
 
-    it("opens one server event per switch chip and port, with the hex code and the level as given", async () => {
+    it("opens an event on the switch chip each fault names, with its plane, port, hex code and level as given", async () => {
       const result = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       expect(result.body.server).toBe("sp1-node03");
       const switchOpened = result.body.opened.filter((o: { switchPort: unknown }) => o.switchPort !== null);
-      expect(switchOpened.map((o: { code: string; level: string; switchPort: { chipId: number; portId: number } }) => [o.code, o.level, o.switchPort.chipId, o.switchPort.portId])).toEqual([
-        ["00F1FF09", "SeparateNPU", 0, 5],
-        ["08520003", "NotHandleFault", 1, 12],
+      expect(
+        switchOpened.map((o: { code: string; level: string; switchPort: { chipId: number; portId: number; plane: string } }) => [
+          o.code,
+          o.level,
+          o.switchPort.chipId,
+          o.switchPort.portId,
+          o.switchPort.plane,
+        ]),
+      ).toEqual([
+        ["00F1FF09", "SeparateNPU", 0, 5, "pod:1/ub:0"],
+        ["08520003", "NotHandleFault", 1, 12, "pod:1/ub:1"],
       ]);
+      // The server's filter (target=sp1-node03) still finds them: its switch chips are in its scope.
       const events = await switchEvents();
-      expect(events.map((e) => [e.targetKind, e.kind, e.code, e.reportedLevel, e.beganAt, e.endedAt])).toEqual([
-        ["server", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
-        ["server", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
+      expect(events.map((e) => [e.targetKind, e.targetKey, e.kind, e.code, e.reportedLevel, e.beganAt, e.endedAt])).toEqual([
+        ["switch", "switch:sp1-node03/0", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
+        ["switch", "switch:sp1-node03/1", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
       ]);
+      // Port 12 of chip 1 faces NPU 6 (PeerPortDevice 1, PeerPortId 6): one NPU's link, not the plane.
+      const npuPort = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [events[1].id])).rows[0]!.raw;
+      expect(npuPort.fabric).toMatchObject({ plane: "pod:1/ub:1", port: 12, reach: { scope: "npu-port", npuIndex: 6, podDegraded: false } });
       const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
       expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
     });
@@ -330,7 +342,25 @@ describe("POST /api/v1/fault-events/device-info", () => {
         ["08520003", null],
       ]);
       const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [first.id])).rows[0]!.raw;
-      expect(raw).toMatchObject({ AssembledFaultCode: "[0x00f1ff09,155913,cpu,na]", EventSerialNum: 311, fault_level: "Separate", switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5" });
+      expect(raw).toMatchObject({
+        AssembledFaultCode: "[0x00f1ff09,155913,cpu,na]",
+        EventSerialNum: 311,
+        fault_level: "Separate",
+        switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5",
+        fabric: { chip: "server:sp1-node03/chip:0", plane: "pod:1/ub:0", port: 5, portOutOfRange: false, reach: { scope: "cpu-port", podDegraded: false } },
+      });
+    });
+
+    it("keeps a fault of a chip the fabric does not have on the server, unmapped, with a warning", async () => {
+      const unknownChip = JSON.stringify({ EventType: 5, AssembledFaultCode: "[0x08520003,,L2,na]", SwitchChipId: 9, SwitchPortId: 3, Assertion: 1, AlarmRaisedTime: 1_744_182_120 });
+      const result = await postDeviceInfo(withFaults(configMap, (faults) => [...faults.slice(1), unknownChip]), "cluster=atlas-a3-demo");
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body.opened).toEqual([expect.objectContaining({ code: "08520003", switchPort: expect.objectContaining({ chipId: 9, portId: 3, plane: null }) })]);
+      expect(result.body.warnings).toContainEqual(expect.objectContaining({ reason: "switch_chip_unmapped", params: { chip: 9, server: "sp1-node03" } }));
+      const unmapped = (await switchEvents()).filter((e) => e.targetKind === "server");
+      expect(unmapped.map((e) => [e.targetKey, e.code, e.endedAt])).toEqual([["server:sp1-node03", "08520003", null]]);
+      const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [unmapped[0].id])).rows[0]!.raw;
+      expect(raw).toMatchObject({ SwitchChipId: 9, fabric: { unmapped: "unknown-chip" } });
     });
   });
 });
