@@ -16,33 +16,26 @@ interface OpenContainer {
   key: string | undefined;
 }
 
-/** True when a parsed value nests deeper than MAX_NESTING (walked without recursion, containers only). */
+/**
+ * True when a parsed value nests deeper than MAX_NESTING (containers only). Recursive, but the recursion stops at
+ * MAX_NESTING levels, so no input can overflow the stack; recursion keeps no stack arrays, which matters on the
+ * hot path (every table JSON.parse accepts goes through here).
+ */
 export function nestsTooDeep(value: JsonValue): boolean {
-  const stack: (JsonValue[] | JsonObject)[] = [];
-  const depths: number[] = [];
-  if (typeof value === "object" && value !== null) {
-    stack.push(value);
-    depths.push(1);
-  }
-  while (stack.length > 0) {
-    const container = stack.pop()!;
-    const depth = depths.pop()!;
-    if (Array.isArray(container)) {
-      for (const item of container) {
-        if (typeof item !== "object" || item === null) continue;
-        if (depth >= MAX_NESTING) return true;
-        stack.push(item);
-        depths.push(depth + 1);
-      }
-    } else {
-      for (const key in container) {
-        const item = container[key]!;
-        if (typeof item !== "object" || item === null) continue;
-        if (depth >= MAX_NESTING) return true;
-        stack.push(item);
-        depths.push(depth + 1);
-      }
+  return typeof value === "object" && value !== null && containerNestsTooDeep(value, 1);
+}
+
+function containerNestsTooDeep(container: JsonValue[] | JsonObject, depth: number): boolean {
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const item = container[index];
+      if (typeof item === "object" && item !== null && (depth >= MAX_NESTING || containerNestsTooDeep(item, depth + 1))) return true;
     }
+    return false;
+  }
+  for (const key in container) {
+    const item = container[key];
+    if (typeof item === "object" && item !== null && (depth >= MAX_NESTING || containerNestsTooDeep(item, depth + 1))) return true;
   }
   return false;
 }
