@@ -24,7 +24,7 @@ export function useFindingSelection(tab: string, structure: TableStructure, onTa
   useLayoutEffect(() => {
     selectionContext.current = { tab, structure, onTabChange };
   });
-  const selectIssue = useCallback((issue: Issue) => {
+  const selectIssue = useCallback((issue: Pick<Issue, "path" | "line" | "column">) => {
     const { tab, structure, onTabChange } = selectionContext.current;
     if (tab === "json") {
       if (issue.line) rawRef.current?.select(issue.line, issue.column ?? 1);
