@@ -15,3 +15,4 @@ export * from "./fault-rollup/table";
 export * from "./job/table";
 export * from "./port-policy/table";
 export * from "./server-cpu-layout/table";
+export * from "./device-net-address/table";
