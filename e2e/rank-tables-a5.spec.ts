@@ -18,6 +18,8 @@ test.describe("Rank table workspace, version 2.0 (editor)", () => {
   test.use({ storageState: storageStateOf("editor") });
 
   test("shows rank_list in the grid; an edited device_id raises RT110 on its cell and in the problems, and fixing it clears it; an A2 cluster gets CL001", async ({ page }) => {
+    // Two validations and a cluster list on a shared 2-core machine: it ran 55 s of the default 60 under load 25.
+    test.setTimeout(120_000);
     await page.goto("/rank-tables/new");
     await page.getByRole("textbox", { name: "Rank table text" }).fill(writeRankTable(generateA5Table({ racks: 2, npusPerRack: 4 })));
     await page.getByRole("button", { name: "Open in the editor" }).click();
