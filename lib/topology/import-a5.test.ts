@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { generateA5Table, writeRankTable } from "@/lib/rank-table";
 import type { A5RankTable } from "@/lib/rank-table/a5-model";
+import { tableFromInventory } from "@/lib/rank-table-workspace/from-inventory";
+import { a5TableFromInventory } from "./export";
 import { diffInventory, inventoryFromRankTable } from "./import";
 
 /** Two racks of four NPUs: the generator's Atlas 950 shape (level 0 the rack, level 1 the SuperPoD, two dies' EIDs per level). */
@@ -72,5 +74,15 @@ describe("inventory from a 2.0 (A5) rank table", () => {
     expect(diff.dies.changed).toEqual([{ id: "superpod0-rack0/d0", changes: [expect.objectContaining({ field: "netLevels" })] }]);
     expect(String(diff.dies.changed[0]!.changes[0]!.to)).toContain("0000000000000000000000000000abcd@plane0");
     expect(diffInventory(before, before).unchanged).toBe(true);
+  });
+
+  it("builds the same 2.0 table back from the inventory (the reverse of the import), also for build from inventory", () => {
+    const text = writeRankTable(table());
+    const inventory = inventoryFromRankTable(text).inventory!;
+    expect(writeRankTable(a5TableFromInventory(inventory.servers))).toBe(text);
+    // Atlas 950 servers read only "2.0": build from inventory gives 2.0 whatever 1.x version was asked for.
+    const built = tableFromInventory(inventory, { version: "1.2", servers: ["superpod0-rack1"] });
+    expect(writeRankTable(built)).toBe(writeRankTable({ ...a5TableFromInventory(inventory.servers.slice(1)) }));
+    expect(inventoryFromRankTable(writeRankTable(built)).issues).toEqual([]);
   });
 });
