@@ -5,8 +5,8 @@ import { Button, Input, Table, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
 import { forwardRef, memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Issue, Severity } from "@/lib/rank-table";
-import { DEVICE_EDIT_FIELDS, type DeviceField } from "@/lib/rank-table-workspace/edit";
-import { gridSlots, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
+import type { GridField } from "@/lib/rank-table-workspace/edit";
+import { gridSlots, rowFieldPath, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
 import { createStore, useFieldFindings, useRowSeverity, useStorePart, type Store } from "./findings-store";
 
 export interface DeviceGridHandle {
@@ -16,10 +16,12 @@ export interface DeviceGridHandle {
 
 interface Props {
   rows: DeviceRow[];
+  /** The editable columns: the device fields of a 1.x table, a rank's fields of a "2.0" one. */
+  fields: readonly GridField[];
   readOnly: boolean;
   selectedRow: string | undefined;
   onSelectRow: (key: string) => void;
-  onChange: (row: DeviceRow, field: DeviceField, value: string | undefined) => void;
+  onChange: (row: DeviceRow, field: GridField, value: string | undefined) => void;
   onRemove: (row: DeviceRow) => void;
   height: number;
 }
@@ -35,11 +37,11 @@ const useSlotRow = (rows: RowsStore, slot: GridSlot) => useStorePart(rows, useCa
  * One editable field: commits on Enter or leaving the field, Escape puts the saved value back. It reads its own row
  * and findings, so an edit or a report re-renders only the cells it concerns, never the whole table.
  */
-const Cell = memo(function Cell({ slot, rows, field, readOnly, onChange }: { slot: GridSlot; rows: RowsStore; field: DeviceField; readOnly: boolean; onChange: Props["onChange"] }) {
+const Cell = memo(function Cell({ slot, rows, field, readOnly, onChange }: { slot: GridSlot; rows: RowsStore; field: GridField; readOnly: boolean; onChange: Props["onChange"] }) {
   const t = useTranslations("rankTables.editor");
   const row = useSlotRow(rows, slot);
   const value = row.values[field];
-  const issues = useFieldFindings(`/server_list/${row.server}/device/${row.device}/${field}`);
+  const issues = useFieldFindings(rowFieldPath(row, field));
   const [draft, setDraft] = useState(value ?? "");
   // A new value (an edit, undo, a repair) replaces what the field shows.
   const [shown, setShown] = useState(value);
@@ -102,7 +104,7 @@ const RemoveDie = memo(function RemoveDie({ slot, rows, onRemove }: { slot: Grid
   );
 });
 
-const columnWidth = (field: DeviceField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
+const columnWidth = (field: GridField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
 
 /**
  * The dies of the table (or of the selected super pod or server), virtualised. The table itself gets slots that stay
@@ -110,7 +112,7 @@ const columnWidth = (field: DeviceField) => (field.includes("ip") ? 140 : field.
  * re-keys and re-measures all of its rows when its data changes); the cells read the current rows from a store.
  */
 export const DeviceGrid = memo(
-  forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
+  forwardRef<DeviceGridHandle, Props>(function DeviceGrid({ rows, fields, readOnly, selectedRow, onSelectRow, onChange, onRemove, height }, ref) {
     const t = useTranslations("rankTables.editor");
     const tableRef = useRef<{ scrollTo: (config: { index?: number; key?: string }) => void; nativeElement: HTMLDivElement } | null>(null);
     const [rowsStore] = useState(() => createStore<readonly DeviceRow[]>(rows));
@@ -150,7 +152,7 @@ export const DeviceGrid = memo(
           fixed: "left" as const,
           render: (_: unknown, slot: GridSlot) => <RowMark slot={slot} rows={rowsStore} />,
         },
-        ...DEVICE_EDIT_FIELDS.map((field) => ({
+        ...fields.map((field) => ({
           title: field,
           key: field,
           width: columnWidth(field),
@@ -158,7 +160,7 @@ export const DeviceGrid = memo(
         })),
         ...(readOnly ? [] : [{ title: "", key: "actions", width: 44, render: (_: unknown, slot: GridSlot) => <RemoveDie slot={slot} rows={rowsStore} onRemove={onRemove} /> }]),
       ],
-      [readOnly, onChange, onRemove, t, rowsStore],
+      [fields, readOnly, onChange, onRemove, t, rowsStore],
     );
     const rowClassName = useCallback((slot: GridSlot) => (slot.key === selectedRow ? "rt-row-selected" : ""), [selectedRow]);
     const onRow = useCallback((slot: GridSlot) => ({ onClick: () => onSelectRow(slot.key) }), [onSelectRow]);

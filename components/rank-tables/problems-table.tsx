@@ -7,6 +7,9 @@ import type { Issue } from "@/lib/rank-table";
 import { countBySeverity, type SeverityFilter } from "./severity-counts";
 import { SeverityTag } from "./severity-tag";
 
+/** A finding of the validator, or of a cluster check (CL001: the layout against the linked cluster's hardware). */
+export type Problem = Omit<Issue, "code"> & { code: Issue["code"] | "CL001" };
+
 const severityOrder = { error: 0, warning: 1, info: 2 } as const;
 const virtualFrom = 200;
 
@@ -17,11 +20,11 @@ export const ProblemsTable = memo(function ProblemsTable({
   onSeverityChange,
   onSelect,
 }: {
-  issues: Issue[];
+  issues: Problem[];
   severity: SeverityFilter;
   onSeverityChange: (severity: SeverityFilter) => void;
   /** Clicking a finding selects its field (in the grid or the text). */
-  onSelect?: (issue: Issue) => void;
+  onSelect?: (issue: Problem) => void;
 }) {
   const t = useTranslations("rankTables");
   const counts = countBySeverity(issues);
@@ -44,7 +47,7 @@ export const ProblemsTable = memo(function ProblemsTable({
           ]}
         />
       </div>
-      <Table<Issue>
+      <Table<Problem>
         size="small"
         // Long lists (a broken 16k-rank table) are virtualised; short ones stay plain table rows for assistive tech.
         virtual={shown.length > virtualFrom}
@@ -61,7 +64,7 @@ export const ProblemsTable = memo(function ProblemsTable({
             width: 110,
             defaultSortOrder: "ascend",
             sorter: (a, b) => severityOrder[a.severity] - severityOrder[b.severity],
-            render: (value: Issue["severity"]) => <SeverityTag severity={value} />,
+            render: (value: Problem["severity"]) => <SeverityTag severity={value} />,
           },
           { title: t("code"), dataIndex: "code", width: 80, sorter: (a, b) => a.code.localeCompare(b.code) },
           {

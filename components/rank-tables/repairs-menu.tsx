@@ -3,9 +3,12 @@
 import { ToolOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown, InputNumber } from "antd";
 import { useLocale, useTranslations } from "next-intl";
-import { assignPorts, convertLegacyRepair, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
+import { a5Numbers, a5RankCount, a5RenumberRanks, assignPorts, convertLegacyRepair, isJsonObject, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
 
-/** The engine's repairs of the whole table; each result is one undoable step (`onRepaired`), and says how much it changed. */
+/**
+ * The engine's repairs of the whole table; each result is one undoable step (`onRepaired`), and says how much it
+ * changed. A "2.0" table gets its own (lib/rank-table/repair-a5.ts): the 1.x ones address server_list.
+ */
 export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefined; onRepaired: (table: JsonValue) => void }) {
   const t = useTranslations("rankTables.editor");
   const { message, modal } = App.useApp();
@@ -35,7 +38,11 @@ export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefine
     <Dropdown
       trigger={["click"]}
       menu={{
-        items: [
+        items: isJsonObject(table) && table.version === "2.0" ? [
+          { key: "a5-numbers", label: t("a5Numbers"), onClick: () => repair(t("a5Numbers"), a5Numbers) },
+          { key: "a5-count", label: t("a5RankCount"), onClick: () => repair(t("a5RankCount"), a5RankCount) },
+          { key: "a5-ranks", label: t("a5RenumberRanks"), onClick: () => repair(t("a5RenumberRanks"), a5RenumberRanks) },
+        ] : [
           { key: "ranks", label: t("renumberRanks"), onClick: () => repair(t("renumberRanks"), renumberRanks) },
           { key: "backups", label: t("pairBackups"), onClick: () => repair(t("pairBackups"), pairBackups) },
           { key: "ports", label: t("assignPorts"), onClick: askBasePort },

@@ -2,7 +2,7 @@
 
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import type { Issue } from "@/lib/rank-table";
-import { issueTarget, type TableStructure } from "@/lib/rank-table-workspace/structure";
+import { issueTarget, rankIssueTarget, type TableStructure } from "@/lib/rank-table-workspace/structure";
 import { serverNodeKey } from "@/lib/rank-table-workspace/tree-selection";
 import type { DeviceGridHandle } from "./device-grid";
 import type { RawJsonHandle } from "./raw-json-view";
@@ -24,10 +24,17 @@ export function useFindingSelection(tab: string, structure: TableStructure, onTa
   useLayoutEffect(() => {
     selectionContext.current = { tab, structure, onTabChange };
   });
-  const selectIssue = useCallback((issue: Issue) => {
+  const selectIssue = useCallback((issue: Pick<Issue, "path" | "line" | "column">) => {
     const { tab, structure, onTabChange } = selectionContext.current;
     if (tab === "json") {
       if (issue.line) rawRef.current?.select(issue.line, issue.column ?? 1);
+      return;
+    }
+    const rank = rankIssueTarget(issue.path);
+    if (rank && structure.rows.some((row) => row.key === rank.rowKey)) {
+      setSelectedNode(undefined);
+      setSelectedRow(rank.rowKey);
+      setTimeout(() => gridRef.current?.focus(rank.rowKey, rank.field), 30);
       return;
     }
     const target = issueTarget(issue.path);

@@ -4,7 +4,7 @@ import { App, Button, Select, Space, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useCallback, useMemo, type Ref } from "react";
 import { isJsonObject, type JsonValue } from "@/lib/rank-table";
-import { podOfServer, type DeviceField, type Edit } from "@/lib/rank-table-workspace/edit";
+import { DEVICE_EDIT_FIELDS, podOfServer, type Edit, type GridField } from "@/lib/rank-table-workspace/edit";
 import type { DeviceRow, IssueIndex, TableStructure } from "@/lib/rank-table-workspace/structure";
 import { podNodeKey, rowsOfNode, selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree-selection";
 import { DeviceGrid, type DeviceGridHandle } from "./device-grid";
@@ -42,8 +42,14 @@ export function VisualEditor({ table, structure, treeStructure, issues, selected
   const selectedPod = selectedPodOf(selectedNode);
   const serverPod = selectedServer === undefined || !isJsonObject(table) ? -1 : podOfServer(table, structure.servers.find((node) => node.index === selectedServer)?.serverId);
 
-  const onCellChange = useCallback((row: DeviceRow, field: DeviceField, value: string | undefined) => onEdit({ type: "set", path: { server: row.server, device: row.device }, field, value }), [onEdit]);
-  const onRemoveRow = useCallback((row: DeviceRow) => onEdit({ type: "removeDevice", server: row.server, device: row.device }), [onEdit]);
+  const onCellChange = useCallback(
+    (row: DeviceRow, field: GridField, value: string | undefined) =>
+      onEdit(row.rank === undefined ? { type: "set", path: { server: row.server, device: row.device }, field, value } : { type: "setRank", rank: row.rank, field, value }),
+    [onEdit],
+  );
+  const onRemoveRow = useCallback((row: DeviceRow) => onEdit(row.rank === undefined ? { type: "removeDevice", server: row.server, device: row.device } : { type: "removeRank", rank: row.rank }), [onEdit]);
+  // A "2.0" table has a rank_list, no server_list: the server actions (which edit server_list) do not apply.
+  const rankList = structure.fields !== undefined;
 
   const confirmRemoveServer = (server: number) =>
     modal.confirm({
@@ -59,7 +65,7 @@ export function VisualEditor({ table, structure, treeStructure, issues, selected
   return (
     <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
       <Space orientation="vertical" style={{ width: "100%" }}>
-        {!readOnly && (
+        {!readOnly && !rankList && (
           <Space wrap size={4}>
             <Button size="small" onClick={() => onEdit({ type: "addServer", pod: selectedPod ?? (serverPod >= 0 ? serverPod : undefined) })}>
               {t("addServer")}
@@ -100,8 +106,8 @@ export function VisualEditor({ table, structure, treeStructure, issues, selected
             </Button>
           </Space>
         )}
-        {selectedServer !== undefined && <ServerFields table={table} server={selectedServer} issues={issues.byPath} readOnly={readOnly} onChange={(field, value) => onEdit({ type: "set", path: { server: selectedServer }, field, value })} />}
-        <DeviceGrid ref={gridRef} rows={visibleRows} readOnly={readOnly} selectedRow={selectedRow} onSelectRow={onSelectRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
+        {selectedServer !== undefined && !rankList && <ServerFields table={table} server={selectedServer} issues={issues.byPath} readOnly={readOnly} onChange={(field, value) => onEdit({ type: "set", path: { server: selectedServer }, field, value })} />}
+        <DeviceGrid ref={gridRef} rows={visibleRows} fields={structure.fields ?? DEVICE_EDIT_FIELDS} readOnly={readOnly} selectedRow={selectedRow} onSelectRow={onSelectRow} onChange={onCellChange} onRemove={onRemoveRow} height={GRID_HEIGHT} />
       </div>
     </div>
   );

@@ -14,12 +14,13 @@ import type { Draft } from "./drafts";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { ImportPanel } from "./import-panel";
 import type { InventoryActions } from "./inventory-import";
-import { ProblemsTable } from "./problems-table";
+import { ProblemsTable, type Problem } from "./problems-table";
 import { RawJsonView } from "./raw-json-view";
 import { RevisionsPanel } from "./revisions-panel";
 import { countBySeverity, type SeverityFilter } from "./severity-counts";
 import { useDraftAutosave } from "./use-draft-autosave";
 import { useFindingSelection } from "./use-finding-selection";
+import { useHardwareFit } from "./use-hardware-fit";
 import { useHistory } from "./use-history";
 import { useImportRun } from "./use-import-run";
 import { useSave } from "./use-save";
@@ -72,6 +73,9 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const rawReport = useMemo(() => (tab === "json" && jsonText ? validateRankTable(jsonText, { lang }) : undefined), [tab, jsonText, lang]);
   const report = tab === "json" ? (rawReport ?? validation.report) : validation.report;
   const issues = useMemo(() => (tab === "json" ? (report?.issues ?? []) : [...textNotes, ...(report?.issues ?? [])]), [report, textNotes, tab]);
+  const fit = useHardwareFit(report, link, lang);
+  // CL001 heads the problems: it is about the whole table, against the cluster it is linked to.
+  const problems = useMemo<Problem[]>(() => (fit ? [{ code: fit.code, severity: fit.severity, path: "", message: fit.message }, ...issues] : issues), [fit, issues]);
   const issueIndex = validation.index;
   useLayoutEffect(() => findings.set(issueIndex), [findings, issueIndex]);
   const counts = countBySeverity(issues);
@@ -168,6 +172,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
           }
         />
       )}
+      {fit && <Alert role="alert" aria-label={t("hardwareFitLabel")} type={fit.severity === "error" ? "error" : "warning"} showIcon title={`${fit.code} · ${t("hardwareFit")}`} description={fit.message} />}
       <Tabs
         activeKey={tab}
         onChange={(next) => onTabChange(next as WorkspaceTab)}
@@ -201,7 +206,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
           ...(saved ? [{ key: "history", label: t("history"), children: tab === "history" ? <RevisionsPanel id={saved.id} current={saved.revision} canWrite={canWrite} onRestore={(revision, text) => void save({ restoreOf: revision, text })} /> : null }] : []),
         ]}
       />
-      <ProblemsTable issues={issues} severity={severity} onSeverityChange={setSeverity} onSelect={selectIssue} />
+      <ProblemsTable issues={problems} severity={severity} onSeverityChange={setSeverity} onSelect={selectIssue} />
       {saved && (
         <Descriptions size="small" column={3}>
           <Descriptions.Item label={t("lastSaved")}>{format.dateTime(new Date(saved.updatedAt), { dateStyle: "medium", timeStyle: "short" })}</Descriptions.Item>

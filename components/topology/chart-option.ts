@@ -13,6 +13,8 @@ export const LINK_STYLES: Record<LinkKind, { color: string; type: "solid" | "das
   "backup-rail": { color: "#c41d7f", type: "dashed", width: 2.5 },
   hccs: { color: "#08979c", type: "solid", width: 2 },
   roce: { color: "#1d39c4", type: "solid", width: 3 },
+  "net-layer-0": { color: "#389e0d", type: "solid", width: 2 },
+  "net-layer-1": { color: "#d46b08", type: "solid", width: 3 },
 };
 const SELECTION_COLOR = "#1668dc";
 export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };

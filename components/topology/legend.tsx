@@ -4,7 +4,7 @@ import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, Question
 import { Space, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
 import { healthStates, type Health } from "@/lib/topology/model";
 import { HEALTH_COLORS, LINK_STYLES } from "./chart-option";
 
@@ -37,7 +37,8 @@ export function LinkSample({ kind }: { kind: LinkKind }) {
   );
 }
 
-export function TopologyLegend({ theme, anyKnown }: { theme: "light" | "dark"; anyKnown: boolean }) {
+/** `kinds`: the link kinds of the cluster (lib/inventory/vocabulary.ts `linkKindsOf`). */
+export function TopologyLegend({ theme, anyKnown, kinds }: { theme: "light" | "dark"; anyKnown: boolean; kinds: readonly LinkKind[] }) {
   const t = useTranslations("topology");
   return (
     <div role="group" aria-label={t("legend.title")} style={{ display: "flex", flexWrap: "wrap", gap: "4px 20px", alignItems: "center" }}>
@@ -47,7 +48,7 @@ export function TopologyLegend({ theme, anyKnown }: { theme: "light" | "dark"; a
         ))}
       </Space>
       <Space size={12} wrap>
-        {linkKinds.map((kind) => (
+        {kinds.map((kind) => (
           <span key={kind} style={{ display: "inline-flex", alignItems: "center", gap: 6 }}>
             <LinkSample kind={kind} />
             {t(`links.${kind}`)}

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ClusterSummary } from "../schema/cluster/validation";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
-import { clusters, devices, links, npus, servers, superPods } from "../schema";
+import { clusters, deviceNetAddresses, devices, links, npus, servers, superPods } from "../schema";
 import { rebuildFabric } from "./fabric";
 import { insertInChunks } from "./insert-chunks";
 
@@ -64,7 +64,7 @@ export async function insertInventory(
     const deviceValues = spec.servers.flatMap((server) => {
       const ref = serverRef.get(server.serverId)!;
       return server.npus.flatMap((npu) =>
-        npu.dies.map((die) => ({ ...die, clusterId, serverRef: ref, npuRef: npuRef.get(`${ref}/${npu.npuIndex}`)! })),
+        npu.dies.map(({ netLevels: _levels, ...die }) => ({ ...die, clusterId, serverRef: ref, npuRef: npuRef.get(`${ref}/${npu.npuIndex}`)! })),
       );
     });
     const deviceRows = await insertInChunks(deviceValues, (chunk) =>
@@ -76,6 +76,29 @@ export async function insertInventory(
     const deviceRef = new Map(deviceRows.map((row) => [`${row.serverRef}/${row.deviceId}`, row.id]));
     const dieRef = (serverId: string, deviceId: number) =>
       requireRef(deviceRef, `${requireRef(serverRef, serverId, "server")}/${deviceId}`, "die");
+
+    // The network levels of "2.0" ranks: a row per address of each level.
+    const addressValues = spec.servers.flatMap((server) =>
+      server.npus.flatMap((npu) =>
+        npu.dies.flatMap((die) =>
+          (die.netLevels ?? []).flatMap((level) =>
+            level.addresses.map((address, position) => ({
+              clusterId,
+              deviceRef: dieRef(server.serverId, die.deviceId),
+              netLayer: level.netLayer,
+              netInstanceId: level.netInstanceId,
+              netType: level.netType,
+              position,
+              addrType: address.addrType,
+              addr: address.addr,
+              ports: address.ports,
+              planeId: address.planeId,
+            })),
+          ),
+        ),
+      ),
+    );
+    await insertInChunks(addressValues, (chunk) => tx.insert(deviceNetAddresses).values(chunk).returning({ id: deviceNetAddresses.id }));
 
     const linkValues = spec.links.map((link) => {
       const a = dieRef(link.source.serverId, link.source.deviceId);

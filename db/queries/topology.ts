@@ -16,10 +16,11 @@ import { clusters } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
 import { faultHealthSnapshot } from "./faults";
 import { insertInventory } from "./inventory";
+import { loadNetLevels } from "./net-levels";
 
 /** Reads a cluster's whole inventory back into the shape it was written from, in rank-table order. */
 export async function loadClusterInventory(db: Database, clusterId: number): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
-  const [pods, serverRows, deviceRows, linkRows] = await Promise.all([
+  const [pods, serverRows, deviceRows, linkRows, netLevels] = await Promise.all([
     db.execute<{ super_pod_id: string }>(sql`select super_pod_id from super_pods where cluster_id = ${clusterId} order by position, id`),
     db.execute<{ id: number; server_id: string; host_ip: string | null; model: ServerModel; super_pod_id: string | null }>(sql`
       select s.id, s.server_id, host(s.host_ip) as host_ip, s.model, p.super_pod_id
@@ -45,6 +46,7 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
       select l.kind, a.server_ref as a_server, a.device_id as a_device, b.server_ref as b_server, b.device_id as b_device
       from links l join devices a on a.id = l.source_device join devices b on b.id = l.target_device
       where l.cluster_id = ${clusterId} order by l.id`),
+    loadNetLevels(db, clusterId),
   ]);
 
   const servers = new Map<number, ServerSpec & { npuMap: Map<number, NpuSpec> }>();
@@ -77,6 +79,8 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
       backupDevicePort: row.backup_device_port,
       hostPort: row.host_port,
     };
+    const levels = netLevels.get(`${row.server_ref}/${row.device_id}`);
+    if (levels) die.netLevels = levels;
     npu.dies.push(die);
   }
   const links: LinkSpec[] = [];

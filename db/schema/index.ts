@@ -17,3 +17,4 @@ export * from "./job/table";
 export * from "./port-policy/table";
 export * from "./server-cpu-layout/table";
 export * from "./fabric/table";
+export * from "./device-net-address/table";

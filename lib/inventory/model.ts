@@ -10,6 +10,24 @@ export interface DieSpec {
   backupDeviceIp: string | null;
   backupDevicePort: number | null;
   hostPort: number | null;
+  /** "2.0" tables only: the rank's network levels, as its level_list gives them. */
+  netLevels?: NetLevelSpec[];
+}
+
+/** One entry of a "2.0" rank's level_list (lib/rank-table/a5-model.ts). */
+export interface NetLevelSpec {
+  netLayer: number;
+  netInstanceId: string;
+  netType: string;
+  addresses: NetAddressSpec[];
+}
+
+/** One address of a network level: an EID of a die's port group (or a host NIC), its ports and network plane. */
+export interface NetAddressSpec {
+  addrType: string;
+  addr: string;
+  ports: string[];
+  planeId: string | null;
 }
 
 export interface NpuSpec {

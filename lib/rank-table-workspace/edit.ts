@@ -5,9 +5,13 @@
  * the validation worker, which keeps its own copy of the table in step without receiving it again.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "@/lib/rank-table";
+import { A5_NUMBER_FIELDS } from "@/lib/rank-table/a5-model";
 
 export const DEVICE_EDIT_FIELDS = ["device_id", "super_device_id", "device_ip", "device_port", "backup_device_ip", "backup_device_port", "host_port", "rank_id"] as const;
 export type DeviceField = (typeof DEVICE_EDIT_FIELDS)[number];
+/** The fields of a "2.0" rank the grid edits (lib/rank-table/a5-model.ts); its levels are edited in the JSON view. */
+export const A5_EDIT_FIELDS = ["rank_id", "local_id", "device_id", "device_port", "host_port"] as const;
+export type GridField = DeviceField | (typeof A5_EDIT_FIELDS)[number];
 
 export type Edit =
   /** Sets (value) or removes (undefined) a field of a device, a server, a super pod or the table itself. */
@@ -19,6 +23,10 @@ export type Edit =
   | { type: "moveServer"; server: number; pod: number }
   | { type: "addDevice"; server: number }
   | { type: "removeDevice"; server: number; device: number }
+  /** Sets (value) or removes (undefined) a field of a "2.0" rank: a whole number is written as a JSON number there. */
+  | { type: "setRank"; rank: number; field: string; value: string | undefined }
+  /** Removes a "2.0" rank; rank_count follows when it counted the list. */
+  | { type: "removeRank"; rank: number }
   | { type: "replace"; table: JsonValue };
 
 /** Sets a key without the `__proto__` setter. */
@@ -201,6 +209,22 @@ export function applyEdit(table: JsonValue, edit: Edit): JsonValue {
       });
     case "removeDevice":
       return updateServer(table, edit.server, (server) => put(server, "device", list(server, "device").filter((_, index) => index !== edit.device)));
+    case "setRank": {
+      const ranks = list(table, "rank_list");
+      const rank = ranks[edit.rank];
+      if (!isJsonObject(rank)) return table;
+      const next = ranks.slice();
+      // "2.0" wants JSON numbers (A5 reference); anything else stays the text typed, for the validator to report (RT103).
+      const value = edit.value !== undefined && A5_NUMBER_FIELDS.has(edit.field) && /^\d{1,9}$/.test(edit.value) ? Number(edit.value) : edit.value;
+      next[edit.rank] = put(rank, edit.field, value);
+      return put(table, "rank_list", next);
+    }
+    case "removeRank": {
+      const ranks = list(table, "rank_list");
+      if (ranks[edit.rank] === undefined) return table;
+      const next = put(table, "rank_list", ranks.filter((_, index) => index !== edit.rank));
+      return table.rank_count === ranks.length ? put(next, "rank_count", ranks.length - 1) : next;
+    }
   }
 }
 

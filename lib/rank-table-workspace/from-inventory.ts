@@ -6,7 +6,7 @@
  */
 import type { ClusterSpec } from "@/lib/inventory/model";
 import { assignPorts, pairBackups, type JsonValue } from "@/lib/rank-table";
-import { rankTableFromInventory } from "@/lib/topology/export";
+import { a5TableFromInventory, isA5Inventory, rankTableFromInventory } from "@/lib/topology/export";
 
 export interface InventorySelection {
   /** Super pods to include (all when both lists are empty). */
@@ -39,6 +39,8 @@ export function tableFromInventory(spec: Pick<ClusterSpec, "superPodIds" | "serv
   const everything = pods.size === 0 && servers.size === 0;
   const chosen = spec.servers.filter((server) => everything || servers.has(server.serverId) || (server.superPodId !== null && pods.has(server.superPodId)));
   if (chosen.length === 0) throw new RangeError("the selection has no servers");
+  // Atlas 950 servers read only "2.0" (HCCL rejects 1.x there, EI0014): their levels and ports are as recorded.
+  if (isA5Inventory(chosen)) return a5TableFromInventory(chosen) as unknown as JsonValue;
   const superPodIds = spec.superPodIds.filter((id) => chosen.some((server) => server.superPodId === id));
   const superPodMode = selection.version === "1.2";
   let table = rankTableFromInventory({ mode: superPodMode ? "super-pod" : "ai-server", superPodIds, servers: chosen }) as unknown as JsonValue;

@@ -1,19 +1,19 @@
 /**
  * The grid rows and tree of the layouts that have no server_list: the legacy template (servers from its instances,
  * one row per device, ranks as HCCL gives them) and "2.0" (one row per rank of rank_list, grouped into the AI
- * Servers their net_layer 0 instance names). The grid shows them as they are; edits address server_list, so they
- * change nothing here: the legacy template is converted to "1.0" first (the repair), "2.0" is edited in the JSON view.
+ * Servers their net_layer 0 instance names). The legacy template is shown as it is (the repair converts it to "1.0"
+ * for editing); a "2.0" rank's own fields (A5_EDIT_FIELDS) are edited in the grid, its levels in the JSON view.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "@/lib/rank-table";
 import { impliedLegacyRanks, readLegacyView } from "@/lib/rank-table/legacy-view";
 import { Findings } from "@/lib/rank-table/findings";
 import { ViewReader } from "@/lib/rank-table/table-view";
-import { DEVICE_EDIT_FIELDS, type DeviceField } from "./edit";
+import { A5_EDIT_FIELDS, DEVICE_EDIT_FIELDS, type GridField } from "./edit";
 import type { DeviceRow, ServerNode, TableStructure } from "./structure";
 
-type Row = { serverId: string; source: JsonObject; values: Partial<Record<DeviceField, string>> };
+type Row = { serverId: string; source: JsonObject; values: Partial<Record<GridField, string>>; rank?: number };
 
-function build(entries: Row[]): TableStructure {
+function build(entries: Row[], fields: readonly GridField[] = DEVICE_EDIT_FIELDS): TableStructure {
   const rows: DeviceRow[] = [];
   const servers: ServerNode[] = [];
   const byServer = new Map<string, Row[]>();
@@ -26,13 +26,16 @@ function build(entries: Row[]): TableStructure {
     const index = servers.length;
     const node: ServerNode = { index, serverId, hostIp: undefined, firstRow: rows.length, rowCount: list.length, source: list[0]!.source };
     list.forEach((entry, device) => {
-      const values = {} as Record<DeviceField, string | undefined>;
-      for (const field of DEVICE_EDIT_FIELDS) values[field] = entry.values[field];
-      rows.push({ key: `${index}/${device}`, server: index, device, serverId, values });
+      const values: Partial<Record<GridField, string>> = {};
+      for (const field of fields) values[field] = entry.values[field];
+      if (entry.rank === undefined) rows.push({ key: `${index}/${device}`, server: index, device, serverId, values });
+      else rows.push({ key: `r${entry.rank}`, server: index, device, serverId, values, rank: entry.rank });
     });
     servers.push(node);
   }
-  return { rows, servers, pods: [{ index: -1, superPodId: "", servers }], superPodMode: false };
+  const structure: TableStructure = { rows, servers, pods: [{ index: -1, superPodId: "", servers }], superPodMode: false };
+  if (fields !== DEVICE_EDIT_FIELDS) structure.fields = fields;
+  return structure;
 }
 
 const text = (value: JsonValue | undefined) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
@@ -48,14 +51,15 @@ export function legacyStructure(table: JsonObject): TableStructure {
 }
 
 export function a5Structure(table: JsonObject): TableStructure {
-  const ranks = Array.isArray(table.rank_list) ? table.rank_list.filter(isJsonObject) : [];
-  return build(ranks.map((rank) => {
+  const entries: Row[] = [];
+  const ranks = Array.isArray(table.rank_list) ? table.rank_list : [];
+  ranks.forEach((rank, position) => {
+    if (!isJsonObject(rank)) return;
     const levels = Array.isArray(rank.level_list) ? rank.level_list.filter(isJsonObject) : [];
     const server = levels.find((level) => level.net_layer === 0);
-    return {
-      serverId: text(server?.net_instance_id) ?? "",
-      source: rank,
-      values: { device_id: text(rank.device_id), device_port: text(rank.device_port), host_port: text(rank.host_port), rank_id: text(rank.rank_id) },
-    };
-  }));
+    const values: Partial<Record<GridField, string>> = {};
+    for (const field of A5_EDIT_FIELDS) values[field] = text(rank[field]);
+    entries.push({ serverId: text(server?.net_instance_id) ?? "", source: rank, values, rank: position });
+  });
+  return build(entries, A5_EDIT_FIELDS);
 }

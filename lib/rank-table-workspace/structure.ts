@@ -3,16 +3,18 @@
  * tree, and the findings indexed by the field, server and die they are about.
  */
 import { isJsonObject, isLegacyLayout, type Issue, type JsonObject, type JsonValue, type Severity } from "@/lib/rank-table";
-import { DEVICE_EDIT_FIELDS, type DeviceField } from "./edit";
+import { DEVICE_EDIT_FIELDS, type DeviceField, type GridField } from "./edit";
 import { a5Structure, legacyStructure } from "./structure-layouts";
 
 export interface DeviceRow {
-  /** `${server}/${device}`: positions in server_list and the server's device list. */
+  /** `${server}/${device}`: positions in server_list and the server's device list; `r${rank}` for a "2.0" rank. */
   key: string;
   server: number;
   device: number;
   serverId: string;
-  values: Record<DeviceField, string | undefined>;
+  values: Partial<Record<GridField, string>>;
+  /** "2.0" tables: the rank's position in rank_list (its fields are at `/rank_list/${rank}/…`). */
+  rank?: number;
 }
 
 export interface ServerNode {
@@ -38,6 +40,13 @@ export interface TableStructure {
   servers: ServerNode[];
   pods: PodNode[];
   superPodMode: boolean;
+  /** The grid's columns when they are not DEVICE_EDIT_FIELDS ("2.0": A5_EDIT_FIELDS). */
+  fields?: readonly GridField[];
+}
+
+/** Where a row's field sits in the table, for its findings. */
+export function rowFieldPath(row: Pick<DeviceRow, "server" | "device" | "rank">, field: string): string {
+  return row.rank === undefined ? `/server_list/${row.server}/device/${row.device}/${field}` : `/rank_list/${row.rank}/${field}`;
 }
 
 export function cellText(value: JsonValue | undefined): string | undefined {
@@ -162,6 +171,7 @@ export interface IssueIndex {
 }
 
 const pathPattern = /^\/server_list\/(\d+)(?:\/device\/(\d+))?/;
+const rankPathPattern = /^\/rank_list\/(\d+)/;
 
 function worse(current: Severity | undefined, next: Severity): Severity {
   return current === undefined || rank[next] < rank[current] ? next : current;
@@ -182,6 +192,12 @@ export function indexIssues(issues: readonly Issue[], previous?: IssueIndex): Is
     const list = byPath.get(issue.path);
     if (list) list.push(issue);
     else byPath.set(issue.path, [issue]);
+    const rank = rankPathPattern.exec(issue.path);
+    if (rank) {
+      const key = `r${rank[1]}`;
+      byRow.set(key, worse(byRow.get(key), issue.severity));
+      continue;
+    }
     const match = pathPattern.exec(issue.path);
     if (!match) continue;
     const server = Number(match[1]);
@@ -198,6 +214,12 @@ export function indexIssues(issues: readonly Issue[], previous?: IssueIndex): Is
     }
   }
   return { byPath, byRow, byServer };
+}
+
+/** The grid row (`r${rank}`) and field a finding about a "2.0" rank points at. */
+export function rankIssueTarget(path: string): { rowKey: string; field?: string } | undefined {
+  const match = /^\/rank_list\/(\d+)(?:\/([^/]+))?/.exec(path);
+  return match ? { rowKey: `r${match[1]}`, ...(match[2] === undefined ? {} : { field: match[2] }) } : undefined;
 }
 
 /** The grid cell a finding points at: the die row and the field, when it is about one. */

@@ -11,6 +11,9 @@ import { parseWholeNumber } from "./net";
 import { childPointer } from "./pointer";
 import { jsonTypeName, type ViewReader } from "./table-view";
 
+/** Shared by every view whose list is absent: no empty array per rank or level. */
+const NONE: readonly never[] = Object.freeze([]);
+
 export class A5RankView {
   rankId: number | undefined = undefined;
   /** The rank_id as written, for messages. */
@@ -22,7 +25,8 @@ export class A5RankView {
   /** True when level_list is absent or an empty list. */
   levelListMissing = false;
   levelCount = 0;
-  readonly levels: A5LevelView[] = [];
+  /** The entries of level_list that are objects (sized once: see `objectsOf`). */
+  levels: readonly A5LevelView[] = NONE;
 
   constructor(readonly index: number) {}
 
@@ -37,7 +41,8 @@ export class A5LevelView {
   netType: string | undefined = undefined;
   addressListMissing = false;
   addressCount = 0;
-  readonly addresses: A5AddressView[] = [];
+  /** The entries of rank_addr_list that are objects. */
+  addresses: readonly A5AddressView[] = NONE;
 
   constructor(
     readonly rank: A5RankView,
@@ -136,14 +141,16 @@ function readRank(entry: JsonObject, rank: A5RankView, reader: ViewReader, findi
   const levels = reader.list(entry.level_list, "level_list", rank);
   if (levels === undefined) return rank;
   rank.levelCount = levels.length;
+  // Arrays allocated at their final size (then trimmed): one grown by push() reserves room for 17 entries.
+  const views = new Array<A5LevelView>(levels.length);
+  let count = 0;
   for (let index = 0; index < levels.length; index++) {
     const level = levels[index]!;
-    if (!isJsonObject(level)) {
-      reader.wrongShape(`${rank.path}/level_list/${index}`, `level_list/${index}`, level, "object");
-      continue;
-    }
-    rank.levels.push(readLevel(level, new A5LevelView(rank, index), reader, findings));
+    if (isJsonObject(level)) views[count++] = readLevel(level, new A5LevelView(rank, index), reader, findings);
+    else reader.wrongShape(`${rank.path}/level_list/${index}`, `level_list/${index}`, level, "object");
   }
+  views.length = count;
+  rank.levels = views;
   return rank;
 }
 
@@ -158,14 +165,15 @@ function readLevel(entry: JsonObject, level: A5LevelView, reader: ViewReader, fi
   const addresses = reader.list(entry.rank_addr_list, "rank_addr_list", level);
   if (addresses === undefined) return level;
   level.addressCount = addresses.length;
+  const views = new Array<A5AddressView>(addresses.length);
+  let count = 0;
   for (let index = 0; index < addresses.length; index++) {
     const address = addresses[index]!;
-    if (!isJsonObject(address)) {
-      reader.wrongShape(`${level.path}/rank_addr_list/${index}`, `rank_addr_list/${index}`, address, "object");
-      continue;
-    }
-    level.addresses.push(readAddress(address, new A5AddressView(level, index), reader));
+    if (isJsonObject(address)) views[count++] = readAddress(address, new A5AddressView(level, index), reader);
+    else reader.wrongShape(`${level.path}/rank_addr_list/${index}`, `rank_addr_list/${index}`, address, "object");
   }
+  views.length = count;
+  level.addresses = views;
   return level;
 }
 

@@ -1,13 +1,13 @@
 /**
- * A hand-written, single-pass scanner for JSON with `//` and `/* *\/` comments.
+ * A hand-written, single-pass scanner for JSON with `//` and `/* *\/` comments: the tokens (trivia, strings,
+ * numbers, literals, keys, whole skipped values) and the syntax problems it can find.
  *
- * Two jobs share it: `parseJsonc` builds values for text that JSON.parse refuses (comments, or a real syntax
- * error whose place we must report), and `locatePointers` finds where given JSON Pointers sit in the text, in one
- * pass for any number of pointers. Both are iterative or bounded by the pointers' depth, so deeply nested input
- * cannot overflow the stack, and both work on char codes without per-token regular expressions.
+ * Two consumers share it: `parseJsonc` (./jsonc.ts) builds values for text that JSON.parse refuses, and
+ * `locatePointers` (./pointer-offsets.ts) finds where JSON Pointers sit in the text. Both are iterative or bounded by
+ * the pointers' depth, so deeply nested input cannot overflow the stack, and the scanner works on char codes
+ * without per-token regular expressions.
  */
 import type { JsonObject, JsonValue } from "./model";
-import { splitPointer } from "./pointer";
 
 export type SyntaxReason =
   | "unexpected-character"
@@ -35,15 +35,11 @@ export interface SyntaxProblem {
   found?: string;
 }
 
-export type JsoncResult =
-  | { ok: true; value: JsonValue; commentCount: number; firstCommentOffset: number }
-  | { ok: false; problem: SyntaxProblem };
+export const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46, SLASH = 47;
+export const DIGIT_0 = 48, DIGIT_9 = 57, COLON = 58, UPPER_E = 69, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93;
+export const LOWER_E = 101, LBRACE = 123, RBRACE = 125, STAR = 42, BOM = 0xfeff;
 
-const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46, SLASH = 47;
-const DIGIT_0 = 48, DIGIT_9 = 57, COLON = 58, UPPER_E = 69, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93;
-const LOWER_E = 101, LBRACE = 123, RBRACE = 125, STAR = 42, BOM = 0xfeff;
-
-class SyntaxFailure {
+export class SyntaxFailure {
   constructor(readonly problem: SyntaxProblem) {}
 }
 
@@ -56,7 +52,7 @@ export function setMember(target: JsonObject, key: string, value: JsonValue): vo
   }
 }
 
-class Scanner {
+export class Scanner {
   pos = 0;
   commentCount = 0;
   firstCommentOffset = -1;
@@ -242,176 +238,4 @@ class Scanner {
       else this.readPrimitive();
     } while (depth > 0);
   }
-}
-
-interface OpenContainer {
-  value: JsonObject | JsonValue[];
-  /** The key the next value belongs to; undefined for arrays. */
-  key: string | undefined;
-}
-
-/** True when a parsed value nests deeper than MAX_NESTING (walked without recursion, containers only). */
-export function nestsTooDeep(value: JsonValue): boolean {
-  const stack: (JsonValue[] | JsonObject)[] = [];
-  const depths: number[] = [];
-  if (typeof value === "object" && value !== null) {
-    stack.push(value);
-    depths.push(1);
-  }
-  while (stack.length > 0) {
-    const container = stack.pop()!;
-    const depth = depths.pop()!;
-    if (Array.isArray(container)) {
-      for (const item of container) {
-        if (typeof item !== "object" || item === null) continue;
-        if (depth >= MAX_NESTING) return true;
-        stack.push(item);
-        depths.push(depth + 1);
-      }
-    } else {
-      for (const key in container) {
-        const item = container[key]!;
-        if (typeof item !== "object" || item === null) continue;
-        if (depth >= MAX_NESTING) return true;
-        stack.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}
-
-/** Parses JSON with comments into plain values. Never throws: syntax problems come back with their offset. */
-export function parseJsonc(text: string): JsoncResult {
-  const scanner = new Scanner(text);
-  try {
-    const value = buildValue(scanner);
-    scanner.skipTrivia();
-    if (scanner.pos < text.length) scanner.fail("trailing-content");
-    return { ok: true, value, commentCount: scanner.commentCount, firstCommentOffset: scanner.firstCommentOffset };
-  } catch (error) {
-    if (error instanceof SyntaxFailure) return { ok: false, problem: error.problem };
-    throw error;
-  }
-}
-
-function buildValue(scanner: Scanner): JsonValue {
-  const text = scanner.text;
-  const open: OpenContainer[] = [];
-  for (;;) {
-    scanner.skipTrivia();
-    let value: JsonValue;
-    const c = text.charCodeAt(scanner.pos);
-    if (c === LBRACE || c === LBRACKET) {
-      scanner.pos++;
-      scanner.skipTrivia();
-      const empty = text.charCodeAt(scanner.pos) === (c === LBRACE ? RBRACE : RBRACKET);
-      if (!empty) {
-        if (open.length >= MAX_NESTING) scanner.fail("too-deep", scanner.pos - 1);
-        open.push(c === LBRACE ? { value: {}, key: scanner.readKey() } : { value: [], key: undefined });
-        continue;
-      }
-      scanner.pos++;
-      value = c === LBRACE ? {} : [];
-    } else if (c === QUOTE) {
-      value = scanner.readString();
-    } else {
-      value = scanner.readPrimitive();
-    }
-    // Attach the finished value to its container, closing every container that ends right after it.
-    for (;;) {
-      const top = open[open.length - 1];
-      if (top === undefined) return value;
-      if (top.key === undefined) (top.value as JsonValue[]).push(value);
-      else setMember(top.value as JsonObject, top.key, value);
-      scanner.skipTrivia();
-      const next = text.charCodeAt(scanner.pos);
-      if (next === COMMA) {
-        scanner.pos++;
-        if (top.key !== undefined) top.key = scanner.readKey();
-        break;
-      }
-      if (next !== (top.key === undefined ? RBRACKET : RBRACE)) scanner.failHere();
-      scanner.pos++;
-      open.pop();
-      value = top.value;
-    }
-  }
-}
-
-interface PointerNode {
-  /** Offset of the member (its key) or array element; -1 until the scan reaches it. */
-  offset: number;
-  children: Map<string, PointerNode> | undefined;
-}
-
-/**
- * Finds where each JSON Pointer points in `text` (which must be parseable): the offset of the object member's
- * key, or of the array element. A pointer that does not resolve maps to its deepest existing ancestor.
- * One pass over the text for any number of pointers; the cost is linear in text length plus pointer count.
- */
-export function locatePointers(text: string, pointers: Iterable<string>): Map<string, number> {
-  const root: PointerNode = { offset: -1, children: undefined };
-  const wanted: string[] = [];
-  for (const pointer of pointers) {
-    wanted.push(pointer);
-    let node = root;
-    for (const segment of splitPointer(pointer)) {
-      node.children ??= new Map();
-      let child = node.children.get(segment);
-      if (child === undefined) {
-        child = { offset: -1, children: undefined };
-        node.children.set(segment, child);
-      }
-      node = child;
-    }
-  }
-  const scanner = new Scanner(text);
-  try {
-    scanner.skipTrivia();
-    visitPointerNode(scanner, root, scanner.pos);
-  } catch (error) {
-    // Unparseable text: keep whatever was found before the problem.
-    if (!(error instanceof SyntaxFailure)) throw error;
-  }
-  const offsets = new Map<string, number>();
-  for (const pointer of wanted) {
-    let node: PointerNode | undefined = root;
-    let offset = root.offset;
-    for (const segment of splitPointer(pointer)) {
-      node = node.children?.get(segment);
-      if (node === undefined || node.offset < 0) break;
-      offset = node.offset;
-    }
-    offsets.set(pointer, Math.max(offset, 0));
-  }
-  return offsets;
-}
-
-/** Called with the scanner at the start of a value; records the node and descends only into wanted children. */
-function visitPointerNode(scanner: Scanner, node: PointerNode, offset: number): void {
-  node.offset = offset;
-  const children = node.children;
-  const c = scanner.text.charCodeAt(scanner.pos);
-  if (children === undefined || (c !== LBRACE && c !== LBRACKET)) {
-    scanner.skipValue();
-    return;
-  }
-  scanner.pos++;
-  const close = c === LBRACE ? RBRACE : RBRACKET;
-  for (let index = 0; ; index++) {
-    scanner.skipTrivia();
-    if (scanner.text.charCodeAt(scanner.pos) === close) break;
-    let memberOffset = scanner.pos;
-    let segment = String(index);
-    if (c === LBRACE) segment = scanner.readKey();
-    scanner.skipTrivia();
-    if (c === LBRACKET) memberOffset = scanner.pos;
-    const child = children.get(segment);
-    if (child === undefined) scanner.skipValue();
-    else visitPointerNode(scanner, child, memberOffset);
-    scanner.skipTrivia();
-    if (scanner.text.charCodeAt(scanner.pos) === COMMA) scanner.pos++;
-  }
-  scanner.pos++;
 }

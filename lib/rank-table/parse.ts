@@ -6,7 +6,9 @@
  * has comments (we build the values ourselves) or it is broken (we say where). Positions are computed lazily, in a
  * single pass for all pointers asked for at once, so a clean table pays nothing for them.
  */
-import { locatePointers, nestsTooDeep, parseJsonc, type SyntaxProblem } from "./json-scanner";
+import type { SyntaxProblem } from "./json-scanner";
+import { nestsTooDeep, parseJsonc } from "./jsonc";
+import { locatePointers } from "./pointer-offsets";
 import type { JsonValue } from "./model";
 
 export interface TextPosition {

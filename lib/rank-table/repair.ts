@@ -16,8 +16,8 @@ export interface Change {
   path: string;
   /** The value before (as written in the input), or undefined when the field was added. */
   before: JsonValue | undefined;
-  /** The value after, or undefined when the field was removed. */
-  after: string | undefined;
+  /** The value after, or undefined when the field was removed ("2.0" tables write numbers as numbers). */
+  after: string | number | undefined;
 }
 
 export interface RepairResult {

@@ -1,5 +1,5 @@
 import { switchTargetKeys, targetKey } from "@/lib/faults/model";
-import type { LinkKind } from "@/lib/inventory/vocabulary";
+import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
 import { crumbsFor, dieNode, npuNode, podLabel, podNode, serverNode, TopologyNotFoundError } from "./view";
@@ -29,7 +29,7 @@ function groupLinks(index: TopologyIndex, dies: IndexedDie[], peerOf: (die: Inde
       else groups.set(key, { kind: link.kind, peer: peer.id, peerKind: peer.kind, peerLabel: peer.label, count: 1 });
     }
   }
-  const order: LinkKind[] = ["backup-rail", "hccs", "roce"];
+  const order: readonly LinkKind[] = linkKinds;
   return [...groups.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.peer.localeCompare(b.peer, "en", { numeric: true }));
 }
 

@@ -2,6 +2,8 @@ import { backupRailLinks } from "@/lib/inventory/demo";
 import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
 import type { ClusterMode, ServerModel } from "@/lib/inventory/vocabulary";
 import { isJsonObject, parseRankTable, validateRankTable, type Issue, type JsonObject } from "@/lib/rank-table";
+import { A5_VERSION } from "@/lib/rank-table/a5-model";
+import { inventoryFromA5Table } from "./import-a5";
 
 /**
  * Inventory from a rank table: read the table (with the rank-table engine; a table with errors is refused), turn it
@@ -71,11 +73,13 @@ export function impliedLinks(mode: ClusterMode, superPodIds: string[], servers: 
   return links;
 }
 
-/** Reads a rank table's text into an inventory; null inventory when the table has errors or is not a table. */
+/** Reads a rank table's text ("1.0", "1.2" or "2.0") into an inventory; null inventory when the table has errors or is not a table. */
 export function inventoryFromRankTable(source: string): { inventory: Inventory | null; issues: Issue[] } {
-  const report = validateRankTable(source);
+  const document = parseRankTable(source);
+  const report = validateRankTable(document);
   const errors = report.issues.filter((issue) => issue.severity === "error");
-  const value = parseRankTable(source).value;
+  const value = document.value;
+  if (errors.length === 0 && isJsonObject(value) && report.layout === A5_VERSION) return { inventory: inventoryFromA5Table(value), issues: report.issues };
   if (errors.length > 0 || !isJsonObject(value) || !Array.isArray(value.server_list)) return { inventory: null, issues: report.issues };
   const mode: ClusterMode = report.mode;
   const podOf = new Map<string, string>();
@@ -143,6 +147,12 @@ export type Conflict =
 const dieKey = (serverId: string, deviceId: number) => `${serverId}/d${deviceId}`;
 const DIE_FIELDS = ["superDeviceId", "deviceIp", "devicePort", "backupDeviceIp", "backupDevicePort", "hostPort"] as const;
 
+/** A "2.0" rank's levels in one line ("L0 rack0: eid1 eid2; L1 pod0: …"), to compare and to show; null for a 1.x die. */
+function netLevelsText(levels: DieSpec["netLevels"]): string | null {
+  if (levels === undefined || levels.length === 0) return null;
+  return levels.map((level) => `L${level.netLayer} ${level.netInstanceId}: ${level.addresses.map((address) => `${address.addr}${address.planeId ? `@${address.planeId}` : ""}`).join(" ")}`).join("; ");
+}
+
 function diesOf(inventory: Inventory): Map<string, { serverId: string; die: DieSpec }> {
   const map = new Map<string, { serverId: string; die: DieSpec }>();
   for (const server of inventory.servers) {
@@ -187,7 +197,9 @@ export function diffInventory(current: Inventory, next: Inventory): InventoryDif
       dies.added.push(key);
       continue;
     }
-    const changes = DIE_FIELDS.filter((f) => old[f] !== die[f]).map((f) => ({ field: f, from: old[f], to: die[f] }));
+    const changes: FieldChange[] = DIE_FIELDS.filter((f) => old[f] !== die[f]).map((f) => ({ field: f, from: old[f], to: die[f] }));
+    const [levelsBefore, levelsAfter] = [netLevelsText(old.netLevels), netLevelsText(die.netLevels)];
+    if (levelsBefore !== levelsAfter) changes.push({ field: "netLevels", from: levelsBefore, to: levelsAfter });
     if (changes.length) dies.changed.push({ id: key, changes });
   }
   for (const key of diesBefore.keys()) if (!diesAfter.has(key)) dies.removed.push(key);

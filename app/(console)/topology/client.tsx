@@ -17,6 +17,7 @@ import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
+import { linkKindsOf } from "@/lib/inventory/vocabulary";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
@@ -328,7 +329,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                 <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />
               )}
             </div>
-            <TopologyLegend theme={theme} anyKnown={data?.nodes.some((n) => n.health !== "unknown") ?? false} />
+            <TopologyLegend theme={theme} anyKnown={data?.nodes.some((n) => n.health !== "unknown") ?? false} kinds={linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind))} />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t("hint")}
             </Typography.Text>

@@ -14,7 +14,7 @@ export const devices = pgTable(
     serverRef: integer("server_ref").notNull(),
     npuRef: integer("npu_ref").notNull(),
     deviceId: integer("device_id").notNull(),
-    /** Which die of its NPU: 0 or 1 on Atlas A3, always 0 on A2. */
+    /** Which die of its NPU: 0 or 1 on Atlas A3, always 0 on A2 and for the NPUs (ranks) of a "2.0" table. */
     dieIndex: integer("die_index").notNull(),
     superDeviceId: bigint("super_device_id", { mode: "number" }),
     deviceIp: inet("device_ip"),
@@ -38,7 +38,8 @@ export const devices = pgTable(
       columns: [t.serverRef, t.npuRef],
       foreignColumns: [npus.serverRef, npus.id],
     }).onDelete("cascade"),
-    check("devices_device_id_range", sql`${t.deviceId} between 0 and 15`),
+    // 15 for the 16 dies of an Atlas A3 server; 64 for an NPU of a "2.0" table (A5 reference: device_id [0, 64]).
+    check("devices_device_id_range", sql`${t.deviceId} between 0 and 64`),
     check("devices_die_index_range", sql`${t.dieIndex} in (0, 1)`),
     check("devices_super_device_id_range", sql`${t.superDeviceId} >= 0`),
     check("devices_device_port_range", sql`${t.devicePort} between 1 and 65535`),

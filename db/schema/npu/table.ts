@@ -14,6 +14,7 @@ export const npus = pgTable(
   (t) => [
     unique("npus_server_index").on(t.serverRef, t.npuIndex),
     unique("npus_server_id").on(t.serverRef, t.id),
-    check("npus_index_range", sql`${t.npuIndex} between 0 and 15`),
+    // An A5 AI Server's NPUs are numbered by local_id, [0, 64] (HCCL's A5 reference).
+    check("npus_index_range", sql`${t.npuIndex} between 0 and 64`),
   ],
 );

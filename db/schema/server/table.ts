@@ -28,6 +28,6 @@ export const servers = pgTable(
       foreignColumns: [superPods.clusterId, superPods.id],
     }).onDelete("cascade"),
     check("servers_server_id_length", sql`length(${t.serverId}) between 1 and 64`),
-    check("servers_model_known", sql`${t.model} in ('Atlas 800T A3', 'Atlas 800T A2')`),
+    check("servers_model_known", sql`${t.model} in ('Atlas 800T A3', 'Atlas 800T A2', 'Atlas 950')`),
   ],
 );

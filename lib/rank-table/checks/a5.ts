@@ -16,10 +16,36 @@ import { formatRanges, isContiguous, rememberFirst } from "./context";
 import { isPlaceholder } from "./legacy";
 
 const isWhole = (value: number) => Number.isInteger(value) && value >= 0;
-/** An EID as hccn_tool prints it: 128 bits in 32 hex digits (A5 reference examples, "000000000000000000100000dfdf0020"). */
-const EID = /^[0-9a-fA-F]{32}$/;
-/** "die/port" (A5 reference: "每个端口的配置格式为：Die ID/端口ID", e.g. "1/0"). */
-const DIE_PORT = /^\d+\/\d+$/;
+const DIGIT_0 = 48, DIGIT_9 = 57, SLASH = 47, LOWER_A = 97, LOWER_F = 102, UPPER_A = 65, UPPER_F = 70;
+const EID_LENGTH = 32;
+
+/**
+ * An EID as hccn_tool prints it: 128 bits in 32 hex digits (A5 reference examples, "000000000000000000100000dfdf0020").
+ * 0 when the text is not one, 1 when it is (lower-case hex), 2 when it has upper-case digits (its key is then the
+ * lower-cased text). Hand-written instead of a regular expression: it runs for every address of every rank.
+ */
+function eidForm(text: string): 0 | 1 | 2 {
+  if (text.length !== EID_LENGTH) return 0;
+  let form: 1 | 2 = 1;
+  for (let i = 0; i < EID_LENGTH; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= DIGIT_0 && c <= DIGIT_9) || (c >= LOWER_A && c <= LOWER_F)) continue;
+    if (c >= UPPER_A && c <= UPPER_F) form = 2;
+    else return 0;
+  }
+  return form;
+}
+
+/** "die/port" (A5 reference: "每个端口的配置格式为：Die ID/端口ID", e.g. "1/0"): digits, a slash, digits. */
+function isDiePort(text: string): boolean {
+  const slash = text.indexOf("/");
+  if (slash < 1 || slash === text.length - 1) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < DIGIT_0 || c > DIGIT_9) && !(c === SLASH && i === slash)) return false;
+  }
+  return true;
+}
 
 export interface A5Summary {
   servers: number;
@@ -62,15 +88,21 @@ function checkRankCount(view: A5View, findings: Findings, root: JsonObject): voi
 function checkRankFields(rank: A5RankView, findings: Findings): void {
   if (rank.rankText === undefined) findings.add("RT104", rank.path);
   else if (rank.rankId === undefined || !isWhole(rank.rankId)) findings.add("RT105", `${rank.path}/rank_id`, { value: rank.rankText });
-  for (const [field, value, code] of [["local_id", rank.localId, "RT109"], ["device_id", rank.deviceId, "RT110"]] as const) {
-    if (value === undefined) findings.addMessage(code, `${code}.missing`, rank.path);
-    else if (!isWhole(value) || value > A5_LIMITS.maxLocalId) findings.add(code, `${rank.path}/${field}`, { value: String(value) });
-  }
-  for (const [field, port] of [["device_port", rank.devicePort], ["host_port", rank.hostPort]] as const) {
-    if (port === undefined) continue;
-    if (!isWhole(port) || port < 1 || port > MAX_PORT) findings.add("RT112", `${rank.path}/${field}`, { field, value: String(port) });
-    else if (port < FIRST_UNRESERVED_PORT) findings.add("RT113", `${rank.path}/${field}`, { field, value: port });
-  }
+  // One call per field, not a loop over tuples: no arrays allocated per rank.
+  checkLocalNumber(rank, "local_id", rank.localId, "RT109", findings);
+  checkLocalNumber(rank, "device_id", rank.deviceId, "RT110", findings);
+  if (rank.devicePort !== undefined) checkPort(rank, "device_port", rank.devicePort, findings);
+  if (rank.hostPort !== undefined) checkPort(rank, "host_port", rank.hostPort, findings);
+}
+
+function checkLocalNumber(rank: A5RankView, field: string, value: number | undefined, code: "RT109" | "RT110", findings: Findings): void {
+  if (value === undefined) findings.addMessage(code, `${code}.missing`, rank.path);
+  else if (!isWhole(value) || value > A5_LIMITS.maxLocalId) findings.add(code, `${rank.path}/${field}`, { value: String(value) });
+}
+
+function checkPort(rank: A5RankView, field: string, port: number, findings: Findings): void {
+  if (!isWhole(port) || port < 1 || port > MAX_PORT) findings.add("RT112", `${rank.path}/${field}`, { field, value: String(port) });
+  else if (port < FIRST_UNRESERVED_PORT) findings.add("RT113", `${rank.path}/${field}`, { field, value: port });
 }
 
 /** RT114–RT119 for each level of a rank, then its addresses. */
@@ -107,11 +139,9 @@ function checkLevels(rank: A5RankView, findings: Findings): void {
 
 /** RT120 addr_type, RT121 addr, RT122 ports, RT123 a port bound to two addresses of one level. */
 function checkAddresses(level: A5LevelView, findings: Findings): void {
-  // Ports of the level's earlier addresses: a level has a few (at most 24 × 16), so a scan beats a Map per level.
-  const seenPorts: string[] = [];
-  const seenOwners: A5AddressView[] = [];
-  const several = level.addresses.length > 1;
-  for (const address of level.addresses) {
+  const { addresses } = level;
+  for (let position = 0; position < addresses.length; position++) {
+    const address = addresses[position]!;
     const type = address.addrType === undefined || A5_ADDRESS_TYPES.has(address.addrType) ? address.addrType : address.addrType.toUpperCase();
     if (address.addrType === undefined) findings.addMessage("RT120", "RT120.missing", address.path);
     else if (!A5_ADDRESS_TYPES.has(type!)) findings.add("RT120", `${address.path}/addr_type`, { value: address.addrType });
@@ -124,35 +154,34 @@ function checkAddresses(level: A5LevelView, findings: Findings): void {
       for (let index = 0; index < ports.length; index++) {
         const port = ports[index]!;
         const deviceSide = type === "EID";
-        if (port.length > A5_LIMITS.maxPortLength || (deviceSide && !DIE_PORT.test(port))) findings.add("RT122", `${address.path}/ports/${index}`, { value: port });
-        if (several) {
-          // A5 reference: "一个端口在同一个网络层次下，只能映射到一个地址".
-          const at = seenPorts.indexOf(port);
-          if (at < 0) {
-            seenPorts.push(port);
-            seenOwners.push(address);
-          } else if (seenOwners[at] !== address) {
-            findings.add("RT123", `${address.path}/ports/${index}`, { value: port, other: seenOwners[at]!.path });
-          }
-        }
+        if (port.length > A5_LIMITS.maxPortLength || (deviceSide && !isDiePort(port))) findings.add("RT122", `${address.path}/ports/${index}`, { value: port });
+        // A5 reference: "一个端口在同一个网络层次下，只能映射到一个地址". Earlier addresses of the level are looked
+        // up in place (a level has at most 24 × 16 ports): no list or map is allocated per level.
+        const owner = firstOwnerOfPort(addresses, position, port);
+        if (owner !== undefined) findings.add("RT123", `${address.path}/ports/${index}`, { value: port, other: owner.path });
       }
     }
   }
 }
 
+/** The first of the level's addresses before `position` that lists `port`. */
+function firstOwnerOfPort(addresses: readonly A5AddressView[], position: number, port: string): A5AddressView | undefined {
+  for (let earlier = 0; earlier < position; earlier++) if (addresses[earlier]!.ports?.includes(port)) return addresses[earlier];
+  return undefined;
+}
+
 function checkAddr(address: A5AddressView, type: string | undefined, findings: Findings): void {
   const { addr } = address;
-  const path = `${address.path}/addr`;
   if (addr === undefined) {
     findings.addMessage("RT121", "RT121.missing", address.path);
     return;
   }
   // A5 reference: addr 1–256 characters, "地址需要符合addr_type指定的地址格式".
   let valid = addr.length <= A5_LIMITS.maxAddrLength;
-  if (valid && type === "EID") valid = EID.test(addr);
+  if (valid && type === "EID") valid = eidForm(addr) !== 0;
   else if (valid && type === "IPV4") valid = ipv4Value(addr) >= 0;
   else if (valid && type === "IPV6") valid = addr.includes(":") && addressKey(addr) !== undefined;
-  if (!valid) findings.addMessage("RT121", isPlaceholder(addr) || /^\.+$/.test(addr) ? "RT121.placeholder" : "RT121", path, { value: addr, type: address.addrType ?? "?" });
+  if (!valid) findings.addMessage("RT121", isPlaceholder(addr) || /^\.+$/.test(addr) ? "RT121.placeholder" : "RT121", `${address.path}/addr`, { value: addr, type: address.addrType ?? "?" });
 }
 
 /** RT106 unique rank_id and RT107 in 0…N−1 (A5 reference: 从0开始配置，且全局唯一，取值范围 [0, NPU总数-1]). */
@@ -207,7 +236,9 @@ function checkAddressesUnique(view: A5View, findings: Findings): void {
         const eid = addrType === "EID" || addrType?.toUpperCase() === "EID";
         let seen = eid ? byEid : byLayer.get(level.netLayer);
         if (seen === undefined) byLayer.set(level.netLayer, (seen = new Map()));
-        const earlier = rememberFirst(seen, eid ? addr.toLowerCase() : addr, address);
+        // EIDs compare without case; only one with upper-case digits pays for a lower-cased copy.
+        const key = eid && eidForm(addr) === 2 ? addr.toLowerCase() : addr;
+        const earlier = rememberFirst(seen, key, address);
         if (earlier === undefined || earlier.level.rank === rank) continue;
         findings.addMessage("RT124", "RT124", `${address.path}/addr`, { value: addr, other: earlier.path }, eid ? "error" : "warning");
       }
