@@ -5,6 +5,7 @@
  * - ingest.ts: a batch of events (prepare.ts → insert.ts → judgement.ts under series-locks.ts); device-info.ts: a
  *   device-info ConfigMap snapshot; seed.ts: the demo day.
  * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups.
+ * - report.ts (report-series.ts, report-jobs.ts): the managers' report over a period against the previous one.
  * - settings.ts: per-cluster escalation rules and retention; retention.ts applies retention.
  * - target-index.ts: the inventory as ingestion resolves targets, cached per inventory revision.
  */
@@ -14,6 +15,7 @@ export { ingestFaultEvents } from "./ingest";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";
+export { loadFaultReport } from "./report";
 export { seedDemoFaults } from "./seed";
 export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
 export { faultStatistics } from "./statistics";

@@ -1,0 +1,61 @@
+import type pg from "pg";
+import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
+import type { FaultKind } from "@/lib/faults/model";
+import type { JobLoss, JobLossCause } from "@/lib/faults/report";
+import { faultCost } from "@/lib/jobs/fault-cost";
+import { jobFilterClause } from "./job-filter";
+import { runningAt, SqlParams } from "./rollups";
+
+const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
+/** The most jobs a report lists (those that ran in the period, the latest first, before ranking by time lost). */
+const maxJobs = 200;
+
+/**
+ * What faults cost each job that ran in [from, to): its run inside the period, the wall-clock time of it under a
+ * work-stopping fault (the job page's cost, lib/jobs/fault-cost.ts, over the timeline's job filter), and the faults
+ * that caused it by kind and code. The most time lost first.
+ */
+export async function reportJobLosses(pool: pg.Pool, clusterId: number, from: number, to: number, now: number): Promise<JobLoss[]> {
+  const { rows: jobs } = await pool.query<{ id: number; name: string; namespace: string; started: number; ended: number | null }>(
+    `select id, name, namespace, (extract(epoch from started_at) * 1000)::float8 as started, (extract(epoch from ended_at) * 1000)::float8 as ended
+     from jobs where cluster_id = $1 and started_at is not null and started_at < $3::timestamptz and (ended_at is null or ended_at > $2::timestamptz)
+     order by started_at desc, id desc limit ${maxJobs}`,
+    [clusterId, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const losses = await Promise.all(
+    jobs.map(async (job): Promise<JobLoss> => {
+      const runFrom = Math.max(job.started, from);
+      const runTo = Math.max(runFrom, Math.min(job.ended ?? now, to, now));
+      const p = new SqlParams();
+      const { rows: events } = await pool.query<{ kind: FaultKind; code: string | null; level: FaultLevel; began: number; ended: number | null }>(
+        `select f.kind, f.code, f.level, (extract(epoch from f.began_at) * 1000)::float8 as began, (extract(epoch from f.ended_at) * 1000)::float8 as ended
+         from fault_events f
+         where f.cluster_id = ${p.add(clusterId)} and f.level = any(${p.add(faultyLevels)}::fault_level[])
+           and ((f.began_at >= ${p.at(runFrom)} and f.began_at < ${p.at(runTo)}) or ${runningAt(p, runFrom)})
+           and ${jobFilterClause(p, job.id)}`,
+        p.values,
+      );
+      const cost = faultCost(events.map((e) => ({ level: e.level, beganAt: e.began, endedAt: e.ended })), { startedAt: runFrom, endedAt: runTo }, now);
+      const causes = new Map<string, JobLossCause>();
+      for (const e of events) {
+        const ms = Math.min(runTo, e.ended ?? now) - Math.max(runFrom, e.began);
+        if (ms <= 0) continue;
+        const key = `${e.kind}\u0000${e.code ?? ""}`;
+        const cause = causes.get(key) ?? { kind: e.kind, code: e.code, events: 0, ms: 0 };
+        cause.events += 1;
+        cause.ms += ms;
+        causes.set(key, cause);
+      }
+      return {
+        id: job.id,
+        name: job.name,
+        namespace: job.namespace,
+        runMs: cost.runMs,
+        stoppedMs: cost.stoppedMs,
+        stoppingEvents: cost.stoppingEvents,
+        causes: [...causes.values()].sort((a, b) => b.ms - a.ms || b.events - a.events),
+      };
+    }),
+  );
+  return losses.sort((a, b) => b.stoppedMs - a.stoppedMs || b.runMs - a.runMs || a.id - b.id);
+}
