@@ -43,7 +43,7 @@ export function reportSummary(report: FaultReport, locale: SummaryLocale, durati
 
   const lost = number(current.lostDieMs / 3_600_000, 1);
   const lostChange = pct(deltas?.lostDieMs);
-  parts.push(zh ? `损失 ${lost} 卡时${lostChange ? `（${lostChange}）` : ""}` : `${lost} die-hours lost${lostChange ? ` (${lostChange})` : ""}`);
+  parts.push(zh ? `损失 ${lost} Die·小时${lostChange ? `（${lostChange}）` : ""}` : `${lost} die-hours lost${lostChange ? ` (${lostChange})` : ""}`);
 
   const concentration = serverConcentration(report.topServers, current.serversFaultMs);
   if (concentration) {
@@ -59,7 +59,7 @@ export function reportSummary(report: FaultReport, locale: SummaryLocale, durati
   if (code) parts.push(zh ? `最常见故障码 ${code.key}（${number(code.count)} 个事件${code.isNew ? "，本期新出现" : ""}）` : `most frequent code ${code.key} (${number(code.count)} events${code.isNew ? ", new this period" : ""})`);
 
   const job = report.jobs.find((j) => j.stoppedMs > 0);
-  if (job) parts.push(zh ? `损失最多的任务 ${job.name}（停工 ${duration(job.stoppedMs)}）` : `the job that lost most was ${job.name} (${duration(job.stoppedMs)} stopped)`);
+  if (job) parts.push(zh ? `损失最多的作业 ${job.name}（停工 ${duration(job.stoppedMs)}）` : `the job that lost most was ${job.name} (${duration(job.stoppedMs)} stopped)`);
 
   if (zh) return `${parts.join("；")}。`;
   const text = parts.join("; ");
