@@ -1,0 +1,72 @@
+import { expect, test, type Page } from "@playwright/test";
+import { storageStateOf } from "./accounts";
+
+/** A printed PDF: the file's magic number and more than a blank page's bytes. */
+async function printed(page: Page): Promise<Buffer> {
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  expect(pdf.length).toBeGreaterThan(30_000);
+  return pdf;
+}
+
+/** Clicks down the middle of a chart's canvas until a bar or point is hit and the timeline opens. */
+async function clickChart(page: Page, testId: string): Promise<void> {
+  const box = (await page.getByTestId(testId).locator("canvas").first().boundingBox())!;
+  for (const fx of [0.35, 0.5, 0.65, 0.8]) {
+    for (let fy = 0.12; fy < 0.95; fy += 0.04) {
+      await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+      if (/\/faults\?/.test(page.url())) return;
+      await page.waitForTimeout(30);
+      if (/\/faults\?/.test(page.url())) return;
+    }
+  }
+  throw new Error(`no element of ${testId} opened the timeline`);
+}
+
+test.describe("Fault report", () => {
+  test("opens with a complete URL, reads in English and Chinese and prints to PDF in both", async ({ page, browser }, testInfo) => {
+    await page.goto("/faults/report?cluster=atlas-a3-demo");
+    // The page completes the URL, so the address reproduces the report.
+    await expect(page).toHaveURL(/\/faults\/report\?cluster=atlas-a3-demo&from=\d+&to=\d+/);
+    await expect(page.getByRole("heading", { level: 1, name: "Fault report" })).toBeVisible();
+    await expect(page.getByTestId("report-summary")).toContainText(/Availability \d+\.\d\d %.*fault events/);
+    await expect(page.getByTestId("report-key-figures")).toContainText("Die-hours lost");
+    await expect(page.getByTestId("chart-events").locator("canvas")).toBeVisible();
+    await expect(page.getByTestId("table-servers").getByRole("row").nth(1)).toContainText("new this period");
+    const csv = await page.request.get((await page.getByRole("link", { name: "CSV" }).getAttribute("href"))!);
+    expect(csv.ok()).toBe(true);
+    expect((await csv.text()).split("\r\n")[0]).toBe("section,name,bucket,value,previous,change");
+    await testInfo.attach("report-en.pdf", { body: await printed(page), contentType: "application/pdf" });
+    await testInfo.attach("report-en", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+
+    // Chosen sections only: the URL keeps them.
+    await page.goto(`${page.url()}&sections=summary,deltas,jobs`);
+    await expect(page.getByTestId("report-summary")).toBeVisible();
+    await expect(page.getByTestId("chart-events")).toHaveCount(0);
+
+    const context = await browser.newContext({ locale: "zh-CN", storageState: storageStateOf("viewer") });
+    const zh = await context.newPage();
+    await zh.goto("/faults/report?cluster=atlas-a3-demo");
+    await expect(zh.getByRole("heading", { level: 1, name: "故障报告" })).toBeVisible();
+    await expect(zh.getByTestId("report-summary")).toContainText(/可用率 \d+\.\d\d %.*故障事件/);
+    await expect(zh.getByTestId("chart-availability").locator("canvas")).toBeVisible();
+    await testInfo.attach("report-zh.pdf", { body: await printed(zh), contentType: "application/pdf" });
+    await context.close();
+  });
+
+  test("an offender and a chart element open the timeline filtered to them", async ({ page }) => {
+    await page.goto("/faults/report?cluster=atlas-a3-demo");
+    const link = page.getByTestId("table-servers").getByRole("link").first();
+    const server = (await link.textContent())!;
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/faults\\?cluster=atlas-a3-demo&from=\\d+&to=\\d+.*target=${server}`));
+    await expect(page.getByTestId("fault-total")).toHaveText(/[1-9][\d,]* of [\d,]+ events/);
+
+    await page.goto("/faults?cluster=atlas-a3-demo&tab=trends");
+    await expect(page.getByTestId("fault-trends")).toBeVisible();
+    await expect(page.getByTestId("chart-events").locator("canvas")).toBeVisible();
+    await clickChart(page, "chart-events");
+    await expect(page).toHaveURL(/\/faults\?cluster=atlas-a3-demo&from=\d+&to=\d+&level=\w+/);
+    await expect(page.getByTestId("fault-total")).toHaveText(/[1-9][\d,]* of [\d,]+ events/);
+  });
+});
