@@ -24,6 +24,8 @@ async function clickChart(page: Page, testId: string): Promise<void> {
 }
 
 test.describe("Fault report", () => {
+  // Each report reads two periods; on a loaded machine a page takes seconds.
+  test.setTimeout(180_000);
   test("opens with a complete URL, reads in English and Chinese and prints to PDF in both", async ({ page, browser }, testInfo) => {
     await page.goto("/faults/report?cluster=atlas-a3-demo");
     // The page completes the URL, so the address reproduces the report.

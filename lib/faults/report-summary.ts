@@ -20,10 +20,21 @@ export function serverConcentration(servers: readonly { faultMs: number }[], tot
 
 const minus = "\u2212";
 
+/**
+ * A change with its sign (+, − or ±), `digits` after the point; a change too small to show at that precision is
+ * "<0.01" with its sign rather than a misleading "−0.00".
+ */
+export function signedNumber(n: number, digits: number, format: (n: number, digits: number) => string): string {
+  const smallest = 10 ** -digits;
+  const sign = n > 0 ? "+" : n < 0 ? minus : "±";
+  if (n !== 0 && Math.abs(n) < smallest / 2) return `${sign}<${format(smallest, digits)}`;
+  return sign + format(Math.abs(n), digits);
+}
+
 export function reportSummary(report: FaultReport, locale: SummaryLocale, duration: (ms: number) => string): string {
   const zh = locale === "zh-CN";
   const number = (n: number, digits = 0) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(n);
-  const signed = (n: number, digits: number) => (n > 0 ? "+" : n < 0 ? minus : "±") + number(Math.abs(n), digits);
+  const signed = (n: number, digits: number) => signedNumber(n, digits, number);
   const pct = (d: Delta | null | undefined) => (d?.ratio === null || d?.ratio === undefined ? null : `${signed(d.ratio * 100, 0)} %`);
   const { current, deltas } = report;
   const parts: string[] = [];
@@ -46,7 +57,8 @@ export function reportSummary(report: FaultReport, locale: SummaryLocale, durati
   parts.push(zh ? `损失 ${lost} Die·小时${lostChange ? `（${lostChange}）` : ""}` : `${lost} die-hours lost${lostChange ? ` (${lostChange})` : ""}`);
 
   const concentration = serverConcentration(report.topServers, current.serversFaultMs);
-  if (concentration) {
+  // Worth saying only when a few servers hold a good part of it.
+  if (concentration && concentration.share >= 0.25) {
     const share = `${number(concentration.share * 100)} %`;
     parts.push(
       zh

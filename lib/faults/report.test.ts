@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FaultStatistics } from "./api-types";
 import { availabilityOf, compareOffenders, delta, improves, periodTotals, previousPeriod, reportBuckets, reportDeltas, reportGrain } from "./report";
 import { reportCsv } from "./report-csv";
-import { reportSummary, serverConcentration } from "./report-summary";
+import { reportSummary, serverConcentration, signedNumber } from "./report-summary";
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -127,6 +127,14 @@ describe("the report's summary and CSV", () => {
     expect(zh).toMatch(/^可用率 99\.20 %（较上期 \u22120\.30 个百分点）；故障事件 1,234 个（\+12 %）/);
     expect(zh).toContain("1 台服务器占服务器故障时长的 60 %");
     expect(zh.endsWith("。")).toBe(true);
+  });
+
+  it("never shows a change that rounds away as −0.00", () => {
+    const fixed = (n: number, digits: number) => n.toFixed(digits);
+    expect(signedNumber(-0.001, 2, fixed)).toBe("\u2212<0.01");
+    expect(signedNumber(0.004, 2, fixed)).toBe("+<0.01");
+    expect(signedNumber(-0.3, 2, fixed)).toBe("\u22120.30");
+    expect(signedNumber(0, 2, fixed)).toBe("±0.00");
   });
 
   it("writes one figure a row with the previous value and the change", () => {

@@ -8,6 +8,7 @@ import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
+import { reportBench } from "./report";
 import { topologyBench } from "./topology";
 
 export interface BenchSection {
@@ -16,7 +17,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench, portsBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, reportBench, diagnoseBench, portsBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

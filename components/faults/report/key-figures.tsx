@@ -5,6 +5,7 @@ import { Card, Col, Row, Statistic, Typography, theme as antTheme } from "antd";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { improves, type Delta, type FaultReport } from "@/lib/faults/report";
+import { signedNumber } from "@/lib/faults/report-summary";
 import { useDuration } from "../format";
 
 type Metric = "availabilityPts" | "events" | "mttrMs" | "lostDieMs";
@@ -34,9 +35,11 @@ export function KeyFigures({ report }: { report: FaultReport }) {
   const format = useFormatter();
   const duration = useDuration();
   const { current, previous, deltas } = report;
-  const signed = (n: number, digits = 0) => (n > 0 ? "+" : n < 0 ? minus : "±") + format.number(Math.abs(n), { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  const ratio = (d: Delta) => (d.ratio === null ? signed(d.change) : `${signed(d.ratio * 100)} %`);
+  const signed = (n: number, digits = 0) => signedNumber(n, digits, (x, d) => format.number(x, { maximumFractionDigits: d, minimumFractionDigits: d }));
+  /** A change as a percentage of the previous value; from nothing, as the value itself (`absolute`). */
+  const ratio = (absolute: (change: number) => string) => (d: Delta) => (d.ratio === null ? absolute(d.change) : `${signed(d.ratio * 100)} %`);
   const hours = (ms: number) => format.number(ms / 3_600_000, { maximumFractionDigits: 1 });
+  const signedDuration = (ms: number) => (ms < 0 ? minus : "+") + duration(Math.abs(ms));
   const figures: { metric: Metric; title: string; value: string; previous: string | null; delta: Delta | null; change: (d: Delta) => string }[] = [
     {
       metric: "availabilityPts",
@@ -46,16 +49,16 @@ export function KeyFigures({ report }: { report: FaultReport }) {
       delta: deltas?.availabilityPts ?? null,
       change: (d) => t("pts", { value: signed(d.change, 2) }),
     },
-    { metric: "events", title: t("events"), value: format.number(current.events), previous: previous ? format.number(previous.events) : null, delta: deltas?.events ?? null, change: ratio },
+    { metric: "events", title: t("events"), value: format.number(current.events), previous: previous ? format.number(previous.events) : null, delta: deltas?.events ?? null, change: ratio((n) => signed(n)) },
     {
       metric: "mttrMs",
       title: t("mttr"),
       value: current.mttrMs === null ? "—" : duration(current.mttrMs),
       previous: previous?.mttrMs === null || previous?.mttrMs === undefined ? null : duration(previous.mttrMs),
       delta: deltas?.mttrMs ?? null,
-      change: ratio,
+      change: ratio(signedDuration),
     },
-    { metric: "lostDieMs", title: t("lost"), value: hours(current.lostDieMs), previous: previous ? hours(previous.lostDieMs) : null, delta: deltas?.lostDieMs ?? null, change: ratio },
+    { metric: "lostDieMs", title: t("lost"), value: hours(current.lostDieMs), previous: previous ? hours(previous.lostDieMs) : null, delta: deltas?.lostDieMs ?? null, change: ratio((ms) => signed(ms / 3_600_000, 1)) },
   ];
   return (
     <Row gutter={[12, 12]} data-testid="report-key-figures">

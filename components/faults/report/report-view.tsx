@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Typography } from "antd";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useMemo, type ReactNode } from "react";
@@ -17,7 +17,12 @@ import { TrendChart } from "./trend-chart";
 
 /** The report's data under its one query key (the Trends tab and the report page share it). */
 export function useFaultReport(cluster: string, from: number, to: number, compare: boolean) {
-  return useQuery({ queryKey: faultKeys.report(cluster, from, to, compare), queryFn: ({ signal }) => fetchReport(cluster, from, to, compare, signal) });
+  // A window that follows the clock changes its key every few seconds: the last report stays on screen meanwhile.
+  return useQuery({
+    queryKey: faultKeys.report(cluster, from, to, compare),
+    queryFn: ({ signal }) => fetchReport(cluster, from, to, compare, signal),
+    placeholderData: keepPreviousData,
+  });
 }
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
