@@ -25,6 +25,9 @@ export function useFaultReport(cluster: string, from: number, to: number, compar
   });
 }
 
+/** The sections drawn as one time-series chart each, in page order. */
+const trendSections = ["events", "availability", "mttr", "lost"] as const;
+
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   return (
     <Card size="small" title={title} className="report-section report-avoid-break" data-testid={testId}>
@@ -97,34 +100,15 @@ export function ReportView({ report, sections }: { report: FaultReport; sections
           <KeyFigures report={report} />
         </Col>
       )}
-      {shown.has("events") && (
-        <Col xs={24} xl={12}>
-          <Section title={t("section.events", { grain })}>
-            <TrendChart chart={charts.events} cluster={slug} label={t("section.events", { grain })} testId="chart-events" />
-          </Section>
-        </Col>
-      )}
-      {shown.has("availability") && (
-        <Col xs={24} xl={12}>
-          <Section title={t("section.availability")}>
-            <TrendChart chart={charts.availability} cluster={slug} label={t("section.availability")} testId="chart-availability" />
-          </Section>
-        </Col>
-      )}
-      {shown.has("mttr") && (
-        <Col xs={24} xl={12}>
-          <Section title={t("section.mttr")}>
-            <TrendChart chart={charts.mttr} cluster={slug} label={t("section.mttr")} testId="chart-mttr" />
-          </Section>
-        </Col>
-      )}
-      {shown.has("lost") && (
-        <Col xs={24} xl={12}>
-          <Section title={t("section.lost", { grain })}>
-            <TrendChart chart={charts.lost} cluster={slug} label={t("section.lost", { grain })} testId="chart-lost" />
-          </Section>
-        </Col>
-      )}
+      {trendSections
+        .filter((key) => shown.has(key))
+        .map((key) => (
+          <Col key={key} xs={24} xl={12}>
+            <Section title={t(`section.${key}`, { grain })}>
+              <TrendChart chart={charts[key]} cluster={slug} label={t(`section.${key}`, { grain })} testId={`chart-${key}`} />
+            </Section>
+          </Col>
+        ))}
       {shown.has("offenders") &&
         offenderLists.map((o) => (
           <Col key={o.key} xs={24} xl={8}>
