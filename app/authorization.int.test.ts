@@ -135,6 +135,7 @@ const matrix: Record<string, Entry> = {
   "GET /api/v1/events": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo&max=0" }) },
   "GET /api/v1/fault-events/health": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   "GET /api/v1/fault-events/stats": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}` }) },
+  "GET /api/v1/fault-events/report": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}&compare=previous` }) },
   "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
   // Writes the current settings back unchanged.
   "PUT /api/v1/fault-events/settings": { permission: "write", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo", body: faultSettings }) },

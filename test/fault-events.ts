@@ -38,6 +38,7 @@ export async function eventTargets(pool: pg.Pool, clusterId: number): Promise<Ev
 
 const kinds = ["roce-link-down", "hccl-error", "npu-chip-fault", "gateway-probe-failure"] as const;
 const levels: FaultLevel[] = ["NotHandleFault", "PreSeparateNPU", "RestartBusiness", "SeparateNPU", "SubHealthFault"];
+const codes = ["81078603", "80E18402", "EI0006", "8C1F8608", null] as const;
 
 export interface EventRow {
   id: string;
@@ -47,6 +48,8 @@ export interface EventRow {
   target: EventTarget;
   kind: string;
   level: FaultLevel;
+  /** The fault code; absent (null) for most HCCL and kind-only events. */
+  code?: string | null;
 }
 
 let serial = 0;
@@ -65,13 +68,13 @@ export function randomEvents(next: () => number, targets: EventTarget[], count: 
     const shape = next();
     const duration = shape < 0.6 ? 1000 + next() * 300_000 : shape < 0.8 ? 10 * 60_000 + next() * 2 * hour : shape < 0.9 ? 3 * hour + next() * 40 * hour : null;
     const first = nextEventId();
-    rows.push({ id: first, began, ended: duration === null ? null : began + Math.floor(duration), episode: first, target, kind: pick(kinds), level: pick(levels) });
+    rows.push({ id: first, began, ended: duration === null ? null : began + Math.floor(duration), episode: first, target, kind: pick(kinds), level: pick(levels), code: pick(codes) });
     if (next() < 0.2) {
       let at = began + Math.floor(next() * 90 * 60_000);
       for (let flap = 0; flap < 1 + Math.floor(next() * 3); flap++) {
         const id = nextEventId();
         const ended = next() < 0.15 ? null : at + Math.floor(1000 + next() * 20 * 60_000);
-        rows.push({ id, began: at, ended, episode: first, target, kind: pick(kinds), level: pick(levels) });
+        rows.push({ id, began: at, ended, episode: first, target, kind: pick(kinds), level: pick(levels), code: pick(codes) });
         at = (ended ?? at) + Math.floor(next() * 40 * 60_000);
       }
     }
@@ -83,12 +86,12 @@ export async function insertEvents(pool: pg.Pool, clusterId: number, rows: Event
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   await pool.query(
     `insert into fault_events (id, cluster_id, target_kind, target_key, series_key, super_pod_ref, server_ref, device_ref, kind, source,
-       reported_level, level, rule, episode_id, began_at, ended_at)
+       reported_level, level, rule, episode_id, began_at, ended_at, code)
      select u.id, $1, (case split_part(u.key, ':', 1) when 'pod' then 'super-pod' else split_part(u.key, ':', 1) end)::fault_target_kind,
        u.key, u.key, u.super_pod_ref, u.server_ref, u.device_ref, u.kind::fault_kind, 'api', u.level::fault_level, u.level::fault_level, 'reported',
-       u.episode, u.began, u.ended
-     from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[])
-       as u(id, key, super_pod_ref, server_ref, device_ref, kind, level, episode, began, ended)`,
+       u.episode, u.began, u.ended, u.code
+     from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::text[])
+       as u(id, key, super_pod_ref, server_ref, device_ref, kind, level, episode, began, ended, code)`,
     [
       clusterId,
       rows.map((r) => r.id),
@@ -101,6 +104,7 @@ export async function insertEvents(pool: pg.Pool, clusterId: number, rows: Event
       rows.map((r) => r.episode),
       rows.map((r) => iso(r.began)),
       rows.map((r) => iso(r.ended)),
+      rows.map((r) => r.code ?? null),
     ],
   );
 }
@@ -133,6 +137,10 @@ export async function directStatistics(pool: pg.Pool, cluster: ClusterHeader, fr
      join devices d on d.id = f.device_ref join servers s on s.id = d.server_ref
      where ${window} group by 1, 2 order by 3 desc, 4 desc, 1, 2 limit 10`,
   );
+  const codeRows = await q<{ code: string; n: string; ms: string }>(
+    `select f.code, count(*) n, sum(${covered}) ms from fault_events f where ${window} and f.code is not null
+     group by 1 order by 2 desc, 3 desc, f.code collate "C" limit 10`,
+  );
   const availability = await q<{ super_pod_id: string | null; dies: string; ms: string | null }>(
     `with pods as (select s.super_pod_ref, count(d.id) dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = $1 group by 1),
      faulty as (select f.super_pod_ref, sum(${covered}) ms from fault_events f where ${window} and f.device_ref is not null and f.level = any($5::fault_level[]) group by 1)
@@ -151,6 +159,7 @@ export async function directStatistics(pool: pg.Pool, cluster: ClusterHeader, fr
     open: Number(mttr?.open ?? 0),
     topServers: servers.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
     topDies: dies.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topCodes: codeRows.map((r) => ({ code: r.code, count: Number(r.n), faultMs: Number(r.ms) })),
     availability: availability.map((r) => {
       const faultyDieMs = Math.max(0, Number(r.ms ?? 0));
       return { superPodId: r.super_pod_id, dies: Number(r.dies), faultyDieMs, availability: Math.max(0, 1 - faultyDieMs / (Number(r.dies) * spanMs)) };

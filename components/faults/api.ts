@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
 import type { DeviceInfoResult, FaultSettings, FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
+import type { FaultReport } from "@/lib/faults/report";
+import { reportApiUrl } from "@/lib/faults/report-url";
 import type { FaultSettingsInput } from "@/db/schema/fault-event/validation";
 
 export type { FaultSettings, FaultStatistics, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
@@ -8,6 +10,7 @@ export type { FaultSettings, FaultStatistics, TimelineEvent, TimelineResult } fr
 // The API's answers are the server's own types: trusted here, checked by the integration tests.
 const timelineSchema = z.custom<TimelineResult>((v) => typeof v === "object" && v !== null && "events" in v);
 const statisticsSchema = z.custom<FaultStatistics>((v) => typeof v === "object" && v !== null && "byKind" in v);
+const reportSchema = z.custom<FaultReport>((v) => typeof v === "object" && v !== null && "series" in v && "current" in v);
 
 export interface TimelineFilters {
   cluster: string;
@@ -26,6 +29,7 @@ export const faultKeys = {
   all: ["faults"] as const,
   timeline: (f: TimelineFilters) => ["faults", "timeline", f] as const,
   statistics: (cluster: string, from: number, to: number) => ["faults", "statistics", cluster, from, to] as const,
+  report: (cluster: string, from: number, to: number, compare: boolean) => ["faults", "report", cluster, from, to, compare] as const,
   health: (cluster: string) => ["faults", "health", cluster] as const,
   settings: (cluster: string) => ["faults", "settings", cluster] as const,
 };
@@ -43,6 +47,10 @@ export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise
 export function fetchStatistics(cluster: string, from: number, to: number, signal?: AbortSignal): Promise<FaultStatistics> {
   const params = new URLSearchParams({ cluster, from: String(from), to: String(to) });
   return fetchJson(`/api/v1/fault-events/stats?${params}`, statisticsSchema, { signal });
+}
+
+export function fetchReport(cluster: string, from: number, to: number, compare: boolean, signal?: AbortSignal): Promise<FaultReport> {
+  return fetchJson(reportApiUrl(cluster, from, to, compare), reportSchema, { signal });
 }
 
 /** The device-info endpoint's answer (the shape the server writes). */

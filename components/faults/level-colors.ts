@@ -1,4 +1,5 @@
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
+import type { FaultKind } from "@/lib/faults/model";
 
 /**
  * One colour per level inside its meaning family (shared/spec/ui.md): amber shades for the degraded levels, reds
@@ -17,3 +18,19 @@ export const levelColors: Record<FaultLevel, string> = {
 };
 
 export const toneOf = (level: FaultLevel) => faultLevelInfo[level].tone;
+
+/**
+ * Fault kinds are categories, not health: a categorical palette of blues, purples and teals, kept clear of the
+ * green, amber and red that mean healthy, degraded and faulty.
+ */
+export const kindColors: Record<FaultKind, string> = {
+  "gateway-probe-failure": "#91caff",
+  "roce-link-down": "#1677ff",
+  "npu-network-fault": "#003eb3",
+  "bus-device-fault": "#9254de",
+  "hccs-fault": "#531dab",
+  "npu-chip-fault": "#13a8a8",
+  "node-fault": "#006d75",
+  "hccl-error": "#eb2f96",
+  "job-rescheduled": "#8c8c8c",
+};

@@ -27,6 +27,7 @@ export function statisticsCsv(s: FaultStatistics): string {
     ["die_hours_lost", null, dieHours(lost).toFixed(2), (lost / 1000).toFixed(0)],
     ...s.topServers.map((x) => ["most affected servers", x.serverId, x.count, (x.faultMs / 1000).toFixed(0)]),
     ...s.topDies.map((x) => ["most affected dies", `${x.serverId}/${x.deviceId}`, x.count, (x.faultMs / 1000).toFixed(0)]),
+    ...s.topCodes.map((x) => ["most frequent codes", x.code, x.count, (x.faultMs / 1000).toFixed(0)]),
     ...s.availability.map((a) => ["availability", a.superPodId ?? "(no super pod)", a.availability.toFixed(6), (a.faultyDieMs / 1000).toFixed(0)]),
   ];
   return toCsv(["section", "name", "value", "fault_seconds"], rows);

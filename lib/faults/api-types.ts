@@ -59,6 +59,8 @@ export interface FaultStatistics {
   open: number;
   topServers: { serverId: string; count: number; faultMs: number }[];
   topDies: { serverId: string; deviceId: number; count: number; faultMs: number }[];
+  /** The most frequent fault codes (events with a code), with the time their events cover in the period. */
+  topCodes: { code: string; count: number; faultMs: number }[];
   /** Per super pod: the share of die-time in the period without a fault of a "faulty" level. */
   availability: { superPodId: string | null; dies: number; faultyDieMs: number; availability: number }[];
 }

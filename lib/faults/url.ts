@@ -17,7 +17,7 @@ const ms = z.coerce.number().int().min(0).max(8_640_000_000_000).optional().catc
  */
 export const faultsSearchParams = z.object({
   cluster: z.string().regex(/^[a-z0-9-]{1,63}$/).optional().catch(undefined),
-  tab: z.enum(["timeline", "statistics", "device-info", "import", "reference"]).catch("timeline").default("timeline"),
+  tab: z.enum(["timeline", "statistics", "trends", "device-info", "import", "reference"]).catch("timeline").default("timeline"),
   from: ms,
   to: ms,
   zf: ms,

@@ -60,7 +60,8 @@ function insertGenerated(handle: DatabaseHandle, clusterId: number, first: numbe
   );
 }
 
-async function generateEvents(handle: DatabaseHandle, clusterId: number, total: number, end: number): Promise<void> {
+/** `total` generated events over the year before `end` (see insertGenerated), then VACUUM ANALYZE. */
+export async function generateEvents(handle: DatabaseHandle, clusterId: number, total: number, end: number): Promise<void> {
   const began = performance.now();
   const chunk = 1_000_000;
   for (let offset = 0; offset < total; offset += chunk) {

@@ -9,6 +9,7 @@ import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
 import { rateLimitBench } from "./rate-limit";
+import { reportBench } from "./report";
 import { topologyBench } from "./topology";
 
 export interface BenchSection {
@@ -17,7 +18,17 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench, portsBench, rateLimitBench];
+const SECTIONS: readonly BenchSection[] = [
+  rankTableBench,
+  topologyBench,
+  editorBench,
+  faultsBench,
+  faultQueriesBench,
+  reportBench,
+  diagnoseBench,
+  portsBench,
+  rateLimitBench,
+];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

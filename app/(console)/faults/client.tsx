@@ -13,6 +13,7 @@ import { FaultLevelsTable } from "@/components/faults/fault-levels-table";
 import { HcclPhasesTable } from "@/components/faults/hccl-phases-table";
 import { useNow } from "@/components/faults/format";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
+import { TrendsView } from "@/components/faults/report/trends-view";
 import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
@@ -91,6 +92,7 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
           items={[
             { key: "timeline", label: t("tabs.timeline"), children: <TimelineView cluster={cluster} state={timelineState} now={now} theme={theme} onChange={onTimelineChange} /> },
             { key: "statistics", label: t("tabs.statistics"), children: <FaultStatisticsView cluster={cluster} from={from} to={to} /> },
+            { key: "trends", label: t("tabs.trends"), children: <TrendsView cluster={cluster} from={from} to={to} onPeriod={(period) => navigate(period)} /> },
             { key: "device-info", label: t("tabs.deviceInfo"), children: <DeviceInfoPanel cluster={cluster} canWrite={canWrite} /> },
             { key: "import", label: t("tabs.import"), children: <CsvImport cluster={cluster} canWrite={canWrite} /> },
             {

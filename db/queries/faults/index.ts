@@ -6,6 +6,7 @@
  *   device-info ConfigMap snapshot; seed.ts: the demo day.
  * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups;
  *   on-dies.ts: the events of some dies and their links in a window (an error CQE's link-down history).
+ * - report.ts (report-series.ts, report-jobs.ts): the managers' report over a period against the previous one.
  * - settings.ts: per-cluster escalation rules and retention; retention.ts applies retention.
  * - target-index.ts: the inventory as ingestion resolves targets, cached per inventory revision.
  */
@@ -16,6 +17,7 @@ export { faultsOnDies, type DieFault } from "./on-dies";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";
+export { loadFaultReport } from "./report";
 export { seedDemoFaults } from "./seed";
 export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
 export { faultStatistics } from "./statistics";

@@ -127,6 +127,15 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
      group by 2, 3, 4`,
     range,
   );
+  await client.query("delete from fault_day_code_rollups where cluster_id = $1 and day >= $2::timestamptz and day < $3::timestamptz", range);
+  await client.query(
+    `insert into fault_day_code_rollups (cluster_id, day, code, events, closed_ms)
+     select $1, date_bin('1 day', f.began_at, ${origin}), f.code, count(*), coalesce(sum(${durationMs}) filter (where f.ended_at is not null), 0)
+     from fault_events f
+     where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz and f.code is not null
+     group by 2, 3`,
+    range,
+  );
 }
 
 /**

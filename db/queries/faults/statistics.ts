@@ -10,11 +10,19 @@ const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) =>
 /**
  * Statistics of the events in [from, to) (those that began in it, or before it and still going at its start): events
  * by kind and level, MTTR over their faults (episodes; an episode's events outside the period don't count), the most
- * affected servers and dies and each super pod's availability by the time faults cover inside the period (open
+ * affected servers, dies and codes and each super pod's availability by the time faults cover inside the period (open
  * faults until `now`). Whole hours and days come from the rollups, the rest from fault_events; equal to computing it
  * all from fault_events (db/queries/faults/timeline.int.test.ts checks).
  */
-export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, from: number, to: number, now = Date.now()): Promise<FaultStatistics> {
+export async function faultStatistics(
+  pool: pg.Pool,
+  cluster: ClusterHeader,
+  from: number,
+  to: number,
+  now = Date.now(),
+  /** How many of the most-affected servers, dies and codes to list (the report lists them all for the previous period). */
+  top = 10,
+): Promise<FaultStatistics> {
   const end = Math.min(to, now);
   const hours = splitPeriod(from, to, hourMs);
   const days = splitPeriod(from, to, dayMs);
@@ -30,12 +38,15 @@ export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, fro
   const servers = new SqlParams();
   const dies = new SqlParams();
   const pods = new SqlParams();
-  const targets = (p: SqlParams, ref: string) => `
-    select ${ref} as ref, events as n, closed_ms as ms from fault_day_target_rollups where ${rollupRange(p, "day", days)} and ${ref} is not null
+  const codes = new SqlParams();
+  const limit = (p: SqlParams) => `limit ${p.add(top)}`;
+  /** Events and fault time per server, die or code: day rollups (`table`) plus what they leave out, as in `covered`. */
+  const targets = (p: SqlParams, ref: string, table = "fault_day_target_rollups") => `
+    select ${ref} as ref, events as n, closed_ms as ms from ${table} where ${rollupRange(p, "day", days)} and ${ref} is not null
     union all select f.${ref}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and f.${ref} is not null
     union all select f.${ref}, 0, ${beyondRollups(p)} from fault_events f
       where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and f.${ref} is not null`;
-  const [levelRows, episodeRows, serverRows, dieRows, availabilityRows] = await Promise.all([
+  const [levelRows, episodeRows, serverRows, dieRows, availabilityRows, codeRows] = await Promise.all([
     pool.query<{ kind: FaultKind; level: FaultLevel; n: string; single_recovered: string; single_recovered_ms: string; single_open: string }>(
       `select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
        from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups where ${rollupRange(counts, "hour", hours)}
@@ -56,13 +67,13 @@ export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, fro
     ),
     pool.query<{ server_id: string; n: string; ms: string }>(
       `select s.server_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(servers, "server_ref")}) x join servers s on s.id = x.ref
-       group by 1 order by 2 desc, 3 desc, 1 limit 10`,
+       group by 1 order by 2 desc, 3 desc, 1 ${limit(servers)}`,
       servers.values,
     ),
     pool.query<{ server_id: string; device_id: number; n: string; ms: string }>(
       `select s.server_id, d.device_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(dies, "device_ref")}) x
        join devices d on d.id = x.ref join servers s on s.id = d.server_ref
-       group by 1, 2 order by 3 desc, 4 desc, 1, 2 limit 10`,
+       group by 1, 2 order by 3 desc, 4 desc, 1, 2 ${limit(dies)}`,
       dies.values,
     ),
     pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
@@ -82,6 +93,11 @@ export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, fro
        select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
        left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
       pods.values,
+    ),
+    pool.query<{ code: string; n: string; ms: string }>(
+      `select x.ref as code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, "code", "fault_day_code_rollups")}) x
+       group by 1 order by 2 desc, 3 desc, x.ref collate "C" ${limit(codes)}`,
+      codes.values,
     ),
   ]);
   const byKind = new Map<FaultKind, number>();
@@ -108,6 +124,7 @@ export async function faultStatistics(pool: pg.Pool, cluster: ClusterHeader, fro
     open,
     topServers: serverRows.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
     topDies: dieRows.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topCodes: codeRows.rows.map((r) => ({ code: r.code, count: Number(r.n), faultMs: Number(r.ms) })),
     availability: availabilityRows.rows.map((r) => {
       const diesCount = Number(r.dies);
       const faultyDieMs = Math.max(0, Number(r.ms ?? 0));

@@ -79,6 +79,9 @@ export const faultEvents = pgTable(
     index("fault_events_long").on(t.clusterId, t.endedAt).where(sql`${t.endedAt} - ${t.beganAt} >= interval '1 hour'`),
     // Later events of a multi-event episode (flaps), by episode: tells the rollups which faults are one event.
     index("fault_events_continuations").on(t.episodeId).where(sql`${t.episodeId} <> ${t.id}`),
+    // Events that name their job (HCCL errors, reschedules): the report's per-job time lost finds them without
+    // reading the period's every event (0011).
+    index("fault_events_job").on(t.clusterId, t.job, t.beganAt).where(sql`${t.job} is not null`),
     check("fault_events_end_after_begin", sql`${t.endedAt} is null or ${t.endedAt} >= ${t.beganAt}`),
   ],
 );

@@ -2,6 +2,7 @@ import { defaultRetention, retentionSettingsSchema } from "@/lib/faults/retentio
 import { z } from "zod";
 import { faultLevels } from "@/lib/faults/levels";
 import { faultKinds, faultSources, hcclPhaseIds, rescheduleScopes } from "@/lib/faults/model";
+import { maxReportMs } from "@/lib/faults/report";
 import { storable, storableJsonSchema } from "@/lib/text-safety";
 import { maxEventsPerRequest } from "./constants";
 
@@ -124,3 +125,16 @@ export const timelineQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50_000).default(20_000),
 });
 export type TimelineQuery = z.infer<typeof timelineQuerySchema>;
+
+/** GET /api/v1/fault-events/report: a period of at most 400 days, compared with the previous one on `compare=previous`. */
+export const reportQuerySchema = z
+  .object({
+    cluster: name,
+    from: instantSchema.or(z.coerce.number().int()),
+    to: instantSchema.or(z.coerce.number().int()),
+    compare: z.enum(["previous", "none"]).default("none"),
+    format: z.enum(["json", "csv"]).default("json"),
+  })
+  .refine((q) => q.to > q.from, { message: "to must be after from", path: ["to"] })
+  .refine((q) => q.to - q.from <= maxReportMs, { message: "a report covers at most 400 days", path: ["to"] });
+export type ReportQuery = z.infer<typeof reportQuerySchema>;

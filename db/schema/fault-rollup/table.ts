@@ -75,3 +75,18 @@ export const faultRollupDirty = pgTable(
   },
   (t) => [index("fault_rollup_dirty_hour").on(t.clusterId, t.hour)],
 );
+
+/** Events and summed closed durations per fault code and UTC day: the most frequent codes of a period (report). */
+export const faultDayCodeRollups = pgTable(
+  "fault_day_code_rollups",
+  {
+    clusterId: integer("cluster_id")
+      .notNull()
+      .references(() => clusters.id, { onDelete: "cascade" }),
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    code: text("code").notNull(),
+    events: integer("events").notNull(),
+    closedMs: bigint("closed_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [index("fault_day_code_rollups_day").on(t.clusterId, t.day)],
+);

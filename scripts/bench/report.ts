@@ -1,0 +1,81 @@
+/**
+ * The managers' fault report (GET /api/v1/fault-events/report, db/queries/faults/report.ts) at scale: the demo
+ * inventory and 10 million events over a year (fault-queries.ts generates them the same way), a job running on 64
+ * dies through the whole period, then a 30-day report with comparison (totals, daily series, offenders, per-job time
+ * lost, deltas), cold after a restart of PostgreSQL and the median of 5 warm runs; a 7-day, a 90-day and a 2-day
+ * (hourly) report beside it. Prints figures; never asserts timings. `FAULT_BENCH_EVENTS` changes the 10M.
+ *
+ * Measured 2026-11-25 on the shared 2-CPU machine, load average 10–17 (numbers are inflated by other sessions): 30 days
+ * 1,366 ms cold, 890 ms warm (of which the two periods' statistics 489 ms); 7 days 361 ms; 90 days 2.9 s; 2 days
+ * hourly 1.15 s (hourly buckets read the period's events to cut them at every hour).
+ */
+import os from "node:os";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { faultStatistics, loadFaultReport, refreshFaultRollups } from "@/db/queries/faults";
+import { withDemoDatabase } from "./demo-database";
+import { generateEvents } from "./fault-queries";
+import type { BenchSection } from "./index";
+
+const day = 86_400_000;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+export const reportBench: BenchSection = {
+  name: "report",
+  description: "the 30-day fault report with comparison (and 7, 90 and 2 days) over 10M events, cold and warm",
+  run: () =>
+    withDemoDatabase(6, async (database) => {
+      console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; PostgreSQL embedded, default settings`);
+      const cluster = await getClusterOrThrow(database.handle.db, "atlas-a3-demo");
+      const total = Number(process.env.FAULT_BENCH_EVENTS ?? 10_000_000);
+      const end = Math.floor(Date.now() / day) * day;
+      await generateEvents(database.handle, cluster.id, total, end);
+      const began = performance.now();
+      const hours = await refreshFaultRollups(database.handle.pool, cluster.id);
+      console.log(`rollups built from scratch: ${hours.toLocaleString("en-US")} hours in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+      // A job on the first 64 dies, running since before the compared periods.
+      const { rows } = await database.handle.pool.query<{ id: number }>(
+        `insert into jobs (cluster_id, name, namespace, state, source, started_at, placement) values ($1, 'bench-job', 'default', 'running', 'api', $2, '{}') returning id`,
+        [cluster.id, new Date(end - 100 * day).toISOString()],
+      );
+      await database.handle.pool.query(
+        `insert into job_ranks (job_id, position, rank, die_key)
+         select $1, row_number() over (order by d.id) - 1, row_number() over (order by d.id) - 1, s.server_id || '/' || d.device_id
+         from devices d join servers s on s.id = d.server_ref where d.cluster_id = $2 order by d.id limit 64`,
+        [rows[0]!.id, cluster.id],
+      );
+      await database.handle.pool.query("vacuum analyze fault_hour_rollups, fault_day_target_rollups, fault_day_code_rollups, fault_episode_parts, jobs, job_ranks");
+      await database.restart();
+      const periods: [string, number][] = [["30 days", 30], ["7 days", 7], ["90 days", 90], ["2 days (hourly)", 2]];
+      for (const [name, days] of periods) {
+        const times: number[] = [];
+        let bytes = 0;
+        let events = 0;
+        let jobs = 0;
+        for (let i = 0; i < 6; i++) {
+          const t = performance.now();
+          const report = await loadFaultReport(database.handle.pool, cluster, { from: end - days * day, to: end, compare: true }, end);
+          times.push(performance.now() - t);
+          bytes = JSON.stringify(report).length;
+          events = report.current.events + (report.previous?.events ?? 0);
+          jobs = report.jobs.length;
+        }
+        console.log(
+          `report over ${name} with comparison: first ${ms(times[0]!)}${name === "30 days" ? " (cold: PostgreSQL just restarted)" : ""}, median of 5 more ${ms(median(times.slice(1)))}` +
+            ` (${events.toLocaleString("en-US")} events in both periods, ${jobs} job(s), ${(bytes / 1024).toFixed(0)} kB of JSON)`,
+        );
+      }
+      // How much of the 30-day report is the two periods' statistics (the statistics tab's query, all offenders listed).
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        for (const from of [end - 60 * day, end - 30 * day]) await faultStatistics(database.handle.pool, cluster, from, from + 30 * day, end, 1_000_000);
+        times.push(performance.now() - t);
+      }
+      console.log(`of which the statistics of both 30-day periods: median of 5 ${ms(median(times))}`);
+      console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    }),
+};
