@@ -1,9 +1,7 @@
 import "server-only";
 import type { z } from "zod";
+import { bodyLimitHeader, defaultBodyLimit } from "./body-limits";
 import { ApiError } from "./errors";
-
-/** JSON bodies are small in Rankscope's API (rank tables have their own, larger limit where they are uploaded). */
-export const defaultBodyLimit = 64 * 1024;
 
 /**
  * Reads a JSON body of at most `limit` bytes and checks it against `schema`: 413 when it is larger (checked on the
@@ -28,8 +26,18 @@ export async function readText(request: Request, limit: number): Promise<string>
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
+/**
+ * The most a route may read of this request: its own `limit`, or less when the server's preload (scripts/body-limit.mjs)
+ * stamped a smaller one; the preload ends a body one byte past its stamp, so a cut body always reads as too large.
+ */
+export function effectiveBodyLimit(request: Request, limit: number): number {
+  const stamped = Number(request.headers.get(bodyLimitHeader) ?? NaN);
+  return Number.isFinite(stamped) && stamped >= 0 ? Math.min(limit, stamped) : limit;
+}
+
 /** The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). */
-export async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
+  const limit = effectiveBodyLimit(request, routeLimit);
   const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
