@@ -21,9 +21,14 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit 
   return schema.parse(value);
 }
 
+/** The body as text: UTF-8, as JSON must be (RFC 8259 §8.1); other bytes are a 400, not replacement characters stored. */
 export async function readText(request: Request, limit: number): Promise<string> {
   const bytes = await readBytes(request, limit);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "invalid_utf8", "the body is not valid UTF-8");
+  }
 }
 
 /**
@@ -55,5 +60,7 @@ export async function readBytes(request: Request, routeLimit: number): Promise<U
     }
     chunks.push(value);
   }
-  return new Uint8Array(Buffer.concat(chunks, size));
+  // A view of what Buffer.concat made (its own memory, or a slice of the small-buffer pool), not one more copy of it.
+  const joined = Buffer.concat(chunks, size);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }
