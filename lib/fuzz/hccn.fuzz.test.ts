@@ -12,7 +12,7 @@ describe("fuzzing hccn.conf (issue 13)", () => {
         const servers = files.map(([serverId, lines]) => ({ serverId, hccnConf: lines.join("\n") }));
         for (const server of servers) parseHccnConf(server.hccnConf);
         expectBoundedReport(validateRankTable(generateFromHccn(servers, { version: files.length % 2 ? "1.2" : "1.0" }) as unknown as JsonValue));
-      }) as fc.IProperty<[unknown]>,
+      }),
     );
   }, timeout);
 });
