@@ -12,8 +12,8 @@ const heartbeatMs = 20_000;
  * changed, at}` whenever fault events of the cluster (or any, without `cluster`) are written, within a moment of
  * the commit (PostgreSQL LISTEN/NOTIFY). The LISTEN is in place before the response starts, so nothing committed
  * after the first byte is missed; when the server's LISTEN connection was lost and is back (PostgreSQL restarted),
- * `event: resync` with `{at}` says notices may have been missed: the client fetches again. `retry: 3000` tells the browser to reconnect after 3 s; a comment line every
- * 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
+ * `event: resync` with `{at}` says notices may have been missed: the client fetches again. `retry: 3000` tells the
+ * browser to reconnect after 3 s; a comment line every 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
  * the browser then reconnects), so no connection lives forever. An unknown cluster is a 404 before the stream starts.
  */
 export const GET = route("read", async ({ request }) => {
