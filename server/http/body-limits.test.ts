@@ -1,17 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { apiRoot, routeFiles } from "@/test/route-files";
 import { apiBodyLimits, defaultBodyLimit } from "./body-limits";
-
-const apiRoot = path.resolve(__dirname, "../../app/api");
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
 
 describe("apiBodyLimits", () => {
   it("lists every route that reads a body past the default limit (the preload would cut it short otherwise: a 413)", () => {
