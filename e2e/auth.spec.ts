@@ -89,6 +89,31 @@ test.describe("An admin", () => {
     expect(await page.content()).not.toContain(token);
   });
 
+  test("unlocks a user locked out by wrong passwords, and the right password works again at once", async ({ page, playwright, baseURL }) => {
+    const username = `locked_${Date.now().toString(36)}`;
+    const password = "locked-user-pass-1";
+    const anonymous = await playwright.request.newContext({ baseURL, storageState: signedOut });
+    const signIn = (secret: string) => anonymous.post("/api/auth/sign-in", { headers: { origin: baseURL! }, data: { username, password: secret } });
+    try {
+      const created = await page.request.post("/api/v1/users", { headers: { origin: baseURL! }, data: { username, role: "viewer", password } });
+      expect(created.status()).toBe(201);
+      // Five wrong passwords are free (typos); the sixth locks this user out from this address.
+      for (let attempt = 1; attempt <= 6; attempt++) expect((await signIn("not-the-password")).status()).toBe(401);
+      const refused = await signIn(password);
+      expect(refused.status()).toBe(429);
+      expect((await refused.json()).error.code).toBe("sign_in_locked");
+
+      await page.goto("/admin/users");
+      const row = page.getByRole("row", { name: new RegExp(username) });
+      await row.getByRole("button", { name: "Unlock sign-in" }).click();
+      // Forgotten: the failures counted for this user from this address and account-wide (6 each).
+      await expect(page.getByText(`${username} can sign in again (12 failed sign-ins forgotten).`)).toBeVisible();
+      expect((await signIn(password)).status()).toBe(200);
+    } finally {
+      await anonymous.dispose();
+    }
+  });
+
   test("sees the sign-ins in the audit log", async ({ page }) => {
     await page.goto("/admin/audit?action=auth.sign_in");
     await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();

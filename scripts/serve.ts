@@ -15,6 +15,7 @@ import { seedDemoJobs } from "@/db/queries/jobs-seed";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
+import { bodyLimitRules } from "@/server/http/body-limits";
 import { resolveDatabase } from "./database";
 import { scheduleRetention } from "./retention-schedule";
 import { serverNodeFlags } from "./server-node-flags";
@@ -32,6 +33,8 @@ if (mode !== "dev" && mode !== "start") {
  * forks (the dev server's) load it too.
  */
 const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
+/** Also loaded into it: ends each API request's body just past its route's limit, before Next.js buffers it (the limits as JSON). */
+const bodyLimitPreload = new URL("./body-limit.mjs", import.meta.url).href;
 
 /**
  * The offline bundle (scripts/bundle.ts) runs Next.js's standalone server.js, named by RANKSCOPE_STANDALONE_SERVER,
@@ -90,7 +93,8 @@ async function main(): Promise<number> {
       ...(standaloneServer ? { HOSTNAME: process.env.RANKSCOPE_HOST ?? "0.0.0.0" } : {}),
       DATABASE_URL: database.url,
       PORT: port,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`].filter(Boolean).join(" "),
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`].filter(Boolean).join(" "),
+      RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()),
     },
   });
   const unsupervise = database.embedded?.supervise(log);

@@ -1,11 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
-import { parseRankTable, validateRankTable, writeRankTable } from "@/lib/rank-table";
-import { summarizeReport } from "@/lib/rank-table-workspace/summary";
-import { unstorableJson } from "@/lib/text-safety";
+import { canonicalize, type CanonicalTable } from "@/lib/rank-table-workspace/canonical";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
-import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo, RevisionSummary } from "../schema/rank-table/validation";
+import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo } from "../schema/rank-table/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { linkedHardwareFit } from "./rank-table-fit";
 
@@ -13,29 +11,6 @@ const noRankTable = (id: number) => notFound(`there is no rank table ${id}`);
 
 /** Inside the save's transaction: the conditional UPDATE matched no row. Turned into a revision_conflict outside it. */
 class StaleRevision extends Error {}
-
-/** Rank tables nest six levels (super_pod_list → server_list → entry); the length is bounded by the body limit. */
-const rankTableJsonLimits = { maxDepth: 64, maxLength: Number.POSITIVE_INFINITY };
-
-export interface CanonicalTable {
-  text: string;
-  summary: RevisionSummary;
-}
-
-/** Parses, validates and writes a table in canonical form; refuses text that is not JSON (RT000). */
-export function canonicalize(text: string): CanonicalTable {
-  const document = parseRankTable(text);
-  if (document.syntaxProblem || document.value === undefined) {
-    const report = validateRankTable(document);
-    const issue = report.issues[0];
-    throw invalid(`the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { code: "unparseable_rank_table", details: { issues: report.issues } });
-  }
-  // A rank table is a few levels deep; deeper nesting or text PostgreSQL cannot store (NUL, a lone surrogate) is refused.
-  const unstorable = unstorableJson(document.value, rankTableJsonLimits);
-  if (unstorable) throw invalid(`the rank table cannot be stored: ${unstorable}`, { code: "invalid_text" });
-  const canonical = writeRankTable(document.value);
-  return { text: canonical, summary: summarizeReport(validateRankTable(document.value)) };
-}
 
 const listColumns = {
   id: rankTables.id,
@@ -129,8 +104,8 @@ function author(actor: AuditActor) {
   return { authorType: actor.type, authorId: actor.id ?? null, authorName: actor.name ?? null };
 }
 
-export async function createRankTable(db: Database, input: RankTableCreate, actor: AuditActor): Promise<RankTableDetail> {
-  const canonical = canonicalize(input.text);
+/** `canonical` is `input.text` canonicalised, when the caller did that already (off the request thread, for large tables). */
+export async function createRankTable(db: Database, input: RankTableCreate, actor: AuditActor, canonical: CanonicalTable = canonicalize(input.text)): Promise<RankTableDetail> {
   const id = await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [created] = await tx.insert(rankTables).values({ name: input.name, clusterId: input.clusterId ?? null, revision: 1 }).returning({ id: rankTables.id });
@@ -152,10 +127,16 @@ export async function createRankTable(db: Database, input: RankTableCreate, acto
  * Saves a new revision, if `expectedRevision` is still the newest one. The revision counter is bumped by one
  * conditional UPDATE (… WHERE revision = expected), which PostgreSQL re-checks after waiting for a concurrent
  * save's row lock: of two saves from one revision exactly one matches; the other finds no row and gets a conflict
- * that carries the current revision.
+ * that carries the current revision. `canonical` as for createRankTable.
  */
-export async function updateRankTable(db: Database, id: number, expectedRevision: number, input: RankTableUpdate, actor: AuditActor, action = "rank_table.update"): Promise<RankTableDetail> {
-  const canonical = canonicalize(input.text);
+export async function updateRankTable(
+  db: Database,
+  id: number,
+  expectedRevision: number,
+  input: RankTableUpdate,
+  actor: AuditActor,
+  canonical: CanonicalTable = canonicalize(input.text),
+): Promise<RankTableDetail> {
   await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [before] = await tx.select({ name: rankTables.name, clusterId: rankTables.clusterId }).from(rankTables).where(eq(rankTables.id, id));
@@ -177,7 +158,7 @@ export async function updateRankTable(db: Database, id: number, expectedRevision
     await tx.insert(rankTableRevisions).values({ rankTableId: id, revision: updated.revision, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
     await recordAudit(tx, {
       actor,
-      action,
+      action: "rank_table.update",
       target: { type: "rank_table", id },
       before: { name: before?.name, clusterId: before?.clusterId, revision: expectedRevision },
       after: { name: updated.name, clusterId: updated.clusterId, revision: updated.revision },

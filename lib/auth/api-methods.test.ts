@@ -1,17 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { apiRoot, routeFiles } from "@/test/route-files";
 import { allowedApiMethods, apiMethods } from "./api-methods";
-
-const apiRoot = path.resolve(__dirname, "../../app/api");
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
 
 function exportedMethods(source: string): string[] {
   const direct = [...source.matchAll(/^export (?:const|async function|function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]!);

@@ -49,4 +49,9 @@ describe("writeRankTable", () => {
     const table = parseRankTable('{"__proto__": {"a": 1}, "status": "completed"}').value!;
     expect(writeRankTable(table)).toBe('{\n  "status": "completed",\n  "__proto__": {\n    "a": "1"\n  }\n}\n');
   });
+
+  it("writes a field named like an Object method beside an integer-like key (found by npm run fuzz)", () => {
+    const table = parseRankTable('{"0": {}, "toString": {}, "constructor": []}').value!;
+    expect(writeRankTable(table)).toBe('{\n  "0": {},\n  "toString": {},\n  "constructor": []\n}\n');
+  });
 });

@@ -93,7 +93,7 @@ function canonicalize(value: JsonValue, key: string, itemLevel: Level | undefine
   const copy: { [key: string]: Canonical } = {};
   for (const member of order) {
     const child = value[member];
-    if (child !== undefined) copy[member] = canonicalize(child, member, itemLevels?.[member], state, current);
+    if (child !== undefined) copy[member] = canonicalize(child, member, itemLevelOf(itemLevels, member), state, current);
   }
   for (const member in value) {
     if (known.has(member)) continue;
@@ -109,7 +109,12 @@ function orderedEntries(value: JsonObject, current: Level, state: { ordered: boo
   const { order, known, itemLevels } = current;
   const keys = order.filter((member) => value[member] !== undefined);
   for (const member in value) if (!known.has(member)) keys.push(member);
-  return new OrderedEntries(keys.map((member) => [member, canonicalize(value[member]!, member, itemLevels?.[member], state, current)]));
+  return new OrderedEntries(keys.map((member) => [member, canonicalize(value[member]!, member, itemLevelOf(itemLevels, member), state, current)]));
+}
+
+/** The level of the list under `member`, if the structure names one: own keys only (a member called "toString" is not a level). */
+function itemLevelOf(itemLevels: Level["itemLevels"], member: string): Level | undefined {
+  return itemLevels !== undefined && Object.hasOwn(itemLevels, member) ? itemLevels[member] : undefined;
 }
 
 /** Prints like JSON.stringify(value, null, 2), keeping the order of OrderedEntries. */

@@ -1,17 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { maxBatchBytes, maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
-
-/** server/http/body.ts `defaultBodyLimit` (that module is server-only, so it cannot be imported here). */
-const defaultBodyLimit = 64 * 1024;
+import { bodyLimitOf } from "@/server/http/body-limits";
 
 /** One method of one API route, found on disk the way app/authorization.int.test.ts finds them. */
 export interface Endpoint {
   method: string;
   /** With dynamic segments filled in ([id] → a real cluster, rank table, token or user). */
   path: string;
-  /** The route's own body limit (the over-limit attacks go just past it). */
+  /** The body limit the server applies to it (server/http/body-limits.ts; the over-limit attacks go just past it). */
   bodyLimit: number;
 }
 
@@ -24,21 +20,6 @@ function exportedMethods(source: string): string[] {
   }
   return [...found];
 }
-
-/** Bodies larger than the 64 KiB default, by route. */
-const bodyLimits: Record<string, number> = {
-  "/api/v1/rank-tables": rankTableBodyLimit,
-  "/api/v1/rank-tables/[id]": rankTableBodyLimit,
-  "/api/v1/rank-tables/validate": rankTableBodyLimit,
-  "/api/v1/clusters/[id]/inventory": rankTableBodyLimit,
-  "/api/v1/clusters/[id]/inventory/preview": rankTableBodyLimit,
-  "/api/v1/fault-events": maxBatchBytes,
-  "/api/v1/fault-events/device-info": maxDeviceInfoBytes,
-  "/api/v1/tokens": 4 * 1024,
-  "/api/v1/users": 4 * 1024,
-  "/api/v1/users/[id]": 4 * 1024,
-  "/api/auth/sign-in": 4 * 1024,
-};
 
 export function apiEndpoints(ids: { cluster: string; rankTable: string; token: string; user: string }): Endpoint[] {
   const appDir = path.resolve("app");
@@ -60,6 +41,6 @@ export function apiEndpoints(ids: { cluster: string; rankTable: string; token: s
       .replace("/tokens/[id]", `/tokens/${ids.token}`)
       .replace("/users/[id]", `/users/${ids.user}`)
       .replace("[...path]", "no/such/endpoint");
-    return exportedMethods(source).map((method) => ({ method, path: concrete, bodyLimit: bodyLimits[routePath] ?? defaultBodyLimit }));
+    return exportedMethods(source).map((method) => ({ method, path: concrete, bodyLimit: bodyLimitOf(method, concrete) }));
   });
 }

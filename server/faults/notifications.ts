@@ -4,19 +4,24 @@ import type { FaultNotice } from "@/db/queries/faults";
 import { faultChannel } from "@/db/schema/fault-event/constants";
 
 type Listener = (notice: FaultNotice) => void;
+/** Told when LISTEN is back after a lost connection: notices sent in between were missed. */
+type ResyncListener = () => void;
 
 interface Hub {
   listeners: Set<Listener>;
+  resyncListeners: Set<ResyncListener>;
   client: pg.Client | null;
   connecting: Promise<void> | null;
   /** Consecutive failed connections, for the back-off; 0 once LISTEN is in place. */
   failures: number;
+  /** True from a lost (or failed) connection until LISTEN is in place again. */
+  lost: boolean;
 }
 
 const globalForHub = globalThis as typeof globalThis & { rankscopeFaultHub?: Hub };
 
 function hub(): Hub {
-  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), client: null, connecting: null, failures: 0 };
+  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), resyncListeners: new Set(), client: null, connecting: null, failures: 0, lost: false };
   return globalForHub.rankscopeFaultHub;
 }
 
@@ -29,7 +34,9 @@ export function reconnectDelayMs(failures: number): number {
  * One LISTEN connection per server process, shared by every open event stream: PostgreSQL NOTIFY (sent by the
  * ingestion transaction when it commits) fans out to the subscribers. A lost connection (PostgreSQL restarting) is
  * re-opened with a back-off, 0.5 s doubling up to 30 s, as long as anyone listens; with no subscribers left the
- * connection is closed.
+ * connection is closed. Notices sent while it was away are lost (NOTIFY is not queued for a listener that is not
+ * connected), so once it is back every subscriber's resync listener is called: the event streams tell the browsers
+ * to fetch again.
  */
 async function connect(h: Hub): Promise<void> {
   if (h.client || h.connecting) return h.connecting ?? undefined;
@@ -46,6 +53,7 @@ async function connect(h: Hub): Promise<void> {
       client.removeAllListeners();
       client.end().catch(() => {});
       h.failures++;
+      h.lost = true;
       if (h.listeners.size) setTimeout(() => void connect(h), reconnectDelayMs(h.failures)).unref();
     };
     client.on("error", retry);
@@ -65,6 +73,10 @@ async function connect(h: Hub): Promise<void> {
       await client.query(`listen ${faultChannel}`);
       h.client = client;
       h.failures = 0;
+      if (h.lost) {
+        h.lost = false;
+        for (const resync of h.resyncListeners) resync();
+      }
     } catch {
       retry();
     }
@@ -74,12 +86,14 @@ async function connect(h: Hub): Promise<void> {
   return h.connecting;
 }
 
-export async function subscribeFaults(listener: Listener): Promise<() => void> {
+export async function subscribeFaults(listener: Listener, onResync?: ResyncListener): Promise<() => void> {
   const h = hub();
   h.listeners.add(listener);
+  if (onResync) h.resyncListeners.add(onResync);
   await connect(h);
   return () => {
     h.listeners.delete(listener);
+    if (onResync) h.resyncListeners.delete(onResync);
     if (h.listeners.size === 0 && h.client) {
       const client = h.client;
       h.client = null;

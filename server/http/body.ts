@@ -1,9 +1,7 @@
 import "server-only";
 import type { z } from "zod";
+import { bodyLimitHeader, defaultBodyLimit } from "./body-limits";
 import { ApiError } from "./errors";
-
-/** JSON bodies are small in Rankscope's API (rank tables have their own, larger limit where they are uploaded). */
-export const defaultBodyLimit = 64 * 1024;
 
 /**
  * Reads a JSON body of at most `limit` bytes and checks it against `schema`: 413 when it is larger (checked on the
@@ -23,13 +21,28 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit 
   return schema.parse(value);
 }
 
+/** The body as text: UTF-8, as JSON must be (RFC 8259 §8.1); other bytes are a 400, not replacement characters stored. */
 export async function readText(request: Request, limit: number): Promise<string> {
   const bytes = await readBytes(request, limit);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "invalid_utf8", "the body is not valid UTF-8");
+  }
+}
+
+/**
+ * The most a route may read of this request: its own `limit`, or less when the server's preload (scripts/body-limit.mjs)
+ * stamped a smaller one; the preload ends a body one byte past its stamp, so a cut body always reads as too large.
+ */
+export function effectiveBodyLimit(request: Request, limit: number): number {
+  const stamped = Number(request.headers.get(bodyLimitHeader) ?? NaN);
+  return Number.isFinite(stamped) && stamped >= 0 ? Math.min(limit, stamped) : limit;
 }
 
 /** The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). */
-export async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
+  const limit = effectiveBodyLimit(request, routeLimit);
   const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
@@ -47,5 +60,7 @@ export async function readBytes(request: Request, limit: number): Promise<Uint8A
     }
     chunks.push(value);
   }
-  return new Uint8Array(Buffer.concat(chunks, size));
+  // A view of what Buffer.concat made (its own memory, or a slice of the small-buffer pool), not one more copy of it.
+  const joined = Buffer.concat(chunks, size);
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }

@@ -1,5 +1,5 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
-import { DomainError } from "@/lib/errors";
+import { DomainError, type DomainErrorKind } from "@/lib/errors";
 
 /**
  * One worker thread that runs CPU-heavy parsing off the request thread, so /api/health and every other request
@@ -18,6 +18,9 @@ export interface WorkerPoolOptions {
   /** What the job is, for error messages: "validating the rank table". */
   label: string;
 }
+
+/** What a worker posts back for a job: its value, or its error (a DomainError as its parts, thrown again here). */
+export type WorkerAnswer = { ok: true; value: unknown } | { ok: false; message: string; domain?: { kind: DomainErrorKind; code: string; details?: unknown } };
 
 interface Job {
   message: unknown;
@@ -86,11 +89,12 @@ export class WorkerPool {
 
   private start(): Worker {
     const worker = this.options.spawn();
-    worker.on("message", (answer: { ok: true; value: unknown } | { ok: false; message: string }) => {
+    worker.on("message", (answer: WorkerAnswer) => {
       if (this.worker !== worker) return;
       const job = this.finish();
       if (!job) return;
       if (answer.ok) job.resolve(answer.value);
+      else if (answer.domain) job.reject(new DomainError(answer.domain.kind, answer.message, { code: answer.domain.code, details: answer.domain.details }));
       else job.reject(new Error(`${this.options.label} failed in the worker: ${answer.message}`));
     });
     worker.on("error", (error: Error & { code?: string }) => {

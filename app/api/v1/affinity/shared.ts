@@ -2,11 +2,9 @@ import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { getServerCpuLayout } from "@/db/queries/cpu-layout";
 import { cpuLayoutTextLimit } from "@/db/schema/server-cpu-layout/validation";
+export { affinityBodyLimit } from "@/db/schema/server-cpu-layout/validation";
 import { readLayout, type LayoutReading } from "@/lib/affinity/layout";
 import { invalid, notFound } from "@/lib/errors";
-
-/** Both texts and some JSON around them. */
-export const affinityBodyLimit = 2 * cpuLayoutTextLimit + 16_384;
 
 /** Where the server's layout comes from: pasted texts, or a server of the inventory with a stored layout. */
 export const layoutSourceSchema = z.object({

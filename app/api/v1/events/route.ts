@@ -11,8 +11,9 @@ const heartbeatMs = 20_000;
  * `GET /api/v1/events[?cluster=<slug or id>]`: server-sent events. `event: faults` with `{clusterId, slug,
  * changed, at}` whenever fault events of the cluster (or any, without `cluster`) are written, within a moment of
  * the commit (PostgreSQL LISTEN/NOTIFY). The LISTEN is in place before the response starts, so nothing committed
- * after the first byte is missed. `retry: 3000` tells the browser to reconnect after 3 s; a comment line every
- * 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
+ * after the first byte is missed; when the server's LISTEN connection was lost and is back (PostgreSQL restarted),
+ * `event: resync` with `{at}` says notices may have been missed: the client fetches again. `retry: 3000` tells the
+ * browser to reconnect after 3 s; a comment line every 20 s keeps proxies from closing the stream. The server ends a stream after `max` seconds (default 600, 0–3600;
  * the browser then reconnects), so no connection lives forever. An unknown cluster is a 404 before the stream starts.
  */
 export const GET = route("read", async ({ request }) => {
@@ -34,10 +35,13 @@ export const GET = route("read", async ({ request }) => {
       cleanup();
     }
   };
-  const unsubscribe = await subscribeFaults((notice) => {
-    if (cluster && notice.clusterId !== cluster.id) return;
-    send(`event: faults\ndata: ${JSON.stringify(notice)}\n\n`);
-  });
+  const unsubscribe = await subscribeFaults(
+    (notice) => {
+      if (cluster && notice.clusterId !== cluster.id) return;
+      send(`event: faults\ndata: ${JSON.stringify(notice)}\n\n`);
+    },
+    () => send(`event: resync\ndata: ${JSON.stringify({ at: Date.now() })}\n\n`),
+  );
   const heartbeat = setInterval(() => send(`: keep-alive\n\n`), heartbeatMs);
   const limit = setTimeout(() => cleanup(), maxSeconds * 1000);
   let closed = false;

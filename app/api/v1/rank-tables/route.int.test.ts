@@ -5,6 +5,7 @@ import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { auditLog } from "@/db/schema";
 import { generateFromTemplate, writeRankTable } from "@/lib/rank-table";
+import { inlineLimit } from "@/server/rank-table-worker";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
@@ -112,6 +113,26 @@ describe("rank tables: create, read, save, revisions, export, delete", () => {
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("etag")).toBe('"1"');
     expect((await fetched.json()).text).toBe(created.text);
+  });
+
+  it("saves a table past the inline limit through the worker, and the worker's refusals are the same 422s", async () => {
+    const big = writeRankTable(generateFromTemplate({ superPods: 4, serversPerSuperPod: 16, basePort: 20000 }));
+    expect(big.length).toBeGreaterThan(inlineLimit);
+    const response = await createTable("large", big);
+    expect(response.status).toBe(201);
+    const created = await response.json();
+    expect(created.text).toBe(big);
+    expect(created.summary).toMatchObject({ valid: true, errors: 0 });
+    const saved = await save(created.id, 1, { text: big.replace('"host_port": "20000"', '"host_port": "20001"') });
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).revision).toBe(2);
+
+    const broken = await createTable("large broken", `${big},`);
+    expect(broken.status).toBe(422);
+    expect((await broken.json()).error).toMatchObject({ code: "unparseable_rank_table", details: { issues: [{ code: "RT000" }] } });
+    const unstorable = await save(created.id, 2, { text: big.replace('"status": "completed"', '"status": "completed\\u0000"') });
+    expect(unstorable.status).toBe(422);
+    expect((await unstorable.json()).error.code).toBe("invalid_text");
   });
 
   it("refuses text that is not JSON (422, with the position), a viewer (403), and a missing name (400)", async () => {

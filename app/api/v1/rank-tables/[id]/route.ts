@@ -5,6 +5,7 @@ import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { rankTableMetadataSchema, rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
+import { canonicalRankTable } from "@/server/rank-table-worker";
 import { detailResponse, ifMatchRevision, notFound, tableId, type IdContext } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -19,13 +20,15 @@ export const GET = route<IdContext>("read", async ({ context }) => {
 
 /**
  * Saves a new revision from `{ text, name?, clusterId?, comment? }`. If-Match must name the revision the edit
- * started from; if another save came in between: 409 revision_conflict, details.current is the current table.
+ * started from; if another save came in between: 409 revision_conflict, details.current is the current table. A large
+ * text is read off the request thread.
  */
 export const PUT = route<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const expected = ifMatchRevision(request);
   const input = await readJson(request, rankTableUpdateSchema, rankTableBodyLimit);
-  return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor));
+  const canonical = await canonicalRankTable(input.text);
+  return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor, canonical));
 });
 
 /**

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { route } from "@/server/auth/guard";
 import { readBytes } from "@/server/http/body";
-import { validateRankTableBody } from "@/server/rank-table-validation";
+import { validateRankTableBody } from "@/server/rank-table-worker";
 import { requestLang } from "../shared";
 
 export const dynamic = "force-dynamic";

@@ -5,6 +5,7 @@ import { seedDemo } from "@/db/seed";
 import type { RankTable } from "@/lib/rank-table";
 import { withAppDatabase } from "@/test/app-database";
 import { testDatabase } from "@/test/database";
+import { inlineLimit } from "@/server/rank-table-worker";
 
 withAppDatabase();
 
@@ -44,6 +45,13 @@ describe("inventory from a rank table", () => {
     const response = await preview(send("POST", editor, { text: JSON.stringify(table) }), context("atlas-a2-demo"));
     expect(response.status).toBe(200);
     const body = await response.json();
+    expect(body).toMatchObject({ revision: 1, valid: true, counts: { superPods: 0, servers: 4, dies: 32 } });
+    expect(body.diff.unchanged).toBe(true);
+  });
+
+  it("previews a table past the inline limit the same, read in the worker", async () => {
+    const text = `${JSON.stringify(await currentTable(), null, 2)}${" ".repeat(inlineLimit)}`;
+    const body = await (await preview(send("POST", editor, { text }), context("atlas-a2-demo"))).json();
     expect(body).toMatchObject({ revision: 1, valid: true, counts: { superPods: 0, servers: 4, dies: 32 } });
     expect(body.diff.unchanged).toBe(true);
   });

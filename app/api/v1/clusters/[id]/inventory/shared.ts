@@ -4,8 +4,9 @@ import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadClusterInventory } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
-import { diffInventory, inventoryFromRankTable, type Inventory, type InventoryDiff } from "@/lib/topology/import";
+import { diffInventory, type Inventory, type InventoryDiff } from "@/lib/topology/import";
 import type { Issue } from "@/lib/rank-table";
+import { rankTableInventory } from "@/server/rank-table-worker";
 
 /** Rank tables of 16,384 ranks are about 4 MB of canonical JSON; leave room for comments and indentation. */
 export const MAX_TABLE_CHARS = 32 * 1024 * 1024;
@@ -22,10 +23,11 @@ export interface Preview {
   next: Inventory | null;
 }
 
+/** The table is read off the request thread when it is large (server/rank-table-worker.ts). */
 export async function previewImport(idOrSlug: string, text: string): Promise<Preview> {
   const { db } = appDatabase();
   const cluster = await getClusterOrThrow(db, idOrSlug);
-  const { inventory: next, issues } = inventoryFromRankTable(text);
+  const { inventory: next, issues } = await rankTableInventory(text);
   if (!next) return { cluster, valid: false, issues, counts: null, diff: null, next: null };
   const current = { mode: cluster.mode, ...(await loadClusterInventory(db, cluster.id)) };
   return {

@@ -6,6 +6,7 @@ import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { effectiveBodyLimit } from "@/server/http/body";
 import type { SkippedInput } from "@/server/hccl-logs/sources";
 import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
 import { jobIdOf, type JobContext } from "@/server/jobs/http";
@@ -28,9 +29,10 @@ export const GET = unproxiedRoute<JobContext>("read", async ({ context }) => {
  */
 export const POST = unproxiedRoute<JobContext>("write", async ({ request, context, actor }) => {
   const id = await jobIdOf(context);
+  const limit = effectiveBodyLimit(request, diagnosisBodyLimit);
   const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > diagnosisBodyLimit) {
-    throw new DomainError("too_large", `the logs are larger than ${diagnosisBodyLimit} bytes`, { code: "payload_too_large", details: { limit: diagnosisBodyLimit } });
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new DomainError("too_large", `the logs are larger than ${limit} bytes`, { code: "payload_too_large", details: { limit } });
   }
   const job = await getJob(appDatabase().db, id);
   if (!job) throw notFound(`there is no job ${id}`);
@@ -39,7 +41,7 @@ export const POST = unproxiedRoute<JobContext>("write", async ({ request, contex
   const counter = { bytes: 0 };
   const name = new URL(request.url).searchParams.get("name")?.slice(0, 500) || "pasted.log";
   const skipped: SkippedInput[] = [];
-  const parts = await feedDiagnosisUpload(diagnoser, limited(request.body, diagnosisBodyLimit, counter), request.headers.get("content-type"), name, skipped);
+  const parts = await feedDiagnosisUpload(diagnoser, limited(request.body, limit, counter), request.headers.get("content-type"), name, skipped);
   if (parts === 0 || counter.bytes === 0) throw new DomainError("bad_request", "the request carried no logs", { code: "no_logs" });
   const report = diagnoser.finish();
   const diagnosis = await storeDiagnosis(appDatabase(), id, report, { files: report.stats.files, bytes: counter.bytes }, actor);

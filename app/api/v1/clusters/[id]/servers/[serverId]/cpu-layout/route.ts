@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { getServerCpuLayout, saveServerCpuLayout } from "@/db/queries/cpu-layout";
-import { cpuLayoutInputSchema, cpuLayoutTextLimit } from "@/db/schema/server-cpu-layout/validation";
+import { cpuLayoutBodyLimit, cpuLayoutInputSchema } from "@/db/schema/server-cpu-layout/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 
@@ -21,7 +21,7 @@ export const GET = route<Context>("read", async ({ context }) => {
  */
 export const PUT = route<Context>("write", async ({ request, context, actor }) => {
   const { id, serverId } = await context.params;
-  const input = await readJson(request, cpuLayoutInputSchema, 2 * cpuLayoutTextLimit + 4096);
+  const input = await readJson(request, cpuLayoutInputSchema, cpuLayoutBodyLimit);
   const { reading, serverIds } = await saveServerCpuLayout(appDatabase().db, id, serverId, input, actor);
   return NextResponse.json({ ...reading, serverIds });
 });

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { readBytes, readJson } from "./body";
+import { bodyLimitHeader } from "./body-limits";
+import { ApiError } from "./errors";
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://localhost/api/v1/x", { method: "POST", body, headers: { "content-type": "application/json", ...headers }, duplex: "half" } as RequestInit);
+
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string }> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ApiError);
+  return { status: (error as ApiError).status, code: (error as ApiError).code };
+}
+
+describe("readJson", () => {
+  it("refuses invalid UTF-8 (400) instead of storing replacement characters", async () => {
+    const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}')]);
+    expect(await refusal(readJson(post(bytes), z.object({ name: z.string() })))).toEqual({ status: 400, code: "invalid_utf8" });
+    expect(await readJson(post('{"name":"数据"}'), z.object({ name: z.string() }))).toEqual({ name: "数据" });
+  });
+});
+
+describe("readBytes", () => {
+  it("never reads past the limit the server's preload stamped, even when the route allows more (a cut body is a 413)", async () => {
+    const stamped = { [bodyLimitHeader]: "10" };
+    expect(await refusal(readBytes(post("x".repeat(11), stamped), 1000))).toEqual({ status: 413, code: "payload_too_large" });
+    expect((await readBytes(post("x".repeat(10), stamped), 1000)).byteLength).toBe(10);
+    expect(await refusal(readBytes(post("x".repeat(11)), 10))).toEqual({ status: 413, code: "payload_too_large" });
+  });
+});
