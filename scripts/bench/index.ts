@@ -4,6 +4,7 @@
  */
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
+import { fabricBench } from "./fabric";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
@@ -17,7 +18,7 @@ export interface BenchSection {
   run(): Promise<void>;
 }
 
-const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench, portsBench, rateLimitBench];
+const SECTIONS: readonly BenchSection[] = [rankTableBench, topologyBench, editorBench, faultsBench, faultQueriesBench, diagnoseBench, portsBench, rateLimitBench, fabricBench];
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
