@@ -1,12 +1,11 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { countFabric, deriveFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
+import { countFabric, deriveFabric, type DerivedFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
 import { defaultProfileFor, findProfile, profileFacts, type FabricProfile } from "@/lib/fabric/profiles";
 import { DomainError } from "@/lib/errors";
 import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
 import { getClusterOrThrow } from "./clusters";
-import { insertInChunks } from "./insert-chunks";
 import type { Transaction } from "./inventory";
 import { arrayLiteral } from "./pg-array";
 
@@ -43,14 +42,13 @@ export async function rebuildFabric(tx: Transaction, clusterId: number): Promise
   if (!profile) return { profileId: null, defaulted, counts: countFabric({ planes: [], switches: [], links: [] }), gaps: [] };
 
   const rows = await tx
-    .select({ ref: servers.id, serverId: servers.serverId, superPodId: superPods.superPodId, podRef: servers.superPodRef, npuIndex: npus.npuIndex })
+    .select({ ref: servers.id, serverId: servers.serverId, superPodId: superPods.superPodId, npuIndex: npus.npuIndex })
     .from(servers)
     .leftJoin(superPods, eq(superPods.id, servers.superPodRef))
     .leftJoin(npus, eq(npus.serverRef, servers.id))
     .where(eq(servers.clusterId, clusterId))
     .orderBy(asc(servers.position), asc(npus.npuIndex));
   const byServer = new Map<string, FabricServer & { ref: number }>();
-  const podRefs = new Map<string, number>();
   for (const row of rows) {
     let server = byServer.get(row.serverId);
     if (!server) {
@@ -58,50 +56,72 @@ export async function rebuildFabric(tx: Transaction, clusterId: number): Promise
       byServer.set(row.serverId, server);
     }
     if (row.npuIndex !== null) (server.npuIndexes as number[]).push(row.npuIndex);
-    if (row.superPodId !== null && row.podRef !== null) podRefs.set(row.superPodId, row.podRef);
   }
   const fabric = deriveFabric(profile, [...byServer.values()]);
-  const serverRef = (serverId: string) => byServer.get(serverId)!.ref;
+  await insertFabric(tx, clusterId, fabric, (serverId) => byServer.get(serverId)!.ref);
+  return { profileId: profile.id, defaulted, counts: countFabric(fabric), gaps: fabric.gaps };
+}
 
-  const planeRows = await insertInChunks(
-    fabric.planes.map((p) => ({
-      clusterId,
-      superPodRef: p.superPodId === null ? null : podRefs.get(p.superPodId)!,
-      key: p.key,
-      kind: p.kind,
-      planeIndex: p.index,
-      shape: p.shape,
-    })),
-    (chunk) => tx.insert(fabricPlanes).values(chunk).returning({ id: fabricPlanes.id, key: fabricPlanes.key }),
-  );
-  const planeRef = new Map(planeRows.map((row) => [row.key, row.id]));
-  const switchRows = await insertInChunks(
-    fabric.switches.map((s) => ({
-      clusterId,
-      planeRef: planeRef.get(s.planeKey)!,
-      key: s.key,
-      kind: s.kind,
-      switchIndex: s.index,
-      serverRef: s.serverId === null ? null : serverRef(s.serverId),
-      ports: s.ports,
-    })),
-    (chunk) => tx.insert(fabricSwitches).values(chunk).returning({ id: fabricSwitches.id, key: fabricSwitches.key }),
-  );
-  const switchRef = new Map(switchRows.map((row) => [row.key, row.id]));
-  // Links are the bulk (3,072 for one 48-server A3 pod): one statement over arrays, not parameters per row.
+/** One array parameter per column of `rows` (`{…}` literal, see pg-array.ts): a statement's size does not grow in parameters. */
+function columnOf<Row>(rows: readonly Row[]) {
+  return (pick: (row: Row) => string | number | null) => arrayLiteral(rows.map(pick));
+}
+
+/** The id of every key a statement inserted (`returning id, key`); a key it did not insert is a bug, said loudly. */
+function refsByKey(rows: readonly Record<string, unknown>[], what: string): (key: string) => number {
+  const refs = new Map(rows.map((row) => [row.key as string, row.id as number]));
+  return (key) => {
+    const ref = refs.get(key);
+    if (ref === undefined) throw new Error(`fabric rebuild: no ${what} ${key} was written`);
+    return ref;
+  };
+}
+
+/**
+ * Writes a derived fabric in three set-based statements whatever its size, one per table, each over array
+ * parameters (unnest); each returns its ids by key for the next. Super pods are resolved by a join in SQL (a few
+ * rows); the switches' and links' references travel as int arrays: joining 65,536 links to their switches by text
+ * key in SQL measured slower (index probes per row, a sort spilling to disk) and depended on fresh statistics.
+ */
+async function insertFabric(tx: Transaction, clusterId: number, fabric: DerivedFabric, serverRef: (serverId: string) => number): Promise<void> {
+  if (!fabric.planes.length) return;
+  const plane = columnOf(fabric.planes);
+  const { rows: planeRows } = await tx.execute(sql`
+    insert into fabric_planes (cluster_id, super_pod_ref, key, kind, plane_index, shape)
+    select ${clusterId}, sp.id, u.key, u.kind::fabric_plane_kind, u.plane_index, u.shape
+    from unnest(${plane((p) => p.key)}::text[], ${plane((p) => p.kind)}::text[], ${plane((p) => p.index)}::int[],
+      ${plane((p) => p.shape)}::text[], ${plane((p) => p.superPodId)}::text[]) with ordinality
+      as u(key, kind, plane_index, shape, super_pod_id, n)
+    left join super_pods sp on sp.cluster_id = ${clusterId} and sp.super_pod_id = u.super_pod_id
+    order by u.n
+    returning id, key`);
+  const planeRef = refsByKey(planeRows, "plane");
+  let switchRef: (key: string) => number = () => {
+    throw new Error("fabric rebuild: a link names a switch but no switch was written");
+  };
+  if (fabric.switches.length) {
+    const sw = columnOf(fabric.switches);
+    const { rows: switchRows } = await tx.execute(sql`
+      insert into fabric_switches (cluster_id, plane_ref, key, kind, switch_index, server_ref, ports)
+      select ${clusterId}, u.plane_ref, u.key, u.kind::fabric_switch_kind, u.switch_index, u.server_ref, u.ports
+      from unnest(${sw((x) => planeRef(x.planeKey))}::int[], ${sw((x) => x.key)}::text[], ${sw((x) => x.kind)}::text[],
+        ${sw((x) => x.index)}::int[], ${sw((x) => (x.serverId === null ? null : serverRef(x.serverId)))}::int[], ${sw((x) => x.ports)}::int[])
+        as u(plane_ref, key, kind, switch_index, server_ref, ports)
+      returning id, key`);
+    switchRef = refsByKey(switchRows, "switch");
+  }
+  // Links are the bulk (64 per A3 server): 65,536 rows for 1,024 servers in one statement.
   if (fabric.links.length) {
-    const links = fabric.links;
-    const column = <T extends string | number | null>(pick: (l: (typeof links)[number]) => T) => arrayLiteral(links.map(pick));
+    const link = columnOf(fabric.links);
     await tx.execute(sql`
       insert into fabric_links (cluster_id, plane_ref, kind, switch_ref, peer_switch_ref, server_ref, npu_index, ports)
       select ${clusterId}, u.plane_ref, u.kind::fabric_link_kind, u.switch_ref, u.peer_switch_ref, u.server_ref, u.npu_index, u.ports
-      from unnest(${column((l) => planeRef.get(l.planeKey)!)}::int[], ${column((l) => l.kind)}::text[],
-        ${column((l) => (l.switchKey === null ? null : switchRef.get(l.switchKey)!))}::int[],
-        ${column((l) => (l.peerSwitchKey === null ? null : switchRef.get(l.peerSwitchKey)!))}::int[],
-        ${column((l) => serverRef(l.serverId))}::int[], ${column((l) => l.npuIndex)}::int[], ${column((l) => l.ports)}::int[])
+      from unnest(${link((l) => planeRef(l.planeKey))}::int[], ${link((l) => l.kind)}::text[],
+        ${link((l) => (l.switchKey === null ? null : switchRef(l.switchKey)))}::int[],
+        ${link((l) => (l.peerSwitchKey === null ? null : switchRef(l.peerSwitchKey)))}::int[],
+        ${link((l) => serverRef(l.serverId))}::int[], ${link((l) => l.npuIndex)}::int[], ${link((l) => l.ports)}::int[])
         as u(plane_ref, kind, switch_ref, peer_switch_ref, server_ref, npu_index, ports)`);
   }
-  return { profileId: profile.id, defaulted, counts: countFabric(fabric), gaps: fabric.gaps };
 }
 
 /** Chooses a cluster's fabric profile (null: back to the default for its servers) and rebuilds its fabric, audited. */

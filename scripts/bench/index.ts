@@ -4,6 +4,7 @@
  */
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
+import { fabricBench } from "./fabric";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
@@ -28,6 +29,7 @@ const SECTIONS: readonly BenchSection[] = [
   diagnoseBench,
   portsBench,
   rateLimitBench,
+  fabricBench,
 ];
 
 async function main(): Promise<void> {

@@ -67,6 +67,8 @@ export const fabricSwitches = pgTable(
     }).onDelete("cascade"),
     check("fabric_switches_node_chip_has_server", sql`(${t.kind} = 'node-chip') = (${t.serverRef} is not null)`),
     index("fabric_switches_server_ref").on(t.serverRef),
+    // The plane's cascade looks switches up by (cluster, plane), the foreign key's columns: see fabric_links_cluster_plane.
+    index("fabric_switches_cluster_plane").on(t.clusterId, t.planeRef),
   ],
 );
 
@@ -104,5 +106,9 @@ export const fabricLinks = pgTable(
     index("fabric_links_switch_ref").on(t.switchRef),
     index("fabric_links_peer_switch_ref").on(t.peerSwitchRef),
     index("fabric_links_server_ref").on(t.serverRef),
+    // The plane's cascade looks links up by (cluster, plane), the foreign key's columns: without both in one index,
+    // deleting a 1,024-server fabric's 225 planes scanned the cluster's 65,536 links (and their dead versions from
+    // earlier rebuilds) once per plane: 1 s, and growing with every rebuild.
+    index("fabric_links_cluster_plane").on(t.clusterId, t.planeRef),
   ],
 );

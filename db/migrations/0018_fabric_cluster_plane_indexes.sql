@@ -1,0 +1,2 @@
+CREATE INDEX "fabric_links_cluster_plane" ON "fabric_links" USING btree ("cluster_id","plane_ref");--> statement-breakpoint
+CREATE INDEX "fabric_switches_cluster_plane" ON "fabric_switches" USING btree ("cluster_id","plane_ref");
