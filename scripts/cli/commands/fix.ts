@@ -33,7 +33,7 @@ export const fixCommand: Command = {
 Applies the chosen repairs (in the order listed), prints the repaired table in canonical form, and lists each
 change on stderr followed by the findings that remain. "-" reads standard input.
 
-Repairs:
+Repairs of a 1.x table (a legacy one once converted):
   --convert-legacy  convert the legacy group_list layout (no version) to version "1.0" with explicit ranks
                     (RT005, RT070-RT079); a legacy table is converted first whatever repairs are chosen
   --server-count    set server_count to the number of servers (RT015, RT016)
@@ -53,8 +53,9 @@ Options:
 Exit status: 0 the repaired table is valid, 1 errors remain (or FILE is not JSON), 2 FILE cannot be read or
 written, or the arguments are wrong.
 
-Example:
+Examples:
   rankscope fix hccl.json --renumber --pair-backups --ports 16666 --write
+  rankscope fix a5.json --numbers --rank-count --renumber --write
 `,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
