@@ -3,11 +3,14 @@
 import { ToolOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown, InputNumber } from "antd";
 import { useLocale, useTranslations } from "next-intl";
-import { a5Numbers, a5RankCount, a5RenumberRanks, assignPorts, convertLegacyRepair, isJsonObject, pairBackups, recomputeServerCount, renumberRanks, type JsonValue, type RepairResult } from "@/lib/rank-table";
+import { A5_REPAIRS, assignPorts, convertLegacyRepair, isA5Table, pairBackups, recomputeServerCount, renumberRanks, type A5RepairKey, type JsonValue, type RepairResult } from "@/lib/rank-table";
+
+const A5_LABELS: Record<A5RepairKey, "a5Numbers" | "a5RankCount" | "a5RenumberRanks"> = { numbers: "a5Numbers", "rank-count": "a5RankCount", renumber: "a5RenumberRanks" };
 
 /**
  * The engine's repairs of the whole table; each result is one undoable step (`onRepaired`), and says how much it
- * changed. A "2.0" table gets its own (lib/rank-table/repair-a5.ts): the 1.x ones address server_list.
+ * changed. A "2.0" table gets its own (A5_REPAIRS, lib/rank-table/repair-a5.ts, which `rankscope fix` offers too): the
+ * 1.x ones address server_list.
  */
 export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefined; onRepaired: (table: JsonValue) => void }) {
   const t = useTranslations("rankTables.editor");
@@ -38,11 +41,9 @@ export function RepairsMenu({ table, onRepaired }: { table: JsonValue | undefine
     <Dropdown
       trigger={["click"]}
       menu={{
-        items: isJsonObject(table) && table.version === "2.0" ? [
-          { key: "a5-numbers", label: t("a5Numbers"), onClick: () => repair(t("a5Numbers"), a5Numbers) },
-          { key: "a5-count", label: t("a5RankCount"), onClick: () => repair(t("a5RankCount"), a5RankCount) },
-          { key: "a5-ranks", label: t("a5RenumberRanks"), onClick: () => repair(t("a5RenumberRanks"), a5RenumberRanks) },
-        ] : [
+        items: table !== undefined && isA5Table(table) ? A5_REPAIRS.map(({ key, run }) => (
+          { key: `a5-${key}`, label: t(A5_LABELS[key]), onClick: () => repair(t(A5_LABELS[key]), run) }
+        )) : [
           { key: "ranks", label: t("renumberRanks"), onClick: () => repair(t("renumberRanks"), renumberRanks) },
           { key: "backups", label: t("pairBackups"), onClick: () => repair(t("pairBackups"), pairBackups) },
           { key: "ports", label: t("assignPorts"), onClick: askBasePort },

@@ -56,4 +56,4 @@ export { generateA5Table, A5_TEMPLATE_DEFAULTS, type A5Template } from "./genera
 export type { A5Address, A5Level, A5Rank, A5RankTable } from "./a5-model";
 export { compilePattern, PatternError } from "./pattern";
 export { childPointer, escapePointerSegment, splitPointer } from "./pointer";
-export { a5Numbers, a5RankCount, a5RenumberRanks } from "./repair-a5";
+export { A5_REPAIRS, a5Numbers, a5RankCount, a5RenumberRanks, isA5Table, type A5RepairKey } from "./repair-a5";

@@ -221,21 +221,55 @@ export class Scanner {
     return key;
   }
 
-  /** Skips one whole value without building it; iterative so nesting depth costs no stack. */
+  /**
+   * Skips one whole value without building it. Only strings, comments and brackets are followed; every other
+   * character is passed over unchecked (locatePointers, the one user, reads text that JSON.parse or parseJsonc has
+   * accepted). Iterative, so nesting depth costs no stack, and without slices or numbers: it passes over the whole
+   * rank_list of a 131,072-rank table whenever a finding sits beside it.
+   */
   skipValue(): void {
+    this.skipTrivia();
+    const text = this.text;
+    const end = text.length;
+    let i = this.pos;
     let depth = 0;
     do {
-      this.skipTrivia();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === QUOTE) this.readString();
+      if (i >= end) {
+        this.pos = i;
+        this.fail("unexpected-end");
+      }
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) i = this.stringEnd(i);
       else if (c === LBRACE || c === LBRACKET) {
         depth++;
-        this.pos++;
+        i++;
       } else if (c === RBRACE || c === RBRACKET) {
         depth--;
-        this.pos++;
-      } else if (c === COMMA || c === COLON) this.pos++;
-      else this.readPrimitive();
+        i++;
+      } else if (c === SLASH) {
+        this.pos = i;
+        this.skipComment();
+        i = this.pos;
+      } else if (depth === 0) {
+        // A number or literal on its own: up to the next delimiter.
+        while (i < end && !isDelimiter(text.charCodeAt(i))) i++;
+      } else i++;
     } while (depth > 0);
+    this.pos = i;
+  }
+
+  /** The offset after the closing quote of the string opening at `start`: a quote preceded by an even run of backslashes. */
+  private stringEnd(start: number): number {
+    const text = this.text;
+    for (let from = start + 1; ; ) {
+      const quote = text.indexOf('"', from);
+      if (quote < 0) this.fail("unterminated-string", start);
+      let before = quote - 1;
+      while (text.charCodeAt(before) === BACKSLASH) before--;
+      if ((quote - 1 - before) % 2 === 0) return quote + 1;
+      from = quote + 1;
+    }
   }
 }
+
+const isDelimiter = (c: number) => c === COMMA || c === RBRACE || c === RBRACKET || c === SLASH || c === SPACE || c === LF || c === CR || c === TAB;

@@ -97,7 +97,20 @@ describe("positions of JSON Pointers", () => {
     const duplicated = parseRankTable('{"a": 1, "a": 2}');
     expect(duplicated.value).toEqual({ a: 2 });
     expect(duplicated.locate("/a")).toMatchObject({ column: 10 });
+    // The scan stops early only when no later key can repeat one on the path, however it is spelled.
+    expect(parseRankTable('{"a": 1, "\\u0061": 2}').locate("/a")).toMatchObject({ column: 10 });
+    expect(parseRankTable('{"a": {"b": 1}, "c": [{"b": 2}], "a": {"b": 3}}').locate("/a/b")).toMatchObject({ column: 40 });
+    expect(parseRankTable('{"a": {"b": 1}, "c": [{"d": 2}]}').locate("/a/b")).toMatchObject({ column: 8 });
     const positions = document.locateAll(["/server_list/0/server_id", "/server_list/0/device/0"]);
     expect([...positions.values()].map((position) => position.line)).toEqual([3, 4]);
+  });
+
+  it("skips values whose strings hold quotes, backslashes and brackets, and comments, without losing its place", () => {
+    const tricky = parseRankTable('{"a": ["x\\\\", "y\\"]}", {"b": "[{"}, -1.5e3, true, null],\n /* ] */ "c": 0, // }\n "d": "}"}');
+    expect(tricky.syntaxProblem).toBeUndefined();
+    expect(tricky.locate("/a/2")).toMatchObject({ line: 1, column: 24 });
+    expect(tricky.locate("/c")).toMatchObject({ line: 2, column: 10 });
+    expect(tricky.locate("/d")).toMatchObject({ line: 3, column: 2 });
+    expect(tricky.locate("/a/4")).toMatchObject({ line: 1, column: 45 });
   });
 });

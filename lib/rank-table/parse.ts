@@ -22,7 +22,9 @@ export interface TextPosition {
 
 /** Text parsed into a value (or a syntax problem), able to say where any JSON Pointer sits in the text. */
 export class RankTableDocument {
-  private lineStarts: Int32Array | undefined;
+  /** Offsets where lines start, indexed lazily: every line break before `indexedTo` is in the list. */
+  private readonly lineStarts: number[] = [0];
+  private indexedTo = 0;
 
   constructor(
     readonly text: string,
@@ -38,7 +40,13 @@ export class RankTableDocument {
 
   /** Line and column of an offset. */
   positionAt(offset: number): TextPosition {
-    const starts = (this.lineStarts ??= indexLineStarts(this.text));
+    const starts = this.lineStarts;
+    // Only as far as the offset asked for: a finding near the top of a 200 MB table indexes a few lines, not all.
+    if (offset > this.indexedTo) {
+      let i = this.text.indexOf("\n", this.indexedTo);
+      for (; i >= 0 && i < offset; i = this.text.indexOf("\n", i + 1)) starts.push(i + 1);
+      this.indexedTo = i < 0 ? this.text.length : i;
+    }
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {
@@ -60,15 +68,6 @@ export class RankTableDocument {
     for (const [pointer, offset] of locatePointers(this.text, pointers)) positions.set(pointer, this.positionAt(offset));
     return positions;
   }
-}
-
-function indexLineStarts(text: string): Int32Array {
-  let count = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
-  const starts = new Int32Array(count);
-  let line = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts[line++] = i + 1;
-  return starts;
 }
 
 /** Parses rank-table text. Never throws: check `syntaxProblem` (reported as RT000 by the validator). */

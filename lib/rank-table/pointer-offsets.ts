@@ -30,9 +30,10 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
     }
   }
   const scanner = new Scanner(text);
+  const search: PointerSearch = { left: countNodes(root), keys: [...new Set(wanted.flatMap(splitPointer))].map((segment) => JSON.stringify(segment)) };
   try {
     scanner.skipTrivia();
-    visitPointerNode(scanner, root, scanner.pos);
+    visitPointerNode(scanner, root, scanner.pos, search);
   } catch (error) {
     // Unparseable text: keep whatever was found before the problem.
     if (!(error instanceof SyntaxFailure)) throw error;
@@ -51,14 +52,41 @@ export function locatePointers(text: string, pointers: Iterable<string>): Map<st
   return offsets;
 }
 
-/** Called with the scanner at the start of a value; records the node and descends only into wanted children. */
-function visitPointerNode(scanner: Scanner, node: PointerNode, offset: number): void {
+interface PointerSearch {
+  /** Nodes not reached yet. */
+  left: number;
+  /** Every pointer segment as a JSON string, the spelling a later duplicate key would have. */
+  keys: string[];
+}
+
+const countNodes = (node: PointerNode): number => {
+  let count = 1;
+  for (const child of node.children?.values() ?? []) count += countNodes(child);
+  return count;
+};
+
+/**
+ * True when the scan may stop at `from`: every node is reached and no later duplicate key can move one (JSON.parse
+ * keeps the last). A later key is looked for as text, conservatively: any occurrence of a segment's spelling, or
+ * any backslash (a key spelled with escapes), keeps the scan going. So a finding at /rank_count costs a search of
+ * the text, not a walk through the 200 MB rank_list after it.
+ */
+function scanComplete(text: string, search: PointerSearch, from: number): boolean {
+  return search.left === 0 && text.indexOf("\\", from) < 0 && search.keys.every((key) => text.indexOf(key, from) < 0);
+}
+
+/**
+ * Called with the scanner at the start of a value; records the node and descends only into wanted children.
+ * Returns true when the whole scan can stop (scanComplete).
+ */
+function visitPointerNode(scanner: Scanner, node: PointerNode, offset: number, search: PointerSearch): boolean {
+  if (node.offset < 0) search.left--;
   node.offset = offset;
   const children = node.children;
   const c = scanner.text.charCodeAt(scanner.pos);
   if (children === undefined || (c !== LBRACE && c !== LBRACKET)) {
     scanner.skipValue();
-    return;
+    return false;
   }
   scanner.pos++;
   const close = c === LBRACE ? RBRACE : RBRACKET;
@@ -72,9 +100,10 @@ function visitPointerNode(scanner: Scanner, node: PointerNode, offset: number): 
     if (c === LBRACKET) memberOffset = scanner.pos;
     const child = children.get(segment);
     if (child === undefined) scanner.skipValue();
-    else visitPointerNode(scanner, child, memberOffset);
+    else if (visitPointerNode(scanner, child, memberOffset, search) || scanComplete(scanner.text, search, scanner.pos)) return true;
     scanner.skipTrivia();
     if (scanner.text.charCodeAt(scanner.pos) === COMMA) scanner.pos++;
   }
   scanner.pos++;
+  return false;
 }

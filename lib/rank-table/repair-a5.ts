@@ -7,7 +7,7 @@
  * - a5RenumberRanks: RT104–RT107 (rank_id 0…N−1 in rank_list order: A5 reference "从0开始配置，且全局唯一").
  * Addresses, levels and planes are never guessed: their findings are left to the person who knows the hardware.
  */
-import { A5_NUMBER_FIELDS } from "./a5-model";
+import { A5_NUMBER_FIELDS, A5_VERSION } from "./a5-model";
 import { isJsonObject, type JsonObject, type JsonValue, type RankTableInput } from "./model";
 import { cloneJson, type Change, type RepairResult } from "./repair";
 
@@ -55,3 +55,18 @@ export function a5RankCount(table: RankTableInput): RepairResult {
 export function a5RenumberRanks(table: RankTableInput): RepairResult {
   return repairA5(table, (root, set) => ranksOf(root).forEach(({ rank, path }, index) => set(rank, path, "rank_id", index)));
 }
+
+/** A table the "2.0" repairs are for (and the 1.x ones, which address server_list, are not). */
+export const isA5Table = (table: RankTableInput): boolean => isJsonObject(table as JsonValue) && (table as JsonObject).version === A5_VERSION;
+
+export type A5RepairKey = "numbers" | "rank-count" | "renumber";
+
+/**
+ * The "2.0" repairs as the editor's menu and `rankscope fix` offer them, in the order they are applied together:
+ * numbers first, so that the others read numbers.
+ */
+export const A5_REPAIRS: readonly { key: A5RepairKey; run: (table: RankTableInput) => RepairResult }[] = [
+  { key: "numbers", run: a5Numbers },
+  { key: "rank-count", run: a5RankCount },
+  { key: "renumber", run: a5RenumberRanks },
+];

@@ -52,6 +52,41 @@ describe("rankscope fix on a legacy table", () => {
   });
 });
 
+describe("rankscope fix on a 2.0 table", () => {
+  /** HCCL's 4-NPU example as hand-edited tables come: numbers as strings, a stale rank_count, rank_ids out of order. */
+  const broken = async () =>
+    (await fixture("a5-reference-4p.jsonc"))
+      .replace('"rank_count": 4', '"rank_count": "5"')
+      .replace('"rank_id": 0', '"rank_id": "3"')
+      .replace('"device_id": 0', '"device_id": "0"')
+      .replace('"net_layer": 1', '"net_layer": "1"');
+
+  it("applies the editor's repairs (A5_REPAIRS), numbers first, and the result validates clean", async () => {
+    const text = await broken();
+    expect(validateRankTable(text).issues.map((issue) => issue.code)).toEqual(expect.arrayContaining(["RT103", "RT101", "RT106"]));
+    const result = await rankscope(["fix", "a5.json", "--renumber", "--rank-count", "--numbers"], { "a5.json": text });
+    expect(result.status).toBe(0);
+    await expect(result.stderr).toMatchFileSnapshot("./golden/a5-fix.stderr.txt");
+    expect(validateRankTable(result.stdout)).toMatchObject({ valid: true, version: "2.0", issues: [], stats: { servers: 2, devices: 4 } });
+    expect((JSON.parse(result.stdout) as { rank_list: { rank_id: unknown }[] }).rank_list.map((rank) => rank.rank_id)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("applies only the repairs asked for", async () => {
+    const result = await rankscope(["fix", "a5.json", "--numbers"], { "a5.json": await broken() });
+    expect(result.status).toBe(1);
+    await expect(result.stderr).toMatchFileSnapshot("./golden/a5-fix-numbers.stderr.txt");
+  });
+
+  it("refuses the 1.x repairs on a 2.0 table and the 2.0 ones on a 1.x table", async () => {
+    const a5 = await rankscope(["fix", "a5.json", "--pair-backups"], { "a5.json": await broken() });
+    expect(a5).toMatchObject({ status: 2, stdout: "" });
+    expect(a5.stderr).toContain("--pair-backups does not apply to version 2.0");
+    const legacy = await rankscope(["fix", "hccl.json", "--rank-count"], { "hccl.json": await fixture("legacy-tensorflow-8p.json") });
+    expect(legacy).toMatchObject({ status: 2, stdout: "" });
+    expect(legacy.stderr).toContain("--rank-count does not apply to a 1.x or legacy table");
+  });
+});
+
 describe("rankscope generate --version 2.0", () => {
   it("writes a SuperPoD of N racks that validates clean, numbers as numbers", async () => {
     const result = await rankscope(["generate", "--version", "2.0", "--racks", "2", "--npus", "4"]);

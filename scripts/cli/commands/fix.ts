@@ -1,6 +1,8 @@
 import {
+  A5_REPAIRS,
   assignPorts,
   convertLegacyTable,
+  isA5Table,
   isLegacyLayout,
   pairBackups,
   parseRankTable,
@@ -18,16 +20,20 @@ import type { CliIo } from "../io";
 import { formatIssue } from "../report";
 import { reportSyntaxProblem, writeOutput } from "./fmt";
 
+/** The repairs of 1.x tables (after a legacy one is converted) and of "2.0" tables, by option; --renumber is both. */
+const FLAGS_1X: readonly string[] = ["server-count", "renumber", "pair-backups", "ports"];
+const FLAGS_A5: readonly string[] = A5_REPAIRS.map((repair) => repair.key);
+
 export const fixCommand: Command = {
   name: "fix",
-  summary: "repair ranks, backup pairs, ports and server_count",
+  summary: "repair ranks, backup pairs, ports, server_count and rank_count",
   help: `Usage: rankscope fix FILE [--convert-legacy] [--server-count] [--renumber] [--pair-backups] [--ports BASE]
-                     [--write] [--lang en|zh]
+                     [--numbers] [--rank-count] [--write] [--lang en|zh]
 
 Applies the chosen repairs (in the order listed), prints the repaired table in canonical form, and lists each
 change on stderr followed by the findings that remain. "-" reads standard input.
 
-Repairs:
+Repairs of a 1.x table (a legacy one once converted):
   --convert-legacy  convert the legacy group_list layout (no version) to version "1.0" with explicit ranks
                     (RT005, RT070-RT079); a legacy table is converted first whatever repairs are chosen
   --server-count    set server_count to the number of servers (RT015, RT016)
@@ -35,6 +41,10 @@ Repairs:
   --pair-backups    backup_device_ip = the other die of the same NPU, device_id 2k <-> 2k+1 (RT050–RT054)
   --ports BASE      host_port, device_port, backup_device_port in three blocks from BASE, never below 1024
                     and without conflicts (RT040–RT043)
+Repairs of a version "2.0" table (the editor's, in this order):
+  --numbers         numbers written as strings become JSON numbers (RT103)
+  --rank-count      set rank_count to the number of rank_list entries (RT100, RT101)
+  --renumber        rank_id 0…N-1 in the order of rank_list (RT104–RT107)
 Options:
   --write           replace FILE in place, atomically
   --lang en|zh      language of the remaining findings
@@ -43,8 +53,9 @@ Options:
 Exit status: 0 the repaired table is valid, 1 errors remain (or FILE is not JSON), 2 FILE cannot be read or
 written, or the arguments are wrong.
 
-Example:
+Examples:
   rankscope fix hccl.json --renumber --pair-backups --ports 16666 --write
+  rankscope fix a5.json --numbers --rank-count --renumber --write
 `,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -53,6 +64,8 @@ Example:
       renumber: { type: "boolean" },
       "pair-backups": { type: "boolean" },
       ports: { type: "string" },
+      numbers: { type: "boolean" },
+      "rank-count": { type: "boolean" },
       write: { type: "boolean" },
       lang: { type: "string" },
     });
@@ -62,12 +75,8 @@ Example:
     }
     const lang = choice("lang", values.lang, ["en", "zh"], "en");
     const basePort = wholeNumber("ports", values.ports);
-    const repairs: ((table: RankTableInput) => RepairResult)[] = [];
-    if (values["server-count"]) repairs.push(recomputeServerCount);
-    if (values.renumber) repairs.push(renumberRanks);
-    if (values["pair-backups"]) repairs.push(pairBackups);
-    if (basePort !== undefined) repairs.push((table) => assignPorts(table, { basePort }));
-    if (repairs.length === 0 && !values["convert-legacy"]) throw new UsageError("choose at least one repair (see --help)");
+    const chosen = (flag: string) => (flag === "ports" ? basePort !== undefined : values[flag as keyof typeof values] === true);
+    if (!FLAGS_1X.some(chosen) && !FLAGS_A5.some(chosen) && !values["convert-legacy"]) throw new UsageError("choose at least one repair (see --help)");
     if (positionals.length !== 1) throw new UsageError("give exactly one FILE");
     const path = positionals[0]!;
     if (values.write && path === "-") throw new UsageError("--write needs a file, not standard input");
@@ -78,6 +87,17 @@ Example:
     const document = parseRankTable(text);
     if (!reportSyntaxProblem(io, file, document)) return EXIT_FINDINGS;
     let table: RankTableInput = document.value!;
+    const a5 = isA5Table(table);
+    const unsuited = (a5 ? FLAGS_1X : FLAGS_A5).find((flag) => chosen(flag) && !(a5 ? FLAGS_A5 : FLAGS_1X).includes(flag));
+    if (unsuited !== undefined) throw new UsageError(`--${unsuited} does not apply to ${a5 ? "version 2.0" : "a 1.x or legacy table"}`);
+    const repairs: ((table: RankTableInput) => RepairResult)[] = a5
+      ? A5_REPAIRS.filter(({ key }) => chosen(key)).map(({ run }) => run)
+      : [
+          ...(values["server-count"] ? [recomputeServerCount] : []),
+          ...(values.renumber ? [renumberRanks] : []),
+          ...(values["pair-backups"] ? [pairBackups] : []),
+          ...(basePort !== undefined ? [(value: RankTableInput) => assignPorts(value, { basePort })] : []),
+        ];
     const changes: Change[] = [];
     if (values["convert-legacy"] || isLegacyLayout(table)) {
       const conversion = convertLegacyTable(table);
