@@ -19,6 +19,7 @@ import { linkSegments, ROUTE_MARGIN } from "./link-routing";
 
 const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
+  plane: (n) => `Bus plane ${n.planeIndex}`,
   npu: (i) => `NPU ${i}`,
   die: (n) => `Die ${n.dieIndex}`,
   dieShort: (n) => `dev ${n.deviceId}`,

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { countFabric, deriveFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
 import { defaultProfileFor, findProfile, profileFacts, type FabricProfile } from "@/lib/fabric/profiles";
 import { DomainError } from "@/lib/errors";
+import type { PodBusPlane } from "@/lib/topology/nodes";
 import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
@@ -209,4 +210,20 @@ export async function putFabricProfile(db: Database, idOrSlug: string, profileId
   const cluster = await getClusterOrThrow(db, idOrSlug);
   const build = await setFabricProfile(db, cluster.id, profileId, actor);
   return { ...(await loadFabric(db, cluster.slug)), gaps: build.gaps };
+}
+
+/**
+ * The bus planes of one super pod as the topology view draws them (lib/topology/nodes.ts `PodBusPlane`): per plane
+ * its bus switches, the servers attached and their uplink ports in total. None when the cluster has no bus fabric.
+ */
+export async function podBusPlanes(db: Pick<Database, "execute">, clusterId: number, superPodId: string): Promise<PodBusPlane[]> {
+  const { rows } = await db.execute<{ key: string; plane_index: number; switches: number; servers: number; uplinks: number }>(sql`
+    select p.key, p.plane_index,
+      (select count(*)::int from fabric_switches s where s.plane_ref = p.id and s.kind = 'bus-switch') as switches,
+      (select count(distinct l.server_ref)::int from fabric_links l where l.plane_ref = p.id) as servers,
+      (select coalesce(sum(l.ports), 0)::int from fabric_links l where l.plane_ref = p.id and l.kind = 'uplink') as uplinks
+    from fabric_planes p join super_pods sp on sp.id = p.super_pod_ref
+    where p.cluster_id = ${clusterId} and p.kind = 'bus' and sp.super_pod_id = ${superPodId}
+    order by p.plane_index`);
+  return rows.map((r) => ({ key: r.key, index: r.plane_index, switches: r.switches, servers: r.servers, uplinks: r.uplinks }));
 }
