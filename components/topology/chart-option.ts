@@ -234,8 +234,12 @@ function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "label
           position: "inside",
           bold: true,
         };
-      case "plane":
-        return { text: `{b|${labels.plane(node)}}`, position: "inside", bold: true };
+      case "plane": {
+        // Inside the bar: a font that fits its height on screen, none when it is too thin to hold one.
+        const height = node.height * pixelsPerUnit;
+        if (height < 9) return null;
+        return { text: `{b|${labels.plane(node)}}`, position: "inside", bold: true, fontSize: Math.min(12, Math.floor(height * 0.7)) };
+      }
       case "npu":
         return view.level === "server" ? { text: labels.npu(node.npuIndex ?? 0), position: "insideTopLeft", bold: false } : null;
       case "die": {

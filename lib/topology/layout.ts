@@ -208,9 +208,9 @@ export function layoutSuperPod(serverNpuDies: readonly (readonly number[])[]): {
   };
 }
 
-/** A bus plane's bar: the height of a server header, a server gap below the servers and between bars. */
-export const PLANE_BAR_HEIGHT = 28;
-export const PLANE_BAR_GAP = 12;
+/** A bus plane's bar: about half a server's height, so that its name fits where the servers' names do. */
+export const PLANE_BAR_HEIGHT = 40;
+export const PLANE_BAR_GAP = 14;
 
 /**
  * The super pod view of a pod with a bus fabric: the servers' grid, then one bar per bus plane below it, each as wide
