@@ -33,7 +33,7 @@ test.describe("Topology", () => {
     await page.getByRole("combobox", { name: "Search the topology" }).fill("sp0-node05");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect(page).toHaveURL(/level=superpod&id=0&sel=server%3Asp0-node05/);
-    await expect(summary(page)).toHaveText("Super pod · 768 dies · 48 links: HCCS plane");
+    await expect(summary(page)).toHaveText("Super pod · 768 dies · 7 bus planes of 56 switches");
     await drawn(page, testInfo, "super pod view");
 
     await details(page).getByRole("button", { name: "Open this server" }).click();
@@ -46,7 +46,7 @@ test.describe("Topology", () => {
 
     // Back goes up one level again: every view is in the URL.
     await page.goBack();
-    await expect(summary(page)).toHaveText("Super pod · 768 dies · 48 links: HCCS plane");
+    await expect(summary(page)).toHaveText("Super pod · 768 dies · 7 bus planes of 56 switches");
     await page.getByRole("navigation", { name: "Topology path" }).getByRole("link", { name: "Atlas 900 A3 SuperPoD (demo)" }).click();
     await expect(summary(page)).toHaveText("Cluster · 1 link: RoCE parameter plane");
   });

@@ -19,6 +19,7 @@ import { linkSegments, ROUTE_MARGIN } from "./link-routing";
 
 const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
+  plane: (n) => `Bus plane ${n.planeIndex}`,
   npu: (i) => `NPU ${i}`,
   die: (n) => `Die ${n.dieIndex}`,
   dieShort: (n) => `dev ${n.deviceId}`,
@@ -121,6 +122,20 @@ describe("chart option", () => {
     expect(pod(fit).style.fill).not.toBe(HEALTH_COLORS.light.faulty);
     expect(paint(cells, fit / 3, view.nodes).filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(0);
     expect(pod(fit / 3).style.fill).toBe(HEALTH_COLORS.light.faulty);
+  });
+
+  it("fills a bus plane's bar with its health, its name in a font that fits the bar, none when the bar is too thin", () => {
+    const planes = Array.from({ length: 7 }, (_, p) => ({ key: `pod:0/ub:${p}`, index: p, switches: 8, servers: 48, uplinks: 384 }));
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "superpod", "0", planes);
+    const degraded = { ...view, nodes: view.nodes.map((n) => (n.kind === "plane" ? { ...n, health: n.planeIndex === 1 ? ("degraded" as const) : ("healthy" as const) } : n)) };
+    const [cells, links] = chartOption({ view: degraded, size: { width: 1000, height: 700 }, theme: "light", ranks: undefined, labels }).series;
+    expect(links.data).toEqual([]);
+    const bars = (scale: number) => paint(cells, scale, degraded.nodes).filter(({ node }) => node.kind === "plane");
+    expect(bars(1).map(({ element }) => element!.style.fill)).toEqual(planes.map((p) => (p.index === 1 ? HEALTH_COLORS.light.degraded : HEALTH_COLORS.light.healthy)));
+    const label = bars(0.3)[1]!.element!.textContent!;
+    expect(label.style.text).toContain("Bus plane 1");
+    expect(label.style.fontSize).toBeLessThanOrEqual(40 * 0.3 * 0.7);
+    expect(bars(0.2).filter(({ element }) => element?.textContent)).toHaveLength(0);
   });
 
   it("keeps the operator's zoom window and fits the view with equal units on both axes", () => {

@@ -110,6 +110,8 @@ function detailAt({ level, widths }: ReturnType<typeof detailBasis>, pixelsPerUn
 
 export interface ChartLabels {
   superPod: (id: string) => string;
+  /** A bus plane's bar: its name, switches and the servers it reaches. */
+  plane: (node: TopologyNode) => string;
   npu: (index: number) => string;
   die: (node: TopologyNode) => string;
   /** A short name for narrow dies: "dev 5". */
@@ -204,7 +206,8 @@ function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "label
     return true;
   };
   const isLeaf = (node: TopologyNode) =>
-    node.kind === "die" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
+    node.kind === "die" ||
+    node.kind === "plane" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
   const labelOf = (node: TopologyNode, pixelsPerUnit: number): (Omit<CellLabel, "width" | "fontSize"> & { fontSize?: number }) | null => {
     const pixels = node.width * pixelsPerUnit;
@@ -231,6 +234,12 @@ function cellPainter(input: Pick<ChartInput, "view" | "theme" | "ranks" | "label
           position: "inside",
           bold: true,
         };
+      case "plane": {
+        // Inside the bar: a font that fits its height on screen, none when it is too thin to hold one.
+        const height = node.height * pixelsPerUnit;
+        if (height < 9) return null;
+        return { text: `{b|${labels.plane(node)}}`, position: "inside", bold: true, fontSize: Math.min(12, Math.floor(height * 0.7)) };
+      }
       case "npu":
         return view.level === "server" ? { text: labels.npu(node.npuIndex ?? 0), position: "insideTopLeft", bold: false } : null;
       case "die": {

@@ -1,18 +1,15 @@
 "use client";
 
-import { CloseOutlined, FieldTimeOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
+import { CloseOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from "antd";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { faultsQuery } from "@/lib/faults/url";
-import { useDuration, useNow, useTimeFormat } from "@/components/faults/format";
-import { levelColors, toneOf } from "@/components/faults/level-colors";
 import { ServerCpuLayout } from "@/components/affinity/server-cpu-layout";
-import { HealthTag } from "@/components/primitives/health-tag";
-import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "@/lib/topology/model";
+import type { NodeDetails, NodeKind, RankMembership } from "@/lib/topology/model";
 import { HealthLabel, LinkSample } from "./legend";
+import { RecentFaultList } from "./recent-faults";
 import { fetchNodeDetails } from "./queries";
 import { topologyKeys } from "./query-keys";
 
@@ -127,7 +124,14 @@ function DetailsBody({
     value === null || value === undefined ? null : <Typography.Text code copyable={{ text: String(value) }}>{String(value)}</Typography.Text>;
   add("health", <HealthLabel health={node.health} theme={theme} />);
   if (node.kind === "superpod") add("superPodId", mono(node.superPodId));
-  if (node.kind !== "superpod") add("serverId", mono(node.serverId));
+  if (node.kind !== "superpod" && node.kind !== "plane") add("serverId", mono(node.serverId));
+  if (node.kind === "plane") {
+    add("superPodId", node.superPodId ?? null);
+    add("planeIndex", node.planeIndex);
+    add("switches", node.switches);
+    add("attached", node.counts?.servers);
+    add("uplinks", node.uplinks);
+  }
   if (node.kind === "server" || node.kind === "superpod") {
     if (node.kind === "server") {
       add("superPodId", node.superPodId ?? null);
@@ -178,43 +182,48 @@ function DetailsBody({
         </Button>
       )}
       <Descriptions size="small" column={1} bordered items={items} styles={{ label: { width: 150 } }} />
+      {node.kind === "plane" && <PlaneReach node={node} />}
       {node.kind === "server" && node.serverId && <ServerCpuLayout cluster={cluster} serverId={node.serverId} />}
-      <section aria-label={t("details.links")}>
-        <Typography.Title level={3} style={{ fontSize: 14 }}>
-          {t("details.links")}
-        </Typography.Title>
-        {details.links.length === 0 ? (
-          <Typography.Text type="secondary">{t("details.noLinks")}</Typography.Text>
-        ) : (
-          <ul style={{ listStyle: "none", margin: 0, padding: 0 }}>
-            {details.links.map((link) => (
-              <li key={`${link.kind}:${link.peerKind}:${link.peer}`} style={{ padding: "3px 0" }}>
-                <Space size={6} wrap>
-                  <LinkSample kind={link.kind} />
-                  <span>{t(`links.${link.kind}`)}</span>
-                  <Typography.Link
-                    href={selectionHref(link.peerKind, link.peer)}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      onSelect(link.peerKind, link.peer);
-                    }}
-                  >
-                    {link.peerLabel}
-                  </Typography.Link>
-                  {link.count > 1 && <Tag>{t("details.paths", { count: link.count })}</Tag>}
-                </Space>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-label={t("details.rankTables")}>
-        <Typography.Title level={3} style={{ fontSize: 14 }}>
-          {t("details.rankTables")}
-        </Typography.Title>
-        <Descriptions size="small" column={1} items={rankItems} />
-        {savedCount === 0 && <Typography.Text type="secondary">{t("details.noSavedTables")}</Typography.Text>}
-      </section>
+      {node.kind !== "plane" && (
+        <>
+          <section aria-label={t("details.links")}>
+            <Typography.Title level={3} style={{ fontSize: 14 }}>
+              {t("details.links")}
+            </Typography.Title>
+            {details.links.length === 0 ? (
+              <Typography.Text type="secondary">{t("details.noLinks")}</Typography.Text>
+            ) : (
+              <ul style={{ listStyle: "none", margin: 0, padding: 0 }}>
+                {details.links.map((link) => (
+                  <li key={`${link.kind}:${link.peerKind}:${link.peer}`} style={{ padding: "3px 0" }}>
+                    <Space size={6} wrap>
+                      <LinkSample kind={link.kind} />
+                      <span>{t(`links.${link.kind}`)}</span>
+                      <Typography.Link
+                        href={selectionHref(link.peerKind, link.peer)}
+                        onClick={(event) => {
+                          event.preventDefault();
+                          onSelect(link.peerKind, link.peer);
+                        }}
+                      >
+                        {link.peerLabel}
+                      </Typography.Link>
+                      {link.count > 1 && <Tag>{t("details.paths", { count: link.count })}</Tag>}
+                    </Space>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section aria-label={t("details.rankTables")}>
+            <Typography.Title level={3} style={{ fontSize: 14 }}>
+              {t("details.rankTables")}
+            </Typography.Title>
+            <Descriptions size="small" column={1} items={rankItems} />
+            {savedCount === 0 && <Typography.Text type="secondary">{t("details.noSavedTables")}</Typography.Text>}
+          </section>
+        </>
+      )}
       <section aria-label={t("details.faults")}>
         <Typography.Title level={3} style={{ fontSize: 14 }}>
           {t("details.faults")}
@@ -229,84 +238,27 @@ function DetailsBody({
   );
 }
 
+/**
+ * What a bus plane's failure takes down: every server of the pod reaches the others through every plane (all-to-all),
+ * so a faulty switch chip of the plane degrades the bus for the whole pod, not for one server.
+ */
+function PlaneReach({ node }: { node: NodeDetails["node"] }) {
+  const t = useTranslations("topology.details");
+  const faulty = node.health === "degraded" || node.health === "faulty";
+  const values = { pod: node.superPodId ?? "", servers: node.counts?.servers ?? 0 };
+  return (
+    <Alert
+      type={faulty ? "warning" : "info"}
+      showIcon
+      data-testid="plane-reach"
+      title={faulty ? t("planeDegraded", values) : t("planeReach", values)}
+      description={t("planeFaults", { index: node.planeIndex ?? 0 })}
+    />
+  );
+}
+
 function RankSummary({ membership, formatNumber }: { membership: RankMembership; formatNumber: (n: number) => string }) {
   const t = useTranslations("topology");
   if (membership.ranks.length > 0) return <>{membership.ranks.map(formatNumber).join(", ")}</>;
   return <>{t("details.rankRange", { min: formatNumber(membership.min), max: formatNumber(membership.max), count: membership.count })}</>;
-}
-
-/** `die:sp0-node01/3` → "sp0-node01 · die 3", `link:a~b` → "a ↔ b": where an event of the list happened. */
-function useFaultTargetLabel(): (key: string) => string {
-  const t = useTranslations("topology");
-  return (key) => {
-    const [prefix, rest = ""] = key.split(/:(.*)/s);
-    switch (prefix) {
-      case "pod":
-        return `${t("kinds.superpod")} ${rest}`;
-      case "npu":
-        return rest.replace(/\/(\d+)$/, " · NPU $1");
-      case "die":
-        return rest.replace(/\/(\d+)$/, " · die $1");
-      case "switch":
-        return rest.replace(/\/(\d+)$/, " · switch chip $1");
-      case "link":
-        return rest.replace("~", " ↔ ");
-      default:
-        return rest || key;
-    }
-  };
-}
-
-const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
-
-/** The node's newest fault events, coloured by level as on the faults pages, each opening in the fault timeline. */
-function RecentFaultList({ cluster, faults }: { cluster: string; faults: RecentFaults }) {
-  const t = useTranslations("topology");
-  const tk = useTranslations("faults.kinds");
-  const tt = useTranslations("faults.timeline");
-  const duration = useDuration();
-  const time = useTimeFormat();
-  const format = useFormatter();
-  const clock = (ms: number) => format.dateTime(new Date(ms), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  const targetLabel = useFaultTargetLabel();
-  const now = useNow();
-  const days = Math.round((now - faults.since) / 86_400_000);
-  const timelineHref = (sel?: string) =>
-    `/faults?${faultsQuery({ cluster, from: faults.since, target: faults.timeline.target ?? undefined, open: faults.timeline.open, sel })}`;
-  if (faults.total === 0) {
-    return <Typography.Text type="secondary">{t("details.noRecentFaults", { days })}</Typography.Text>;
-  }
-  return (
-    <Space orientation="vertical" size={6} style={{ width: "100%" }}>
-      <Typography.Text data-testid="recent-fault-summary">
-        {t("details.faultSummary", { total: faults.total, open: faults.open, days })}
-        {faults.events.length < faults.total && ` · ${t("details.faultsShown", { shown: faults.events.length })}`}
-      </Typography.Text>
-      <ul aria-label={t("details.faults")} style={{ listStyle: "none", margin: 0, padding: 0 }}>
-        {faults.events.map((event) => (
-          <li key={event.id} style={{ padding: "4px 0", borderTop: "1px solid rgba(128, 128, 128, 0.2)" }}>
-            <Space size={[6, 2]} wrap>
-              <HealthTag tone={toneOf(event.level)}>
-                <span aria-hidden style={{ width: 8, height: 8, borderRadius: 2, background: levelColors[event.level], display: "inline-block", marginRight: 4 }} />
-                {event.level}
-              </HealthTag>
-              <span>{tk(event.kind)}</span>
-              {event.code && <Typography.Text code>{event.code}</Typography.Text>}
-              {event.endedAt === null && <Tag color="error">{tt("openFor", { duration: duration(now - event.beganAt) })}</Tag>}
-            </Space>
-            <div>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                <Link href={timelineHref(event.id)}>{time(event.beganAt)}</Link>
-                {event.endedAt !== null && ` → ${sameDay(event.beganAt, event.endedAt) ? clock(event.endedAt) : time(event.endedAt)} · ${duration(event.endedAt - event.beganAt)}`}
-                {` · ${targetLabel(event.targetKey)}`}
-              </Typography.Text>
-            </div>
-          </li>
-        ))}
-      </ul>
-      <Link href={timelineHref()}>
-        <FieldTimeOutlined /> {t("details.openTimeline")}
-      </Link>
-    </Space>
-  );
 }

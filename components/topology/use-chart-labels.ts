@@ -14,8 +14,10 @@ export function useChartLabels(): ChartLabels {
   return useMemo<ChartLabels>(() => {
     const field = (name: string, value: string | number | null | undefined) =>
       value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
+    const plane = (node: TopologyNode) => t("labels.plane", { index: node.planeIndex ?? 0, switches: node.switches ?? 0, servers: node.counts?.servers ?? 0 });
     return {
       superPod: (id) => t("labels.superPod", { id }),
+      plane,
       npu: (index) => t("labels.npu", { index }),
       die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
       dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
@@ -38,7 +40,8 @@ export function useChartLabels(): ChartLabels {
           field("hostPort", node.hostPort),
           field("superDeviceId", node.superDeviceId),
           field("rank", rank),
-          node.counts && node.kind !== "die" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
+          node.kind === "plane" ? `<div>${escapeHtml(plane(node))}</div>` : "",
+          node.counts && node.kind !== "die" && node.kind !== "plane" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
           node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
         ].join(""),
     };

@@ -5,7 +5,7 @@ import { nodeChipKey } from "@/lib/fabric/derive";
 import { testDatabase } from "@/test/database";
 import { clusters, servers } from "../schema";
 import { systemActor } from "./audit";
-import { nodeChipsOfServer, setFabricProfile } from "./fabric";
+import { nodeChipsOfServer, podBusPlanes, setFabricProfile } from "./fabric";
 import { insertCluster } from "./inventory";
 
 const actor = systemActor;
@@ -44,12 +44,18 @@ describe("the stored fabric", () => {
     const chips = await nodeChipsOfServer(db, id, server!.ref);
     expect([...chips.keys()]).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(chips.get(3)).toEqual({ key: nodeChipKey(server!.serverId, 3), planeKey: "pod:0/ub:3", ports: 48, uplinks: 8 });
+
+    // What the super pod view draws: per plane of the pod, 8 switches and all 48 servers with 8 uplinks each.
+    const planes = await podBusPlanes(db, id, "1");
+    expect(planes).toEqual(Array.from({ length: 7 }, (_, p) => ({ key: `pod:1/ub:${p}`, index: p, switches: 8, servers: 48, uplinks: 384 })));
+    expect(await podBusPlanes(db, id, "9")).toEqual([]);
   });
 
   it("gives an A2 cluster only its parameter plane, and follows a profile chosen on demand", async () => {
     const { db } = testDatabase();
     const id = await insertCluster(db, demoA2Cluster(4));
     expect(await counts(id)).toEqual({ "plane:parameter": 1, "link:parameter": 32 });
+    expect(await podBusPlanes(db, id, "0")).toEqual([]);
 
     // The A5 profile knows nothing to draw: the stored fabric is emptied, and the gaps say why.
     const build = await setFabricProfile(db, id, "atlas-950-superpod", actor);

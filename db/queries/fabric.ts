@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { countFabric, deriveFabric, type DerivedFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
 import { defaultProfileFor, findProfile, profileFacts, type FabricProfile } from "@/lib/fabric/profiles";
 import { DomainError } from "@/lib/errors";
+import type { PodBusPlane } from "@/lib/topology/nodes";
 import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
@@ -229,4 +230,29 @@ export async function putFabricProfile(db: Database, idOrSlug: string, profileId
   const cluster = await getClusterOrThrow(db, idOrSlug);
   const build = await setFabricProfile(db, cluster.id, profileId, actor);
   return { ...(await loadFabric(db, cluster.slug)), gaps: build.gaps };
+}
+
+/**
+ * The bus planes of one super pod as the topology view draws them (lib/topology/nodes.ts `PodBusPlane`): per plane
+ * its bus switches, the servers attached and their uplink ports in total. None when the cluster has no bus fabric.
+ */
+export async function podBusPlanes(db: Pick<Database, "execute">, clusterId: number, superPodId: string): Promise<PodBusPlane[]> {
+  // The uplinks through the pod's servers (fabric_links_server_ref), not per plane: fabric_links has no plane index,
+  // and a view of one pod should read its own links only (64 per A3 server), not the whole cluster's.
+  const { rows } = await db.execute<{ key: string; plane_index: number; switches: number; servers: number; uplinks: number }>(sql`
+    with pod_planes as (
+      select p.id, p.key, p.plane_index, sp.id as pod_ref from fabric_planes p join super_pods sp on sp.id = p.super_pod_ref
+      where p.cluster_id = ${clusterId} and p.kind = 'bus' and sp.super_pod_id = ${superPodId}
+    ), uplinks as (
+      select l.plane_ref, count(distinct l.server_ref)::int as servers, sum(l.ports)::int as uplinks from fabric_links l
+      where l.kind = 'uplink' and l.server_ref in (select s.id from servers s where s.super_pod_ref = (select pod_ref from pod_planes limit 1))
+      group by l.plane_ref
+    ), switches as (
+      select s.plane_ref, count(*)::int as switches from fabric_switches s
+      where s.cluster_id = ${clusterId} and s.kind = 'bus-switch' and s.plane_ref in (select id from pod_planes) group by s.plane_ref
+    )
+    select pp.key, pp.plane_index, coalesce(w.switches, 0) as switches, coalesce(u.servers, 0) as servers, coalesce(u.uplinks, 0) as uplinks
+    from pod_planes pp left join uplinks u on u.plane_ref = pp.id left join switches w on w.plane_ref = pp.id
+    order by pp.plane_index`);
+  return rows.map((r) => ({ key: r.key, index: r.plane_index, switches: r.switches, servers: r.servers, uplinks: r.uplinks }));
 }

@@ -1,30 +1,41 @@
+import { createHash } from "node:crypto";
 import { withFaultHealth } from "@/lib/faults/health";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
+import { podBusPlanes } from "./fabric";
 import { faultHealthSnapshot } from "./faults";
 import { topologyIndex } from "./topology";
 
 export interface TopologyViewLoad {
-  /** Changes with the cluster's open faults: with the inventory revision, it names the view's content (the ETag). */
+  /**
+   * Changes with the cluster's open faults (and a super pod's bus planes): with the inventory revision, it names the
+   * view's content (the ETag).
+   */
   faultsVersion: string;
   /** Lays the view out from the cached inventory index, with live health. Throws not_found for an unknown id. */
   build: () => Promise<TopologyView>;
 }
 
 /**
- * The one loader of a topology view (index → view → fault health), for the page's first paint and for
- * `GET /api/v1/clusters/{id}/topology`. The health is read first, so the route can answer 304 or a cached body
- * without laying anything out.
+ * The one loader of a topology view (index and, for a super pod, its bus planes → view → fault health), for the
+ * page's first paint and for `GET /api/v1/clusters/{id}/topology`. The health and planes are read first, so the route
+ * can answer 304 or a cached body without laying anything out.
  */
 export async function loadTopologyView(handle: DatabaseHandle, cluster: ClusterHeader, level: TopologyLevel, id: string | null): Promise<TopologyViewLoad> {
-  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body.
-  const health = await faultHealthSnapshot(handle.pool, cluster.id);
+  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. A super pod of
+  // a cluster with a bus fabric is drawn with its planes instead of HCCS links between servers: they are part of it
+  // too, since choosing another fabric profile changes them without a new inventory revision.
+  const [health, planes] = await Promise.all([
+    faultHealthSnapshot(handle.pool, cluster.id),
+    level === "superpod" && id !== null ? podBusPlanes(handle.db, cluster.id, id) : Promise.resolve([]),
+  ]);
+  const fabricVersion = planes.length ? `.${createHash("sha256").update(JSON.stringify(planes)).digest("base64url").slice(0, 8)}` : "";
   return {
-    faultsVersion: health.version,
+    faultsVersion: health.version + fabricVersion,
     build: async () => {
-      const view = buildTopologyView(await topologyIndex(handle.db, cluster), level, id);
+      const view = buildTopologyView(await topologyIndex(handle.db, cluster), level, id, planes);
       return health.collected ? withFaultHealth(view, health.faults) : view;
     },
   };

@@ -56,6 +56,11 @@ export interface FabricServer {
 
 export const parameterPlaneKey = "param";
 export const busPlaneKey = (superPodId: string, plane: number) => `pod:${superPodId}/ub:${plane}`;
+/** `pod:<super pod>/ub:<plane>` → its super pod and plane index, or null for any other key. */
+export function parseBusPlaneKey(key: string): { superPodId: string; plane: number } | null {
+  const match = /^pod:(.+)\/ub:(\d+)$/.exec(key);
+  return match ? { superPodId: match[1]!, plane: Number(match[2]) } : null;
+}
 export const busSwitchKey = (superPodId: string, plane: number, index: number) => `${busPlaneKey(superPodId, plane)}/sw:${index}`;
 export const nodeChipKey = (serverId: string, chipId: number) => `server:${serverId}/chip:${chipId}`;
 

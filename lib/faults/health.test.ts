@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { healthOf, withFaultHealth, type OpenFault } from "./health";
 
 const faults: OpenFault[] = [
-  { superPodId: "0", serverId: "sp0-node03", npuIndex: 2, deviceId: 5, level: "SeparateNPU" },
-  { superPodId: "0", serverId: "sp0-node04", npuIndex: 0, deviceId: 1, level: "NotHandleFault" },
-  { superPodId: "1", serverId: "sp1-node00", npuIndex: null, deviceId: null, level: "PreSeparateNPU" },
+  { superPodId: "0", serverId: "sp0-node03", npuIndex: 2, deviceId: 5, planeKey: null, level: "SeparateNPU" },
+  { superPodId: "0", serverId: "sp0-node04", npuIndex: 0, deviceId: 1, planeKey: null, level: "NotHandleFault" },
+  { superPodId: "1", serverId: "sp1-node00", npuIndex: null, deviceId: null, planeKey: null, level: "PreSeparateNPU" },
+  // A switch-chip fault: on its server, and on its bus plane for every server of the pod.
+  { superPodId: "0", serverId: "sp0-node05", npuIndex: null, deviceId: null, planeKey: "pod:0/ub:3", level: "PreSeparateNPU" },
 ];
 
 describe("live health from open faults", () => {
@@ -20,6 +22,12 @@ describe("live health from open faults", () => {
     expect(healthOf({ kind: "server", id: "sp0-node03", serverId: "sp0-node03" }, faults)).toBe("faulty");
     expect(healthOf({ kind: "superpod", id: "0", superPodId: "0" }, faults)).toBe("faulty");
     expect(healthOf({ kind: "superpod", id: "1", superPodId: "1" }, faults)).toBe("degraded");
+  });
+
+  it("colours a bus plane by the switch faults on it, and only on it", () => {
+    expect(healthOf({ kind: "plane", id: "pod:0/ub:3", superPodId: "0" }, faults)).toBe("degraded");
+    expect(healthOf({ kind: "plane", id: "pod:0/ub:2", superPodId: "0" }, faults)).toBe("healthy");
+    expect(healthOf({ kind: "plane", id: "pod:1/ub:3", superPodId: "1" }, faults)).toBe("healthy");
   });
 
   it("copies the view instead of changing it", () => {

@@ -6,6 +6,8 @@ export interface OpenFault {
   serverId: string;
   npuIndex: number | null;
   deviceId: number | null;
+  /** The bus plane of a switch-chip fault (lib/fabric `busPlaneKey`), else null. */
+  planeKey: string | null;
   level: FaultLevel;
 }
 
@@ -24,8 +26,8 @@ const worse = (a: HealthTone, b: HealthTone): HealthTone => (rank[b] > rank[a] ?
 
 /**
  * The live health of topology nodes from the open fault events: a die takes the tone of its worst open fault
- * (including faults of its NPU and server as a whole); an NPU, server or super pod the worst of what it holds; with
- * no open fault a node is healthy. Tones come from lib/faults/levels.ts, so colours mean the same everywhere.
+ * (including faults of its NPU and server as a whole); an NPU, server or super pod the worst of what it holds; a bus
+ * plane the worst open switch-chip fault on it; with no open fault a node is healthy. Tones come from lib/faults/levels.ts, so colours mean the same everywhere.
  */
 export function healthOf(node: HealthNode, faults: OpenFault[]): HealthTone {
   let tone: HealthTone = "healthy";
@@ -49,6 +51,9 @@ function covers(node: HealthNode, fault: OpenFault): boolean {
         fault.serverId === node.serverId &&
         (fault.deviceId === node.deviceId || (fault.deviceId === null && (fault.npuIndex === null || fault.npuIndex === node.npuIndex)))
       );
+    case "plane":
+      // A switch fault on the plane degrades it for every server of the pod (the plane node stands for all of them).
+      return fault.planeKey !== null && fault.planeKey === node.id;
     default:
       return false;
   }

@@ -38,6 +38,19 @@ describe("faultScopeOf", () => {
     expect(pod.timeline).toEqual({ target: null, open: ["pod:1"] });
   });
 
+  it("scopes a bus plane to switch chip k of every server of its pod (chip k uplinks to plane k)", () => {
+    const scope = faultScopeOf(demo, "plane", "pod:1/ub:3");
+    expect(scope.targetKeys).toHaveLength(48);
+    expect(scope.targetKeys[0]).toBe("switch:sp1-node00/3");
+    expect(scope.targetKeys.every((key) => /^switch:sp1-node\d+\/3$/.test(key))).toBe(true);
+    expect(scope).toMatchObject({ linkEnds: [], timeline: { target: null, open: ["pod:1"] } });
+    const details = nodeDetails(demo, "plane", "pod:1/ub:3");
+    expect(details.node).toMatchObject({ kind: "plane", id: "pod:1/ub:3", superPodId: "1", planeIndex: 3, counts: { servers: 48 } });
+    expect(details.path.map((c) => c.label)).toEqual(["Atlas 900 A3 SuperPoD (demo)", "Super pod 1"]);
+    expect(() => faultScopeOf(demo, "plane", "pod:9/ub:0")).toThrow(TopologyNotFoundError);
+    expect(() => faultScopeOf(demo, "plane", "ub:0")).toThrow(TopologyNotFoundError);
+  });
+
   it("opens no super pod lane for a server without one, and refuses unknown nodes", () => {
     const server = a2.servers[0]!;
     expect(faultScopeOf(a2, "server", server.id).timeline.open).toEqual([`server:${server.id}`]);

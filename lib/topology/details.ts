@@ -1,8 +1,10 @@
+import { parseBusPlaneKey } from "@/lib/fabric/derive";
 import { switchTargetKeys, targetKey } from "@/lib/faults/model";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
-import { crumbsFor, dieNode, npuNode, podLabel, podNode, serverNode, TopologyNotFoundError } from "./view";
+import { dieNode, npuNode, planeNode, podLabel, podNode, serverNode } from "./nodes";
+import { crumbsFor, TopologyNotFoundError } from "./view";
 
 const noBox = { x: 0, y: 0, width: 0, height: 0 };
 
@@ -66,6 +68,21 @@ function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
       peerOf: asPod,
       ownTargets: [targetKey({ kind: "super-pod", superPodId: pod.id }), ...pod.servers.flatMap(serverTargets)],
       // A die's target key does not name its super pod: the timeline can only open the pod's lane.
+      timeline: { target: null, open: [`pod:${pod.id}`] },
+    };
+  }
+  if (kind === "plane") {
+    // A bus plane reaches every server of its pod through node chip k of each (chip k uplinks to plane k): its faults
+    // are those switch chips'. Its switch and uplink counts come from the stored fabric (loadNodeDetails).
+    const place = parseBusPlaneKey(id);
+    const pod = place ? index.podById.get(place.superPodId) : undefined;
+    if (!place || !pod) throw new TopologyNotFoundError("node", id);
+    return {
+      node: planeNode({ key: id, index: place.plane, switches: 0, servers: pod.servers.length, uplinks: 0 }, pod.id, noBox),
+      path: crumbsFor(index, null, pod),
+      dies: [],
+      peerOf: asPod,
+      ownTargets: pod.servers.map((server) => targetKey({ kind: "switch", serverId: server.id, chipId: place.plane })),
       timeline: { target: null, open: [`pod:${pod.id}`] },
     };
   }

@@ -208,6 +208,22 @@ export function layoutSuperPod(serverNpuDies: readonly (readonly number[])[]): {
   };
 }
 
+/** A bus plane's bar: about half a server's height, so that its name fits where the servers' names do. */
+export const PLANE_BAR_HEIGHT = 40;
+export const PLANE_BAR_GAP = 14;
+
+/**
+ * The super pod view of a pod with a bus fabric: the servers' grid, then one bar per bus plane below it, each as wide
+ * as the grid (every plane reaches every server: all-to-all).
+ */
+export function layoutSuperPodWithPlanes(serverNpuDies: readonly (readonly number[])[], planes: number): ReturnType<typeof layoutSuperPod> & { planes: Box[] } {
+  const pod = layoutSuperPod(serverNpuDies);
+  const top = pod.bounds.height + SUPER_POD_SERVER_GAP;
+  const boxes = Array.from({ length: planes }, (_, i) => ({ x: 0, y: top + i * (PLANE_BAR_HEIGHT + PLANE_BAR_GAP), width: pod.bounds.width, height: PLANE_BAR_HEIGHT }));
+  const height = planes === 0 ? pod.bounds.height : top + planes * PLANE_BAR_HEIGHT + (planes - 1) * PLANE_BAR_GAP;
+  return { ...pod, bounds: { width: pod.bounds.width, height }, planes: boxes };
+}
+
 export function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }

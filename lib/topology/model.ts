@@ -10,7 +10,8 @@ import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
 export const topologyLevels = ["cluster", "superpod", "server"] as const;
 export type TopologyLevel = (typeof topologyLevels)[number];
 
-export const nodeKinds = ["superpod", "server", "npu", "die"] as const;
+/** `plane`: one bus plane of a super pod's fabric (lib/fabric), drawn as a bus bar beside the pod's servers. */
+export const nodeKinds = ["superpod", "server", "npu", "die", "plane"] as const;
 export type NodeKind = (typeof nodeKinds)[number];
 
 /** Filled by the fault events (issue 7); until then every element is `unknown`, never shown as healthy. */
@@ -46,6 +47,12 @@ export const topologyNodeSchema = z.object({
   hostPort: z.number().int().nullable().optional(),
   /** The die's rank in a rank table built from the inventory (servers and dies in inventory order). */
   rank: z.number().int().optional(),
+  /** A bus plane's index in its super pod (node chip k of every server uplinks to plane k). */
+  planeIndex: z.number().int().optional(),
+  /** A bus plane's bus switches. */
+  switches: z.number().int().optional(),
+  /** A bus plane's optical uplinks from the pod's servers, summed over every server (the aggregated link). */
+  uplinks: z.number().int().optional(),
 });
 export type TopologyNode = z.infer<typeof topologyNodeSchema>;
 

@@ -9,6 +9,10 @@ describe("topology search params", () => {
     expect(Object.fromEntries(new URLSearchParams(topologyQuery(state)))).toEqual(raw);
     expect(parseSelection(state.sel)).toEqual({ kind: "die", id: "sp0-node03/d5" });
     expect(topologySearchParams.parse({ ranks: "table:12" }).ranks).toBe("table:12");
+    // A bus plane's key holds colons and a slash: the kind is what comes before the first colon.
+    const plane = topologySearchParams.parse({ cluster: "atlas-a3-demo", level: "superpod", id: "0", sel: "plane:pod:0/ub:3" });
+    expect(parseSelection(plane.sel)).toEqual({ kind: "plane", id: "pod:0/ub:3" });
+    expect(new URLSearchParams(topologyQuery(plane)).get("sel")).toBe("plane:pod:0/ub:3");
   });
 
   it("falls back to the cluster view on anything it does not understand", () => {
@@ -25,6 +29,7 @@ describe("topology search params", () => {
     expect(landingViewOf({ kind: "npu", id: "sp0-node03/npu2" })).toEqual({ level: "server", id: "sp0-node03", sel: "npu:sp0-node03/npu2" });
     expect(landingViewOf({ kind: "server", id: "sp1-node07", superPodId: "1" })).toEqual({ level: "superpod", id: "1", sel: "server:sp1-node07" });
     expect(landingViewOf({ kind: "server", id: "node_2", superPodId: null })).toEqual({ level: "cluster", id: undefined, sel: "server:node_2" });
+    expect(landingViewOf({ kind: "plane", id: "pod:1/ub:3", superPodId: "1" })).toEqual({ level: "superpod", id: "1", sel: "plane:pod:1/ub:3" });
     expect(landingViewOf({ kind: "superpod", id: "1" })).toEqual({ level: "cluster", id: undefined, sel: "superpod:1" });
   });
 });

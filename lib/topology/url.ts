@@ -53,12 +53,12 @@ export function topologyQuery(state: Partial<TopologySearchParams>): string {
 }
 
 /**
- * The view that shows a node, with the node selected: a die or NPU in its server's view, a server in its super pod's
- * (or the cluster's, when it has none), anything else in the cluster view.
+ * The view that shows a node, with the node selected: a die or NPU in its server's view, a server or bus plane in its
+ * super pod's (a server without one in the cluster's), anything else in the cluster view.
  */
 export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: string | undefined; superPodId?: string | null | undefined }): Pick<TopologySearchParams, "level" | "id" | "sel"> {
   const sel = `${target.kind}:${target.id}`;
   if (target.kind === "die" || target.kind === "npu") return { level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel };
-  if (target.kind === "server" && target.superPodId) return { level: "superpod", id: target.superPodId, sel };
+  if ((target.kind === "server" || target.kind === "plane") && target.superPodId) return { level: "superpod", id: target.superPodId, sel };
   return { level: "cluster", id: undefined, sel };
 }

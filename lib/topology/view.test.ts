@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deriveFabric } from "@/lib/fabric/derive";
+import { findProfile } from "@/lib/fabric/profiles";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { nodeDetails } from "./details";
 import { largeA3Cluster } from "./large-cluster";
@@ -15,7 +17,7 @@ const large = indexOf(largeA3Cluster(32, 32));
 /** Siblings never overlap, children lie inside their parent, and everything lies inside the view's bounds. */
 function expectNoOverlaps(view: TopologyView): void {
   const byId = new Map(view.nodes.map((node) => [`${node.kind}:${node.id}`, node]));
-  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu" } as const;
+  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu", plane: null } as const;
   const siblings = new Map<string, TopologyView["nodes"]>();
   for (const node of view.nodes) {
     const key = `${node.kind}|${node.parent ?? ""}`;
@@ -92,6 +94,41 @@ describe("topology views", () => {
     expect(view.links.every((l) => l.kind === "hccs" && l.count === 16)).toBe(true);
     expect(view.external).toEqual([{ kind: "roce", peer: "1", peerKind: "superpod", count: 768 }]);
     expect(view.path.map((c) => c.label)).toEqual(["Atlas 900 A3 SuperPoD (demo)", "Super pod 0"]);
+    expectNoOverlaps(view);
+  });
+
+  it("draw a super pod of a cluster with a bus fabric as its servers above one bar per bus plane, without the ring", () => {
+    const spec = demoA3Cluster();
+    const fabric = deriveFabric(findProfile("atlas-900-a3-superpod")!, spec.servers.map((s) => ({ serverId: s.serverId, superPodId: s.superPodId, npuIndexes: [] })));
+    // Aggregated as db/queries/fabric.ts podBusPlanes does in SQL: per plane its switches, servers and uplink ports.
+    const planes = fabric.planes
+      .filter((p) => p.kind === "bus" && p.superPodId === "0")
+      .map((p) => {
+        const uplinks = fabric.links.filter((l) => l.kind === "uplink" && l.planeKey === p.key);
+        return {
+          key: p.key,
+          index: p.index,
+          switches: fabric.switches.filter((s) => s.kind === "bus-switch" && s.planeKey === p.key).length,
+          servers: new Set(uplinks.map((l) => l.serverId)).size,
+          uplinks: uplinks.reduce((n, l) => n + l.ports, 0),
+        };
+      });
+    const view = buildTopologyView(demo, "superpod", "0", planes);
+    const drawn = view.nodes.filter((n) => n.kind === "plane");
+    // 7 planes of 8 bus switches; each reaches all 48 servers through 8 uplinks per server (384 per plane, 2,688 in all).
+    expect(drawn.map((n) => [n.id, n.planeIndex, n.switches, n.counts?.servers, n.uplinks])).toEqual(
+      Array.from({ length: 7 }, (_, p) => [`pod:0/ub:${p}`, p, 8, 48, 384]),
+    );
+    expect(drawn.reduce((n, p) => n + (p.uplinks ?? 0), 0)).toBe(fabric.links.filter((l) => l.kind === "uplink" && l.planeKey.startsWith("pod:0/")).length);
+    expect(drawn.every((n) => n.superPodId === "0" && !n.drillable && n.health === "unknown")).toBe(true);
+    // The servers, NPUs and dies are unchanged; the HCCS ring between servers is gone, the RoCE plane still external.
+    expect(view.nodes.filter((n) => n.kind === "server")).toHaveLength(48);
+    expect(view.nodes.filter((n) => n.kind === "die")).toHaveLength(768);
+    expect(view.links.filter((l) => l.kind === "hccs")).toEqual([]);
+    expect(view.external).toEqual([{ kind: "roce", peer: "1", peerKind: "superpod", count: 768 }]);
+    // The bars lie below the servers, as wide as their grid, inside the bounds.
+    const serversBottom = Math.max(...view.nodes.filter((n) => n.kind === "server").map((n) => n.y + n.height));
+    expect(drawn.every((n) => n.y > serversBottom && n.x === 0 && n.width === view.bounds.width)).toBe(true);
     expectNoOverlaps(view);
   });
 

@@ -5,11 +5,11 @@ import {
   layoutClusterPods,
   layoutPlainServers,
   layoutServer,
-  layoutSuperPod,
+  layoutSuperPodWithPlanes,
   SERVER_VIEW_GEOMETRY,
-  type Box,
 } from "./layout";
 import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
+import { dieNode, npuNode, planeNode, podLabel, podNode, round, serverNode, type PodBusPlane } from "./nodes";
 
 /** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
 export class TopologyNotFoundError extends DomainError {
@@ -20,84 +20,6 @@ export class TopologyNotFoundError extends DomainError {
     super("not_found", what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : "server"} ${JSON.stringify(id)} in this cluster`);
     this.name = "TopologyNotFoundError";
   }
-}
-
-const round = (value: number) => Math.round(value * 10) / 10;
-const boxFields = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
-
-export function podLabel(pod: IndexedPod): string {
-  return `Super pod ${pod.id}`;
-}
-
-export function podNode(pod: IndexedPod, box: Box): TopologyNode {
-  return {
-    id: pod.id,
-    kind: "superpod",
-    label: podLabel(pod),
-    parent: null,
-    health: "unknown",
-    ...boxFields(box),
-    drillable: true,
-    counts: { servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
-    superPodId: pod.id,
-  };
-}
-
-export function serverNode(server: IndexedServer, box: Box, parent: string | null): TopologyNode {
-  return {
-    id: server.id,
-    kind: "server",
-    label: server.id,
-    parent,
-    health: "unknown",
-    ...boxFields(box),
-    drillable: true,
-    counts: { servers: 1, npus: server.npus.length, dies: server.dies.length },
-    superPodId: server.pod?.id ?? null,
-    serverId: server.id,
-    hostIp: server.spec.hostIp,
-    model: server.spec.model,
-  };
-}
-
-export function npuNode(server: IndexedServer, npuIndex: number, id: string, box: Box, dies: number): TopologyNode {
-  return {
-    id,
-    kind: "npu",
-    label: `NPU ${npuIndex}`,
-    parent: server.id,
-    health: "unknown",
-    ...boxFields(box),
-    drillable: false,
-    counts: { servers: 1, npus: 1, dies },
-    serverId: server.id,
-    npuIndex,
-  };
-}
-
-export function dieNode(die: IndexedDie, box: Box, parent: string): TopologyNode {
-  const d = die.spec;
-  return {
-    id: die.id,
-    kind: "die",
-    label: `Die ${d.dieIndex} · device ${d.deviceId}`,
-    parent,
-    health: "unknown",
-    ...boxFields(box),
-    drillable: false,
-    serverId: die.server.id,
-    superPodId: die.server.pod?.id ?? null,
-    npuIndex: die.npuIndex,
-    deviceId: d.deviceId,
-    dieIndex: d.dieIndex,
-    superDeviceId: d.superDeviceId,
-    deviceIp: d.deviceIp,
-    devicePort: d.devicePort,
-    backupDeviceIp: d.backupDeviceIp,
-    backupDevicePort: d.backupDevicePort,
-    hostPort: d.hostPort,
-    rank: die.rank,
-  };
 }
 
 /** Counts die-to-die links per (kind, group a, group b), each undirected pair once. */
@@ -182,8 +104,16 @@ function clusterView(index: TopologyIndex): TopologyView {
   };
 }
 
-function superPodView(index: TopologyIndex, pod: IndexedPod): TopologyView {
-  const layout = layoutSuperPod(pod.servers.map((server) => server.npus.map((npu) => npu.dies.length)));
+/**
+ * A super pod: its servers with their NPUs and dies, and either its bus planes (a cluster with a fabric: one bar per
+ * plane, which stands for every server's uplinks into it) or, without a fabric, the inventory's HCCS links between
+ * servers, aggregated per pair of servers.
+ */
+function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly PodBusPlane[]): TopologyView {
+  const layout = layoutSuperPodWithPlanes(
+    pod.servers.map((server) => server.npus.map((npu) => npu.dies.length)),
+    planes.length,
+  );
   const nodes: TopologyNode[] = [];
   pod.servers.forEach((server, i) => {
     const serverLayout = layout.servers[i]!;
@@ -194,7 +124,8 @@ function superPodView(index: TopologyIndex, pod: IndexedPod): TopologyView {
       npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
     });
   });
-  // The HCCS plane inside the pod between servers; links to other pods are summarised as external.
+  planes.forEach((plane, i) => nodes.push(planeNode(plane, pod.id, layout.planes[i]!)));
+  // Inside the pod: the bus planes when drawn, else the HCCS links between servers; links to other pods are external.
   const pairs = new PairCounter();
   const outside = new PairCounter();
   forEachLink(
@@ -203,7 +134,7 @@ function superPodView(index: TopologyIndex, pod: IndexedPod): TopologyView {
     (a, b, kind) => {
       if (a.server === b.server) return;
       if (b.server.pod === pod) {
-        if (a.id < b.id) pairs.add(kind, a.server.id, b.server.id);
+        if (a.id < b.id && !(planes.length > 0 && kind === "hccs")) pairs.add(kind, a.server.id, b.server.id);
       } else {
         outside.add(kind, "", b.server.pod?.id ?? b.server.id);
       }
@@ -256,13 +187,16 @@ function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
   };
 }
 
-/** What one view of the cluster draws. Throws TopologyNotFoundError for an id the inventory does not have. */
-export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null): TopologyView {
+/**
+ * What one view of the cluster draws. `planes`: the bus planes of the super pod viewed, from the stored fabric (none:
+ * the pod is drawn with its HCCS links). Throws TopologyNotFoundError for an id the inventory does not have.
+ */
+export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null, planes: readonly PodBusPlane[] = []): TopologyView {
   if (level === "cluster") return clusterView(index);
   if (level === "superpod") {
     const pod = id === null ? undefined : index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
-    return superPodView(index, pod);
+    return superPodView(index, pod, planes);
   }
   const server = id === null ? undefined : index.serverById.get(id);
   if (!server) throw new TopologyNotFoundError("server", id ?? "");

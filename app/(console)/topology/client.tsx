@@ -193,6 +193,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const drawnDies = dies.length;
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
+  const planes = data?.nodes.filter((n) => n.kind === "plane") ?? [];
   const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
   const chosen: (RankAssignment & { name: string }) | null =
     state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
@@ -305,6 +306,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                 ? [
                     t(`levels.${data.level}`),
                     drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
+                    planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
                     ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
                   ]
                     .filter(Boolean)

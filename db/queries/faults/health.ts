@@ -23,13 +23,23 @@ export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, n
 
 /** Open events per die (or NPU, server), worst level: what the topology's health overlay shows. */
 export async function openFaultHealth(pool: pg.Pool, clusterId: number): Promise<(OpenFault & { count: number })[]> {
-  const { rows } = await pool.query<{ super_pod_id: string | null; server_id: string; npu_index: number | null; device_id: number | null; level: FaultLevel; n: string }>(
-    `select p.super_pod_id, s.server_id, f.npu_index, d.device_id, max(f.level) as level, count(*) n from fault_events f
+  const { rows } = await pool.query<{ super_pod_id: string | null; server_id: string; npu_index: number | null; device_id: number | null; plane_key: string | null; level: FaultLevel; n: string }>(
+    `select p.super_pod_id, s.server_id, f.npu_index, d.device_id,
+       case when f.target_kind = 'switch' then f.raw->'fabric'->>'plane' end as plane_key, max(f.level) as level, count(*) n
+     from fault_events f
      join servers s on s.id = f.server_ref left join super_pods p on p.id = s.super_pod_ref left join devices d on d.id = f.device_ref
-     where f.cluster_id = $1 and f.ended_at is null group by 1, 2, 3, 4 order by 2, 4`,
+     where f.cluster_id = $1 and f.ended_at is null group by 1, 2, 3, 4, 5 order by 2, 4, 5`,
     [clusterId],
   );
-  return rows.map((r) => ({ superPodId: r.super_pod_id, serverId: r.server_id, npuIndex: r.npu_index, deviceId: r.device_id, level: r.level, count: Number(r.n) }));
+  return rows.map((r) => ({
+    superPodId: r.super_pod_id,
+    serverId: r.server_id,
+    npuIndex: r.npu_index,
+    deviceId: r.device_id,
+    planeKey: r.plane_key,
+    level: r.level,
+    count: Number(r.n),
+  }));
 }
 
 /**

@@ -326,6 +326,14 @@ describe("POST /api/v1/fault-events/device-info", () => {
       // Port 12 of chip 1 faces NPU 6 (PeerPortDevice 1, PeerPortId 6): one NPU's link, not the plane.
       const npuPort = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [events[1].id])).rows[0]!.raw;
       expect(npuPort.fabric).toMatchObject({ plane: "pod:1/ub:1", port: 12, reach: { scope: "npu-port", npuIndex: 6, podDegraded: false } });
+      // The overlay names each switch fault's bus plane, so the super pod view colours the plane (chip 0 → plane 0 …).
+      const overlay = (await (await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as {
+        targets: { serverId: string; planeKey: string | null; tone: string }[];
+      };
+      expect(overlay.targets.filter((t) => t.planeKey !== null).map((t) => [t.serverId, t.planeKey, t.tone])).toEqual([
+        ["sp1-node03", "pod:1/ub:0", "faulty"],
+        ["sp1-node03", "pod:1/ub:1", "degraded"],
+      ]);
       const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
       expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
     });

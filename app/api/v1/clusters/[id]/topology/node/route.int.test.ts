@@ -133,6 +133,18 @@ describe("GET /api/v1/clusters/{id}/topology/node: recent faults", () => {
   });
 });
 
+describe("GET /api/v1/clusters/{id}/topology/node: a bus plane", () => {
+  it("gives a plane its stored switches and uplinks; a cluster without a bus fabric has none", async () => {
+    const { body } = await details("plane", "pod:0/ub:4");
+    expect(body.node).toMatchObject({ kind: "plane", id: "pod:0/ub:4", superPodId: "0", planeIndex: 4, switches: 8, uplinks: 384, counts: { servers: 48 } });
+    expect(body.links).toEqual([]);
+    const a2Plane = await node(new Request(`http://localhost/x?kind=plane&id=${encodeURIComponent("pod:0/ub:0")}`, { headers: { authorization: `Bearer ${token}` } }), {
+      params: Promise.resolve({ id: "atlas-a2-demo" }),
+    });
+    expect(a2Plane.status).toBe(404);
+  });
+});
+
 describe("GET /api/v1/clusters/{id}/topology/node: rank-table memberships", () => {
   it("lists every saved table of the cluster or of no cluster whose latest revision ranks the node, and no other", async () => {
     const db = testDatabase().db;

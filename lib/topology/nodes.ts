@@ -1,0 +1,117 @@
+import type { IndexedDie, IndexedPod, IndexedServer } from "./inventory-index";
+import type { Box } from "./layout";
+import type { TopologyNode } from "./model";
+
+/* The nodes a topology view draws, one builder per kind, shared by the views (view.ts) and the details (details.ts). */
+
+export const round = (value: number) => Math.round(value * 10) / 10;
+const boxFields = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
+
+export function podLabel(pod: IndexedPod): string {
+  return `Super pod ${pod.id}`;
+}
+
+export function podNode(pod: IndexedPod, box: Box): TopologyNode {
+  return {
+    id: pod.id,
+    kind: "superpod",
+    label: podLabel(pod),
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: true,
+    counts: { servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
+    superPodId: pod.id,
+  };
+}
+
+export function serverNode(server: IndexedServer, box: Box, parent: string | null): TopologyNode {
+  return {
+    id: server.id,
+    kind: "server",
+    label: server.id,
+    parent,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: true,
+    counts: { servers: 1, npus: server.npus.length, dies: server.dies.length },
+    superPodId: server.pod?.id ?? null,
+    serverId: server.id,
+    hostIp: server.spec.hostIp,
+    model: server.spec.model,
+  };
+}
+
+export function npuNode(server: IndexedServer, npuIndex: number, id: string, box: Box, dies: number): TopologyNode {
+  return {
+    id,
+    kind: "npu",
+    label: `NPU ${npuIndex}`,
+    parent: server.id,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    counts: { servers: 1, npus: 1, dies },
+    serverId: server.id,
+    npuIndex,
+  };
+}
+
+export function dieNode(die: IndexedDie, box: Box, parent: string): TopologyNode {
+  const d = die.spec;
+  return {
+    id: die.id,
+    kind: "die",
+    label: `Die ${d.dieIndex} · device ${d.deviceId}`,
+    parent,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    serverId: die.server.id,
+    superPodId: die.server.pod?.id ?? null,
+    npuIndex: die.npuIndex,
+    deviceId: d.deviceId,
+    dieIndex: d.dieIndex,
+    superDeviceId: d.superDeviceId,
+    deviceIp: d.deviceIp,
+    devicePort: d.devicePort,
+    backupDeviceIp: d.backupDeviceIp,
+    backupDevicePort: d.backupDevicePort,
+    hostPort: d.hostPort,
+    rank: die.rank,
+  };
+}
+
+/**
+ * A bus plane of a super pod as the stored fabric has it (db/queries/fabric.ts `podBusPlanes`), aggregated: its bus
+ * switches, the servers attached and their uplinks into it in total.
+ */
+export interface PodBusPlane {
+  key: string;
+  index: number;
+  switches: number;
+  servers: number;
+  uplinks: number;
+}
+
+export function planeLabel(plane: Pick<PodBusPlane, "index">): string {
+  return `Bus plane ${plane.index}`;
+}
+
+export function planeNode(plane: PodBusPlane, superPodId: string, box: Box): TopologyNode {
+  return {
+    id: plane.key,
+    kind: "plane",
+    label: planeLabel(plane),
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    counts: { servers: plane.servers, npus: 0, dies: 0 },
+    superPodId,
+    planeIndex: plane.index,
+    switches: plane.switches,
+    uplinks: plane.uplinks,
+  };
+}
+
