@@ -2,8 +2,6 @@ import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import { DomainError } from "@/lib/errors";
-import type { FaultLevel } from "@/lib/faults/levels";
-import type { FaultKind, TargetKind } from "@/lib/faults/model";
 import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
 import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
 import { healthOf } from "@/lib/faults/health";
@@ -17,7 +15,7 @@ import type { Database, DatabaseHandle } from "../client";
 import { clusters } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
 import { podBusPlanes } from "./fabric";
-import { faultHealthSnapshot } from "./faults";
+import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { insertInventory } from "./inventory";
 import { loadNetLevels } from "./net-levels";
 
@@ -183,18 +181,7 @@ export async function recentNodeFaults(
   since: number,
   limit: number,
 ): Promise<{ total: number; open: number; events: RecentFault[] }> {
-  const { rows } = await pool.query<{
-    id: string;
-    target_kind: TargetKind;
-    target_key: string;
-    kind: FaultKind;
-    level: FaultLevel;
-    code: string | null;
-    began_at: Date;
-    ended_at: Date | null;
-    total: string;
-    open: string;
-  }>(
+  const { rows } = await pool.query<FaultEventRow & { total: string; open: string }>(
     // One arm per index (a node's own targets; links by their first or their second end), so each reads only the
     // node's rows; `union` drops a link that has both ends in the node.
     `with hits as (
@@ -218,16 +205,7 @@ export async function recentNodeFaults(
   return {
     total: Number(rows[0]?.total ?? 0),
     open: Number(rows[0]?.open ?? 0),
-    events: rows.map((row) => ({
-      id: row.id,
-      targetKind: row.target_kind,
-      targetKey: row.target_key,
-      kind: row.kind,
-      level: row.level,
-      code: row.code,
-      beganAt: row.began_at.getTime(),
-      endedAt: row.ended_at?.getTime() ?? null,
-    })),
+    events: rows.map(dieFaultOf),
   };
 }
 

@@ -13,7 +13,7 @@
 export { ingestDeviceInfo } from "./device-info";
 export { faultHealthSnapshot } from "./health";
 export { ingestFaultEvents } from "./ingest";
-export { faultsOnDies, type DieFault } from "./on-dies";
+export { dieFaultOf, faultsOnDies, type DieFault, type FaultEventRow } from "./on-dies";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";

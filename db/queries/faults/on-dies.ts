@@ -23,7 +23,7 @@ export async function faultsOnDies(pool: pg.Pool, clusterId: number, dies: reado
   if (dies.length === 0 || kinds.length === 0) return [];
   const window = "kind = any($4::fault_kind[]) and began_at <= $6::timestamptz and (ended_at is null or ended_at >= $5::timestamptz)";
   const columns = "id, target_kind, target_key, kind, level, code, began_at, ended_at";
-  const { rows } = await pool.query<{ id: string; target_kind: TargetKind; target_key: string; kind: FaultKind; level: FaultLevel; code: string | null; began_at: Date; ended_at: Date | null }>(
+  const { rows } = await pool.query<FaultEventRow>(
     `select * from (
        select ${columns} from fault_events where cluster_id = $1 and target_key = any($2::text[]) and ${window}
        union
@@ -33,7 +33,24 @@ export async function faultsOnDies(pool: pg.Pool, clusterId: number, dies: reado
      ) f order by began_at, id limit $7`,
     [clusterId, dies.map((die) => `die:${die}`), dies, kinds, new Date(from).toISOString(), new Date(to).toISOString(), limit],
   );
-  return rows.map((row) => ({
+  return rows.map(dieFaultOf);
+}
+
+/** A fault_events row as these reads select it (`id, target_kind, …, ended_at`). */
+export interface FaultEventRow {
+  id: string;
+  target_kind: TargetKind;
+  target_key: string;
+  kind: FaultKind;
+  level: FaultLevel;
+  code: string | null;
+  began_at: Date;
+  ended_at: Date | null;
+}
+
+/** The row as the pages and reports see an event: camel case, times in ms. */
+export function dieFaultOf(row: FaultEventRow): DieFault {
+  return {
     id: row.id,
     targetKind: row.target_kind,
     targetKey: row.target_key,
@@ -42,5 +59,5 @@ export async function faultsOnDies(pool: pg.Pool, clusterId: number, dies: reado
     code: row.code,
     beganAt: row.began_at.getTime(),
     endedAt: row.ended_at?.getTime() ?? null,
-  }));
+  };
 }
