@@ -10,8 +10,9 @@
  * hourly 1.15 s (hourly buckets read the period's events to cut them at every hour).
  * After the day rollups were summed per target before the union and both periods' reads ran at once (load 7.5–10):
  * 30 days 916 ms cold, 641 ms warm (statistics of both periods 358 ms); 7 days 375 ms; 90 days 2.35 s; 2 days hourly
- * 1.05 s. At 1M events, load ~8, alternating the code on one database: 30 days warm 411–488 ms before, 289–294 ms
- * with servers and dies read in one pass and rollups rebuilt in day order as well.
+ * 1.05 s. With servers and dies read in one pass and rollups rebuilt in day order as well (load 2.4–3.3): 30 days
+ * 772 ms cold, 537 ms warm (statistics of both periods 201 ms); 7 days 237 ms; 90 days 1.82 s; 2 days hourly 570 ms.
+ * What is left of the 30 days is mostly the two series' reads of the events crossing each day's edge (report-series.ts).
  */
 import os from "node:os";
 import { getClusterOrThrow } from "@/db/queries/clusters";
