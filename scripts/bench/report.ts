@@ -8,6 +8,11 @@
  * Measured 2026-11-25 on the shared 2-CPU machine, load average 10–17 (numbers are inflated by other sessions): 30 days
  * 1,366 ms cold, 890 ms warm (of which the two periods' statistics 489 ms); 7 days 361 ms; 90 days 2.9 s; 2 days
  * hourly 1.15 s (hourly buckets read the period's events to cut them at every hour).
+ * After the day rollups were summed per target before the union and both periods' reads ran at once (load 7.5–10):
+ * 30 days 916 ms cold, 641 ms warm (statistics of both periods 358 ms); 7 days 375 ms; 90 days 2.35 s; 2 days hourly
+ * 1.05 s. With servers and dies read in one pass and rollups rebuilt in day order as well (load 2.4–3.3): 30 days
+ * 772 ms cold, 537 ms warm (statistics of both periods 201 ms); 7 days 237 ms; 90 days 1.82 s; 2 days hourly 570 ms.
+ * What is left of the 30 days is mostly the two series' reads of the events crossing each day's edge (report-series.ts).
  */
 import os from "node:os";
 import { getClusterOrThrow } from "@/db/queries/clusters";

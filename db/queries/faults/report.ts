@@ -46,9 +46,10 @@ export async function loadFaultReport(
   const { from, to, compare } = period;
   const before = previousPeriod(from, to);
   const grain = reportGrain(from, to);
-  // The current period first: its statistics refresh the rollups the other reads share.
-  const stats = await faultStatistics(pool, cluster, from, to, now, allOffenders);
-  const [series, previousStats, previousSeries, jobs] = await Promise.all([
+  // All at once, on separate pool connections: each read refreshes the rollups of its period first (one refresher
+  // at a time per cluster, rollups.ts), so none reads stale hours.
+  const [stats, series, previousStats, previousSeries, jobs] = await Promise.all([
+    faultStatistics(pool, cluster, from, to, now, allOffenders),
     reportSeries(pool, cluster.id, from, to, now, grain),
     compare ? faultStatistics(pool, cluster, before.from, before.to, now, allOffenders) : null,
     compare ? reportSeries(pool, cluster.id, before.from, before.to, now, grain) : null,

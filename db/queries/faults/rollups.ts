@@ -6,7 +6,8 @@ import type pg from "pg";
  * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
  * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
  * and days at its edges, events still going when it starts (began earlier), and open events or events running past
- * its end (their time inside the period depends on it).
+ * its end (their time inside the period depends on it). Rebuilds insert their rows in hour or day order, so a
+ * month's rows sit in few pages even after a rebuild of the whole history (hash grouping would scatter them).
  */
 
 export const hourMs = 3_600_000;
@@ -101,7 +102,7 @@ async function rebuildHours(client: pg.PoolClient, clusterId: number, from: numb
        count(*) filter (where f.single and f.ended_at is null)
      from (select f.*, ${singleEvent} as single from fault_events f
            where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz) f
-     group by 2, 3, 4, 5`,
+     group by 2, 3, 4, 5 order by 2`,
     range,
   );
   await client.query(
@@ -109,7 +110,7 @@ async function rebuildHours(client: pg.PoolClient, clusterId: number, from: numb
      select $1, date_bin('1 hour', f.began_at, ${origin}), f.episode_id, min(f.began_at), max(f.ended_at), count(*) filter (where f.ended_at is null)
      from fault_events f
      where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz and not ${singleEvent}
-     group by 2, 3`,
+     group by 2, 3 order by 2`,
     range,
   );
 }
@@ -124,7 +125,7 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
      from fault_events f
      where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz
        and (f.server_ref is not null or f.device_ref is not null)
-     group by 2, 3, 4`,
+     group by 2, 3, 4 order by 2`,
     range,
   );
   await client.query("delete from fault_day_code_rollups where cluster_id = $1 and day >= $2::timestamptz and day < $3::timestamptz", range);
@@ -133,7 +134,7 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
      select $1, date_bin('1 day', f.began_at, ${origin}), f.code, count(*), coalesce(sum(${durationMs}) filter (where f.ended_at is not null), 0)
      from fault_events f
      where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz and f.code is not null
-     group by 2, 3`,
+     group by 2, 3 order by 2`,
     range,
   );
 }

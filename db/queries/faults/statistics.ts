@@ -35,18 +35,25 @@ export async function faultStatistics(
 
   const counts = new SqlParams();
   const episodes = new SqlParams();
-  const servers = new SqlParams();
-  const dies = new SqlParams();
+  const onTargets = new SqlParams();
   const pods = new SqlParams();
   const codes = new SqlParams();
   const limit = (p: SqlParams) => `limit ${p.add(top)}`;
-  /** Events and fault time per server, die or code: day rollups (`table`) plus what they leave out, as in `covered`. */
-  const targets = (p: SqlParams, ref: string, table = "fault_day_target_rollups") => `
-    select ${ref} as ref, events as n, closed_ms as ms from ${table} where ${rollupRange(p, "day", days)} and ${ref} is not null
-    union all select f.${ref}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and f.${ref} is not null
-    union all select f.${ref}, 0, ${beyondRollups(p)} from fault_events f
-      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and f.${ref} is not null`;
-  const [levelRows, episodeRows, serverRows, dieRows, availabilityRows, codeRows] = await Promise.all([
+  /**
+   * Events and fault time per target (`refs`: server and die, or code): day rollups (`table`, summed per target before
+   * the union: a month is ~50k rows) plus what they leave out, as in `covered`.
+   */
+  const targets = (p: SqlParams, refs: string[], table: string) => {
+    const some = (prefix: string) => `(${refs.map((r) => `${prefix}${r} is not null`).join(" or ")})`;
+    const columns = refs.map((r) => `f.${r}`).join(", ");
+    return `
+    select ${refs.join(", ")}, sum(events) as n, sum(closed_ms) as ms from ${table} where ${rollupRange(p, "day", days)} and ${some("")}
+      group by ${refs.map((_, i) => i + 1).join(", ")}
+    union all select ${columns}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and ${some("f.")}
+    union all select ${columns}, 0, ${beyondRollups(p)} from fault_events f
+      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and ${some("f.")}`;
+  };
+  const [levelRows, episodeRows, targetRows, availabilityRows, codeRows] = await Promise.all([
     pool.query<{ kind: FaultKind; level: FaultLevel; n: string; single_recovered: string; single_recovered_ms: string; single_open: string }>(
       `select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
        from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups where ${rollupRange(counts, "hour", hours)}
@@ -65,16 +72,20 @@ export async function faultStatistics(
        select count(ended) as recovered, sum(extract(epoch from (ended - began)) * 1000) as recovered_ms, count(*) - count(ended) as open from merged`,
       episodes.values,
     ),
-    pool.query<{ server_id: string; n: string; ms: string }>(
-      `select s.server_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(servers, "server_ref")}) x join servers s on s.id = x.ref
-       group by 1 order by 2 desc, 3 desc, 1 ${limit(servers)}`,
-      servers.values,
-    ),
-    pool.query<{ server_id: string; device_id: number; n: string; ms: string }>(
-      `select s.server_id, d.device_id, sum(x.n) as n, sum(x.ms) as ms from (${targets(dies, "device_ref")}) x
-       join devices d on d.id = x.ref join servers s on s.id = d.server_ref
-       group by 1, 2 order by 3 desc, 4 desc, 1, 2 ${limit(dies)}`,
-      dies.values,
+    // The most affected servers and dies from one read of the rollups and events, each ranked by its row_number.
+    pool.query<{ server_id: string; device_id: number | null; n: string; ms: string }>(
+      `with x as (${targets(onTargets, ["server_ref", "device_ref"], "fault_day_target_rollups")}),
+       by_server as (
+         select s.server_id, sum(x.n) as n, sum(x.ms) as ms from x join servers s on s.id = x.server_ref group by 1
+       ), by_die as (
+         select s.server_id, d.device_id, sum(x.n) as n, sum(x.ms) as ms from x
+         join devices d on d.id = x.device_ref join servers s on s.id = d.server_ref group by 1, 2
+       ), ranked as (
+         select 'server' as of, server_id, null::int as device_id, n, ms, row_number() over (order by n desc, ms desc, server_id) as rank from by_server
+         union all select 'die', server_id, device_id, n, ms, row_number() over (order by n desc, ms desc, server_id, device_id) from by_die
+       )
+       select of, server_id, device_id, n, ms from ranked where rank <= ${onTargets.add(top)} order by of, rank`,
+      onTargets.values,
     ),
     pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
       `with pods as (
@@ -95,8 +106,8 @@ export async function faultStatistics(
       pods.values,
     ),
     pool.query<{ code: string; n: string; ms: string }>(
-      `select x.ref as code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, "code", "fault_day_code_rollups")}) x
-       group by 1 order by 2 desc, 3 desc, x.ref collate "C" ${limit(codes)}`,
+      `select x.code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, ["code"], "fault_day_code_rollups")}) x
+       group by 1 order by 2 desc, 3 desc, x.code collate "C" ${limit(codes)}`,
       codes.values,
     ),
   ]);
@@ -112,6 +123,12 @@ export async function faultStatistics(
     recoveredMs += Number(row.single_recovered_ms);
     open += Number(row.single_open);
   }
+  const topServers: FaultStatistics["topServers"] = [];
+  const topDies: FaultStatistics["topDies"] = [];
+  for (const r of targetRows.rows) {
+    if (r.device_id === null) topServers.push({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) });
+    else topDies.push({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) });
+  }
   const byCount = <K extends string>(counts: Map<K, number>) => [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const spanMs = Math.max(1, end - from);
   return {
@@ -122,8 +139,8 @@ export async function faultStatistics(
     mttrMs: recovered === 0 ? null : recoveredMs / recovered,
     recovered,
     open,
-    topServers: serverRows.rows.map((r) => ({ serverId: r.server_id, count: Number(r.n), faultMs: Number(r.ms) })),
-    topDies: dieRows.rows.map((r) => ({ serverId: r.server_id, deviceId: r.device_id, count: Number(r.n), faultMs: Number(r.ms) })),
+    topServers,
+    topDies,
     topCodes: codeRows.rows.map((r) => ({ code: r.code, count: Number(r.n), faultMs: Number(r.ms) })),
     availability: availabilityRows.rows.map((r) => {
       const diesCount = Number(r.dies);
