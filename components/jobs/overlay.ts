@@ -1,4 +1,4 @@
-import type { ChartOverlay, OverlayMark } from "@/components/topology/chart-option";
+import type { ChartOverlay, OverlayMark } from "@/components/topology/cell-painter";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
 import type { JobRankInfo } from "@/db/schema/job/validation";
 

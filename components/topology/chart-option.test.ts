@@ -5,16 +5,9 @@ import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
 import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
-import {
-  chartOption,
-  fitScale,
-  fittedExtent,
-  HEALTH_COLORS,
-  LINK_STYLES,
-  OVERLAY_COLORS,
-  selectionOutline,
-  type ChartLabels,
-} from "./chart-option";
+import type { ChartLabels } from "./cell-painter";
+import { chartOption, fitScale, fittedExtent, selectionOutline } from "./chart-option";
+import { HEALTH_COLORS, LINK_STYLES, OVERLAY_COLORS } from "./colors";
 import { linkSegments, ROUTE_MARGIN } from "./link-routing";
 
 const labels: ChartLabels = {

@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import { healthStates, type Health } from "@/lib/topology/model";
-import { HEALTH_COLORS, LINK_STYLES } from "./chart-option";
+import { HEALTH_COLORS, LINK_STYLES } from "./colors";
 
 /** Colour is never the only signal: every state has its own icon and word. */
 export const HEALTH_ICONS: Record<Health, ReactNode> = {

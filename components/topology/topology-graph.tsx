@@ -6,7 +6,8 @@ import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
-import { chartOption, SELECTION_STYLE, selectionOutline, type ChartLabels, type ChartOverlay, type ZoomWindow } from "./chart-option";
+import type { ChartLabels, ChartOverlay } from "./cell-painter";
+import { chartOption, SELECTION_STYLE, selectionOutline, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { TopologyNode } from "@/lib/topology/model";
-import type { ChartLabels } from "./chart-option";
+import type { ChartLabels } from "./cell-painter";
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
