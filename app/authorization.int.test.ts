@@ -5,7 +5,7 @@
  * check); both must give the expected status. Plus, per route: a revoked token, a forged cookie, a cross-site
  * cookie mutation, and an oversized body.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import type { Permission, Role } from "@/lib/auth/roles";
 import { withAppDatabase } from "@/test/app-database";
 import { createPrincipals, origin, signInCookie, testPassword } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { appRoot, routeFiles } from "@/test/route-files";
 
 withAppDatabase();
 
@@ -177,18 +178,8 @@ const matrix: Record<string, Entry> = {
 
 /** app/**\/route.ts on disk → "METHOD /path" for each exported method. */
 function discoverRoutes(): { key: string; file: string; method: Method; routePath: string }[] {
-  const appDir = path.resolve(__dirname);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) files.push(full);
-    }
-  };
-  walk(appDir);
-  return files.flatMap((file) => {
-    const routePath = `/${path.relative(appDir, path.dirname(file)).split(path.sep).filter((part) => !/^\(.*\)$/.test(part)).join("/")}`;
+  return routeFiles(appRoot).flatMap((file) => {
+    const routePath = `/${path.relative(appRoot, path.dirname(file)).split(path.sep).filter((part) => !/^\(.*\)$/.test(part)).join("/")}`;
     return methods.map((method) => ({ key: `${method} ${routePath}`, file, method, routePath }));
   });
 }

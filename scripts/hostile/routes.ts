@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bodyLimitOf } from "@/server/http/body-limits";
+import { appRoot, routeFiles } from "@/test/route-files";
 
 /** One method of one API route, found on disk the way app/authorization.int.test.ts finds them. */
 export interface Endpoint {
@@ -22,19 +23,9 @@ function exportedMethods(source: string): string[] {
 }
 
 export function apiEndpoints(ids: { cluster: string; rankTable: string; token: string; user: string }): Endpoint[] {
-  const appDir = path.resolve("app");
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) files.push(full);
-    }
-  };
-  walk(path.join(appDir, "api"));
-  return files.sort().flatMap((file) => {
+  return routeFiles().sort().flatMap((file) => {
     const source = readFileSync(file, "utf8");
-    const routePath = `/${path.relative(appDir, path.dirname(file)).split(path.sep).join("/")}`;
+    const routePath = `/${path.relative(appRoot, path.dirname(file)).split(path.sep).join("/")}`;
     const concrete = routePath
       .replace("/clusters/[id]", `/clusters/${ids.cluster}`)
       .replace("/rank-tables/[id]", `/rank-tables/${ids.rankTable}`)
