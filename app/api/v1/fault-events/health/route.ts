@@ -1,4 +1,3 @@
-import { NextResponse } from "next/server";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { faultHealthSnapshot } from "@/db/queries/faults";
 import { faultLevelInfo } from "@/lib/faults/levels";

@@ -1,4 +1,3 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { faultStatistics } from "@/db/queries/faults";
