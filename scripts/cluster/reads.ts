@@ -13,7 +13,8 @@ const readSource = "rankscope-read-source";
 const dataAsOf = "rankscope-data-as-of";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const timelineUrl = (instance: Instance) => `${instance.base}/api/v1/fault-events?${new URLSearchParams({ cluster, from: String(Date.now() - 86_400_000), to: String(Date.now() + 60_000), limit: "5000" })}`;
+/** The last ten minutes' timeline: short enough that no event of them is left out by the row limit. */
+const timelineUrl = (instance: Instance) => `${instance.base}/api/v1/fault-events?${new URLSearchParams({ cluster, from: String(Date.now() - 600_000), to: String(Date.now() + 60_000) })}`;
 const heavyReads = (instance: Instance) => [
   timelineUrl(instance),
   `${instance.base}/api/v1/fault-events/stats?${new URLSearchParams({ cluster, from: String(Date.now() - 7 * 86_400_000), to: String(Date.now()) })}`,
@@ -68,13 +69,14 @@ export async function readsFromReplica(a: Instance, b: Instance, writerCookie: s
   await database.pauseReplay(true);
   log("replay paused on the replica");
   try {
-    const id = `replica-rw-${Date.now()}`;
     const posted = await fetch(`${a.base}/api/v1/fault-events`, {
       method: "POST",
       headers: writeHeaders(a, writer.cookie()),
-      body: JSON.stringify([{ id, cluster, kind: "npu-chip-fault", source: "simulator", code: "80E18402", target: { server: "sp0-node02", die: 3 }, beganAt: new Date().toISOString() }]),
+      body: JSON.stringify([{ cluster, kind: "npu-chip-fault", source: "simulator", code: "80E18402", target: { server: "sp0-node02", die: 3 }, beganAt: new Date().toISOString() }]),
     });
     writer.take(posted);
+    // The stored id (db/queries/faults/prepare.ts derives it from the event).
+    const id = ((await posted.json()) as { items: { id?: string }[] }).items[0]?.id;
     check(posted.status === 200 && /rankscope-written=[0-9A-F]+\/[0-9A-F]+/.test(writer.cookie()), `an event posted to A (${posted.status}) gives its writer the primary's WAL position (${writer.cookie().match(/rankscope-written=[^;]+/)?.[0]})`);
     const name = `replica-rw-${Date.now()}`;
     const created = await fetch(`${a.base}/api/v1/rank-tables`, {
@@ -88,7 +90,7 @@ export async function readsFromReplica(a: Instance, b: Instance, writerCookie: s
 
     const own = await fetch(timelineUrl(b), { headers: { cookie: writer.cookie() } });
     const ownEvents = ((await own.json()) as { events: { id: string }[] }).events;
-    check(ownEvents.some((e) => e.id === id) && own.headers.get(readSource) === "primary", `the writer reads its event back through B (from the ${own.headers.get(readSource)})`);
+    check(ownEvents.some((e) => e.id === id) && own.headers.get(readSource) === "primary", `the writer reads its event back through B (from the ${own.headers.get(readSource)}, ${ownEvents.length} events in the last 10 minutes)`);
     const page = await fetch(`${b.base}/rank-tables`, { headers: { cookie: writer.cookie() } });
     check(page.status === 200 && (await page.text()).includes(name), "the writer's rank table list page on B shows the table it just saved");
 
