@@ -30,10 +30,11 @@ export async function reportSeries(pool: pg.Pool, clusterId: number, from: numbe
   const interval = grain === hourMs ? "1 hour" : "1 day";
   const bucketOf = (p: SqlParams, t: string) => `greatest(${p.at(from)}, date_bin('${interval}', ${t}, ${origin}))`;
   const wholeHours = (p: SqlParams) => `cluster_id = ${p.add(clusterId)} and hour >= ${p.at(hours.fullFrom)} and hour < ${p.at(hours.fullTo)}`;
-  const edges = (p: SqlParams) =>
-    `f.cluster_id = ${p.add(clusterId)} and ((f.began_at >= ${p.at(from)} and f.began_at < ${p.at(hours.fullFrom)}) or (f.began_at >= ${p.at(hours.fullTo)} and f.began_at < ${p.at(to)}))`;
   // The partial hours at the period's edges, and each bucket's part of them and of the whole hours.
   const partials = ([[from, hours.fullFrom], [hours.fullTo, to]] as const).filter(([a, b]) => a < b);
+  /** Events that began in the partial hours (none when the period is whole hours: no scan at all). */
+  const edges = (p: SqlParams) =>
+    partials.length === 0 ? "false" : `f.cluster_id = ${p.add(clusterId)} and (${partials.map(([a, b]) => `(f.began_at >= ${p.at(a)} and f.began_at < ${p.at(b)})`).join(" or ")})`;
   const clip = ([a, b]: readonly [number, number]) => buckets.map((k) => ({ at: k.at, lo: Math.max(a, k.at), hi: Math.min(b, k.end) })).filter((k) => k.lo < k.hi);
   const partialPieces = partials.flatMap(clip);
   const wholePieces = clip([hours.fullFrom, hours.fullTo]);
