@@ -6,8 +6,11 @@ import type pg from "pg";
  * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
  * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
  * and days at its edges, events still going when it starts (began earlier), and open events or events running past
- * its end (their time inside the period depends on it). Rebuilds insert their rows in hour or day order, so a
- * month's rows sit in few pages even after a rebuild of the whole history (hash grouping would scatter them).
+ * its end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
+ * run past later hour edges) are rebuilt with the hour the events began in, so an event's change touches one hour
+ * however long it ran; a reader of carries at an edge refreshes every stale hour before it. Rebuilds insert their
+ * rows in hour or day order, so a month's rows sit in few pages even after a rebuild of the whole history (hash
+ * grouping would scatter them).
  */
 
 export const hourMs = 3_600_000;
