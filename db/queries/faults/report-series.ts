@@ -65,13 +65,15 @@ export async function reportSeries(pool: pg.Pool, clusterId: number, from: numbe
            ${lost.add(pieces.map((k) => k.partial))}::boolean[]) k(at, lo, hi, partial)
        ), whole as (
          select * from unnest(${times(lost, wholePieces.map((k) => k.at))}, ${times(lost, wholePieces.map((k) => k.lo))}, ${times(lost, wholePieces.map((k) => k.hi))}) k(at, lo, hi)
+       ), carries as (
+         select c.edge, c.kind, c.super_pod_ref, c.after_ms::float8 as ms from fault_hour_carries c
+         where c.cluster_id = ${lost.add(clusterId)} and c.edge = any(${times(lost, [...new Set(wholePieces.flatMap((k) => [k.lo, k.hi]))])})
+           and c.level = any(${faulty}::fault_level[])
        ), parts as (
          select ${bucketOf(lost, "hour")} as b, kind, super_pod_ref, die_closed_ms::float8 as ms from fault_hour_rollups
            where ${wholeHours(lost)} and level = any(${faulty}::fault_level[])
-         union all select k.at, c.kind, c.super_pod_ref, c.after_ms::float8 from whole k
-           join fault_hour_carries c on c.cluster_id = ${lost.add(clusterId)} and c.edge = k.lo and c.level = any(${faulty}::fault_level[])
-         union all select k.at, c.kind, c.super_pod_ref, -c.after_ms::float8 from whole k
-           join fault_hour_carries c on c.cluster_id = ${lost.add(clusterId)} and c.edge = k.hi and c.level = any(${faulty}::fault_level[])
+         union all select k.at, c.kind, c.super_pod_ref, c.ms from whole k join carries c on c.edge = k.lo
+         union all select k.at, c.kind, c.super_pod_ref, -c.ms from whole k join carries c on c.edge = k.hi
          union all select k.at, d.kind, d.super_pod_ref, ${epochMs(`(least(coalesce(d.ended_at, ${lost.at(end)}), k.hi) - greatest(d.began_at, k.lo))`)}
            from direct d join pieces k on k.partial = (d.ended_at is not null) and least(coalesce(d.ended_at, ${lost.at(end)}), k.hi) > greatest(d.began_at, k.lo)
        )
