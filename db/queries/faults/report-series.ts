@@ -44,7 +44,7 @@ export async function reportSeries(pool: pg.Pool, clusterId: number, from: numbe
   const lost = new SqlParams();
   const episodes = new SqlParams();
   const faulty = lost.add(faultyLevels);
-  // Open events are cut at every bucket (whole: false); closed ones read here only at the partial hours (partial).
+  // Open events are cut at every bucket (partial: false); closed ones read here only at the partial hours (partial).
   const pieces = [...buckets.map((k) => ({ ...k, lo: k.at, hi: k.end, partial: false })), ...partialPieces.map((k) => ({ ...k, partial: true }))];
   const [levelRows, lostRows, episodeRows] = await Promise.all([
     pool.query<{ at: number; level: FaultLevel; n: number }>(
