@@ -158,10 +158,10 @@ export const faultQueriesBench: BenchSection = {
       const end = Date.now();
       await generateEvents(handle, cluster.id, total, end);
       const [build, hours] = await timed(() => refreshFaultRollups(handle.pool, cluster.id));
-      await handle.pool.query("vacuum analyze fault_hour_rollups, fault_day_target_rollups, fault_episode_parts");
+      await handle.pool.query("vacuum analyze fault_hour_rollups, fault_hour_carries, fault_day_target_rollups, fault_episode_parts");
       const { rows: sizes } = await handle.pool.query<{ table: string; brin: string; rollups: string; n: string }>(
         `select pg_size_pretty(pg_relation_size('fault_events')) as table, pg_size_pretty(pg_relation_size('fault_events_began_brin')) as brin,
-           pg_size_pretty(pg_total_relation_size('fault_hour_rollups') + pg_total_relation_size('fault_day_target_rollups') + pg_total_relation_size('fault_episode_parts')) as rollups,
+           pg_size_pretty(pg_total_relation_size('fault_hour_rollups') + pg_total_relation_size('fault_hour_carries') + pg_total_relation_size('fault_day_target_rollups') + pg_total_relation_size('fault_episode_parts')) as rollups,
            (select count(*) from fault_hour_rollups) + (select count(*) from fault_day_target_rollups) as n`,
       );
       console.log(`rollups built from scratch: ${fmt(hours)} hours in ${seconds(build)}; ${fmt(Number(sizes[0]!.n))} rollup rows, ${sizes[0]!.rollups} (table ${sizes[0]!.table}, BRIN ${sizes[0]!.brin})`);

@@ -18,6 +18,7 @@ export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
 export { refreshFaultRollups } from "./rollups";
 export { loadFaultReport } from "./report";
+export { reportSeries } from "./report-series";
 export { seedDemoFaults } from "./seed";
 export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
 export { faultStatistics } from "./statistics";

@@ -2,7 +2,7 @@ import type pg from "pg";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import { reportBuckets, type ReportBucket } from "@/lib/faults/report";
-import { hourMs, refreshFaultRollups, splitPeriod, SqlParams } from "./rollups";
+import { hourMs, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
 const origin = "timestamptz '2000-01-01 00:00:00+00'";
@@ -14,33 +14,38 @@ const epochMs = (expression: string) => `(extract(epoch from ${expression}) * 10
  * - lost die-time by kind and super pod: each work-stopping event on a die counts the part of it inside the bucket
  *   (open ones until `now`), so the buckets add up to the statistics' faultyDieMs;
  * - MTTR: faults (episodes, merged over the events that began in the period) by the bucket their first event began in.
- * Whole hours come from the hourly rollups. Durations there are whole and sit in the hour an event began, so the
- * events that cross a bucket's edge (or the period's), the open ones and those in the partial hours at the edges are
- * read from fault_events: their part in each bucket added, their whole duration taken back from the rollups'.
+ * Whole hours come from the rollups: counts and durations sit in the hour an event began, and the lost time inside a
+ * run of whole hours [a, b) is the closed durations that began in it plus what the carries (fault_hour_carries) say
+ * crosses a minus what crosses b, so no bucket edge reads fault_events. Only the open events and the events in the
+ * partial hours at the period's edges (or running into them) are read from fault_events: a fixed number of lookups
+ * whatever the number of buckets.
  */
 export async function reportSeries(pool: pg.Pool, clusterId: number, from: number, to: number, now: number, grain: number): Promise<ReportBucket[]> {
   const buckets = reportBuckets(from, to, grain);
   if (buckets.length === 0) return [];
   const end = Math.min(to, now);
   const hours = splitPeriod(from, to, hourMs);
-  await refreshFaultRollups(pool, clusterId, { from: hours.fullFrom, to: hours.fullTo });
+  // Carries at an edge come from every hour before it, so every stale hour before the whole hours' end is refreshed.
+  await refreshFaultRollups(pool, clusterId, { to: hours.fullTo });
   const interval = grain === hourMs ? "1 hour" : "1 day";
   const bucketOf = (p: SqlParams, t: string) => `greatest(${p.at(from)}, date_bin('${interval}', ${t}, ${origin}))`;
   const wholeHours = (p: SqlParams) => `cluster_id = ${p.add(clusterId)} and hour >= ${p.at(hours.fullFrom)} and hour < ${p.at(hours.fullTo)}`;
+  // The partial hours at the period's edges, and each bucket's part of them and of the whole hours.
+  const partials = ([[from, hours.fullFrom], [hours.fullTo, to]] as const).filter(([a, b]) => a < b);
+  /** Events that began in the partial hours (none when the period is whole hours: no scan at all). */
   const edges = (p: SqlParams) =>
-    `f.cluster_id = ${p.add(clusterId)} and ((f.began_at >= ${p.at(from)} and f.began_at < ${p.at(hours.fullFrom)}) or (f.began_at >= ${p.at(hours.fullTo)} and f.began_at < ${p.at(to)}))`;
-  /**
-   * Events an edge t (a bucket's start, or `to`) may cut: began in the hour before it and ending after it; the
-   * longer and open ones are the other arms of `direct`. Hourly buckets: every event of the period.
-   */
-  const shortCrossers = (p: SqlParams) =>
-    grain === hourMs
-      ? `(f.began_at >= ${p.at(from - hourMs)} and f.began_at < ${p.at(to)})`
-      : [...buckets.map((b) => b.at), to].map((t) => `(f.began_at >= ${p.at(t - hourMs)} and f.began_at < ${p.at(t)} and f.ended_at > ${p.at(t)})`).join(" or ");
+    partials.length === 0 ? "false" : `f.cluster_id = ${p.add(clusterId)} and (${partials.map(([a, b]) => `(f.began_at >= ${p.at(a)} and f.began_at < ${p.at(b)})`).join(" or ")})`;
+  const clip = ([a, b]: readonly [number, number]) => buckets.map((k) => ({ at: k.at, lo: Math.max(a, k.at), hi: Math.min(b, k.end) })).filter((k) => k.lo < k.hi);
+  const partialPieces = partials.flatMap(clip);
+  const wholePieces = clip([hours.fullFrom, hours.fullTo]);
+  const times = (p: SqlParams, values: number[]) => `${p.add(values.map((t) => new Date(t).toISOString()))}::timestamptz[]`;
 
   const levels = new SqlParams();
   const lost = new SqlParams();
   const episodes = new SqlParams();
+  const faulty = lost.add(faultyLevels);
+  // Open events are cut at every bucket (partial: false); closed ones read here only at the partial hours (partial).
+  const pieces = [...buckets.map((k) => ({ ...k, lo: k.at, hi: k.end, partial: false })), ...partialPieces.map((k) => ({ ...k, partial: true }))];
   const [levelRows, lostRows, episodeRows] = await Promise.all([
     pool.query<{ at: number; level: FaultLevel; n: number }>(
       `select ${epochMs("b")} as at, level, sum(n)::float8 as n from (
@@ -52,20 +57,25 @@ export async function reportSeries(pool: pg.Pool, clusterId: number, from: numbe
     pool.query<{ at: number; kind: FaultKind; pod: string; ms: number }>(
       `with direct as (
          select f.kind, f.super_pod_ref, f.began_at, f.ended_at from fault_events f
-         where f.cluster_id = ${lost.add(clusterId)} and f.device_ref is not null and f.level = any(${lost.add(faultyLevels)}::fault_level[])
+         where f.cluster_id = ${lost.add(clusterId)} and f.device_ref is not null and f.level = any(${faulty}::fault_level[])
            and f.began_at < ${lost.at(to)}
-           and ((f.began_at >= ${lost.at(from)} and f.began_at < ${lost.at(hours.fullFrom)}) or (f.began_at >= ${lost.at(hours.fullTo)})
-             or f.ended_at is null
-             or (f.ended_at > ${lost.at(from)} and f.ended_at - f.began_at >= interval '1 hour')
-             or ${shortCrossers(lost)})
+           and (f.ended_at is null${partials.map(([a, b]) => ` or (f.began_at >= ${lost.at(a)} and f.began_at < ${lost.at(b)}) or ${runningAt(lost, a)}`).join("")})
+       ), pieces as (
+         select * from unnest(${times(lost, pieces.map((k) => k.at))}, ${times(lost, pieces.map((k) => k.lo))}, ${times(lost, pieces.map((k) => k.hi))},
+           ${lost.add(pieces.map((k) => k.partial))}::boolean[]) k(at, lo, hi, partial)
+       ), whole as (
+         select * from unnest(${times(lost, wholePieces.map((k) => k.at))}, ${times(lost, wholePieces.map((k) => k.lo))}, ${times(lost, wholePieces.map((k) => k.hi))}) k(at, lo, hi)
+       ), carries as (
+         select c.edge, c.kind, c.super_pod_ref, c.after_ms::float8 as ms from fault_hour_carries c
+         where c.cluster_id = ${lost.add(clusterId)} and c.edge = any(${times(lost, [...new Set(wholePieces.flatMap((k) => [k.lo, k.hi]))])})
+           and c.level = any(${faulty}::fault_level[])
        ), parts as (
          select ${bucketOf(lost, "hour")} as b, kind, super_pod_ref, die_closed_ms::float8 as ms from fault_hour_rollups
-           where ${wholeHours(lost)} and level = any(${lost.add(faultyLevels)}::fault_level[])
-         union all select ${bucketOf(lost, "d.began_at")}, d.kind, d.super_pod_ref, -${epochMs("(d.ended_at - d.began_at)")} from direct d
-           where d.ended_at is not null and d.began_at >= ${lost.at(hours.fullFrom)} and d.began_at < ${lost.at(hours.fullTo)}
-         union all select k.at, d.kind, d.super_pod_ref, ${epochMs(`(least(coalesce(d.ended_at, ${lost.at(end)}), k.e) - greatest(d.began_at, k.at))`)}
-           from direct d join unnest(${lost.add(buckets.map((b) => new Date(b.at).toISOString()))}::timestamptz[], ${lost.add(buckets.map((b) => new Date(b.end).toISOString()))}::timestamptz[]) k(at, e)
-             on least(coalesce(d.ended_at, ${lost.at(end)}), k.e) > greatest(d.began_at, k.at)
+           where ${wholeHours(lost)} and level = any(${faulty}::fault_level[])
+         union all select k.at, c.kind, c.super_pod_ref, c.ms from whole k join carries c on c.edge = k.lo
+         union all select k.at, c.kind, c.super_pod_ref, -c.ms from whole k join carries c on c.edge = k.hi
+         union all select k.at, d.kind, d.super_pod_ref, ${epochMs(`(least(coalesce(d.ended_at, ${lost.at(end)}), k.hi) - greatest(d.began_at, k.lo))`)}
+           from direct d join pieces k on k.partial = (d.ended_at is not null) and least(coalesce(d.ended_at, ${lost.at(end)}), k.hi) > greatest(d.began_at, k.lo)
        )
        select ${epochMs("x.b")} as at, x.kind, coalesce(p.super_pod_id, '') as pod, sum(x.ms)::float8 as ms
        from parts x left join super_pods p on p.id = x.super_pod_ref group by 1, 2, 3`,

@@ -5,7 +5,7 @@ import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import { previousPeriod, reportBuckets, reportGrain, type FaultReport } from "@/lib/faults/report";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import { testDatabase } from "@/test/database";
-import { directStatistics, eventTargets, insertEvents, random, randomEvents } from "@/test/fault-events";
+import { directStatistics, eventTargets, insertEvents, nextEventId, random, randomEvents, type EventRow, type EventTarget } from "@/test/fault-events";
 import { seedDemo } from "../../seed";
 import { getClusterOrThrow } from "../clusters";
 import { loadFaultReport } from "./report";
@@ -76,11 +76,24 @@ function directSeries(from: number, to: number) {
 const overallAvailability = (s: Awaited<ReturnType<typeof directStatistics>>, from: number, to: number) =>
   Math.max(0, 1 - s.availability.reduce((sum, a) => sum + a.faultyDieMs, 0) / (s.availability.reduce((sum, a) => sum + a.dies, 0) * Math.max(1, Math.min(to, now) - from)));
 
-beforeAll(async () => {
-  ({ pool } = testDatabase());
-  await seedDemo(testDatabase().db, [demoA3Cluster(2, 3)]);
-  cluster = await getClusterOrThrow(testDatabase().db, "atlas-a3-demo");
-  await insertEvents(pool, cluster.id, randomEvents(random(18), await eventTargets(pool, cluster.id), 4000, [t0, now - hour]));
+/**
+ * Events the random ones rarely give: lasting days to weeks (across many day edges, some from before every period),
+ * beginning or ending exactly on an hour or a day edge, and open ones that began long before the periods.
+ */
+function spanningEvents(next: () => number, targets: EventTarget[], count: number): EventRow[] {
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const levels: FaultLevel[] = ["PreSeparateNPU", "RestartBusiness", "SeparateNPU", "NotHandleFault"];
+  return Array.from({ length: count }, (_, i): EventRow => {
+    const onEdge = i % 5 === 0;
+    const began = onEdge ? t0 + Math.floor(next() * 60) * (i % 2 ? day : hour) : t0 - 20 * day + Math.floor(next() * 80 * day);
+    const length = i % 7 === 0 ? null : i % 3 === 0 ? Math.ceil(next() * 60) * day : Math.floor(hour + next() * 25 * day);
+    const ended = length === null ? null : i % 4 === 0 ? (Math.floor((began + length) / hour) + 1) * hour : began + length;
+    const id = nextEventId();
+    return { id, began, ended, episode: id, target: pick(targets), kind: pick(["roce-link-down", "npu-chip-fault", "hccl-error"]), level: pick(levels), code: "81078603" };
+  });
+}
+
+async function loadEvents(): Promise<void> {
   const { rows } = await pool.query<Row>(
     `select f.id, f.episode_id as episode, f.kind::text, f.level::text, (extract(epoch from f.began_at) * 1000)::float8 as began,
        (extract(epoch from f.ended_at) * 1000)::float8 as ended, f.device_ref is not null as device, coalesce(p.super_pod_id, '') as pod, f.target_key as key
@@ -88,6 +101,27 @@ beforeAll(async () => {
     [cluster.id],
   );
   events = rows;
+}
+
+/** The report's series and lost time against the direct computation, for every period. */
+async function expectSeriesExact(when: string): Promise<void> {
+  for (const [label, from, to] of periods) {
+    const report = await loadFaultReport(pool, cluster, { from, to, compare: true }, now);
+    for (const [got, [a, b]] of [[report.series, [from, to]], [null, [previousPeriod(from, to).from, previousPeriod(from, to).to]]] as const) {
+      const series = got ?? (await loadFaultReport(pool, cluster, { from: a, to: b, compare: false }, now)).series;
+      expect(series.map(({ mttrMs: _m, ...rest }) => rest), `${when}: ${label} [${a}, ${b})`).toEqual(directSeries(a, b).map(({ mttrMs: _m, ...rest }) => rest));
+    }
+  }
+}
+
+beforeAll(async () => {
+  ({ pool } = testDatabase());
+  await seedDemo(testDatabase().db, [demoA3Cluster(2, 3)]);
+  cluster = await getClusterOrThrow(testDatabase().db, "atlas-a3-demo");
+  const targets = await eventTargets(pool, cluster.id);
+  const next = random(18);
+  await insertEvents(pool, cluster.id, [...randomEvents(next, targets, 4000, [t0, now - hour]), ...spanningEvents(next, targets.filter((t) => t.deviceRef !== null), 120)]);
+  await loadEvents();
 });
 
 describe("the fault report", () => {
@@ -135,6 +169,20 @@ describe("the fault report", () => {
         expect(o.isNew).toBe(Number(had) === 0);
       }
     }
+  });
+
+  it("keeps the series exact as long events end late, change level and are deleted, long after they began", async () => {
+    await expectSeriesExact("before the changes");
+    // Changes to events that began before every period read (the earliest starts at t0 + 2 days): their hours are
+    // outside them, yet they carry time across the periods' edges.
+    const long = events.filter((e) => e.device && e.began < t0 + 2 * day && (e.ended === null || e.ended > t0 + 35 * day));
+    expect(long.length).toBeGreaterThan(5);
+    const [closing, relevelling, deleting] = [long.filter((e) => e.ended === null).slice(0, 3), long.filter((e) => e.ended !== null).slice(0, 3), long.slice(-2)];
+    await pool.query("update fault_events set ended_at = began_at + interval '45 days 7 hours' where id = any($1)", [closing.map((e) => e.id)]);
+    await pool.query("update fault_events set level = case when level = 'NotHandleFault' then 'SeparateNPU'::fault_level else 'NotHandleFault'::fault_level end where id = any($1)", [relevelling.map((e) => e.id)]);
+    await pool.query("delete from fault_events where id = any($1)", [deleting.map((e) => e.id)]);
+    await loadEvents();
+    await expectSeriesExact("after the changes");
   });
 
   it("counts a job's time under work-stopping faults on its dies and servers once, with the faults that caused it", async () => {

@@ -7,8 +7,11 @@ import { isReplicaPool, ReplicaCannotAnswer } from "../../read-database";
  * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
  * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
  * and days at its edges, events still going when it starts (began earlier), and open events or events running past
- * its end (their time inside the period depends on it). Rebuilds insert their rows in hour or day order, so a
- * month's rows sit in few pages even after a rebuild of the whole history (hash grouping would scatter them).
+ * its end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
+ * run past later hour edges) are rebuilt with the hour the events began in, so an event's change touches one hour
+ * however long it ran; a reader of carries at an edge refreshes every stale hour before it. Rebuilds insert their
+ * rows in hour or day order, so a month's rows sit in few pages even after a rebuild of the whole history (hash
+ * grouping would scatter them).
  */
 
 export const hourMs = 3_600_000;
@@ -106,6 +109,20 @@ async function rebuildHours(client: pg.PoolClient, clusterId: number, from: numb
      group by 2, 3, 4, 5 order by 2`,
     range,
   );
+  await client.query("delete from fault_hour_carries where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz", range);
+  // One row per later hour edge a closed event on a die runs past (g < ended_at: an event ending on an edge carries
+  // nothing past it), in hour order like the rest.
+  await client.query(
+    `insert into fault_hour_carries (cluster_id, hour, edge, kind, level, super_pod_ref, after_ms)
+     select $1, f.hour, g, f.kind, f.level, f.super_pod_ref, sum(extract(epoch from (f.ended_at - g)) * 1000)
+     from (select date_bin('1 hour', f.began_at, ${origin}) as hour, f.* from fault_events f
+           where f.cluster_id = $1 and f.began_at >= $2::timestamptz and f.began_at < $3::timestamptz and f.device_ref is not null
+             and f.ended_at > date_bin('1 hour', f.began_at, ${origin}) + interval '1 hour') f
+       cross join lateral generate_series(f.hour + interval '1 hour', f.ended_at, interval '1 hour') g
+     where g < f.ended_at
+     group by f.hour, g, f.kind, f.level, f.super_pod_ref order by f.hour, g`,
+    range,
+  );
   await client.query(
     `insert into fault_episode_parts (cluster_id, hour, episode_id, began_at, ended_at, open_events)
      select $1, date_bin('1 hour', f.began_at, ${origin}), f.episode_id, min(f.began_at), max(f.ended_at), count(*) filter (where f.ended_at is null)
@@ -141,18 +158,15 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
 }
 
 /**
- * Recomputes the cluster's stale hours that begin in [from, to) (every stale hour when no period is given), and the
- * days holding them. Returns how many hours were recomputed.
+ * Recomputes the cluster's stale hours that begin in [from, to) (every stale hour before `to` without `from`; every
+ * stale hour when no period is given), and the days holding them. Returns how many hours were recomputed.
  */
-export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from: number; to: number }): Promise<number> {
+export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from?: number; to: number }): Promise<number> {
+  const staleFilter = `cluster_id = $1${period ? " and hour < $2::timestamptz" : ""}${period?.from !== undefined ? " and hour >= $3::timestamptz" : ""}`;
+  const staleParams = [clusterId, ...(period ? [iso(period.to)] : []), ...(period?.from !== undefined ? [iso(period.from)] : [])];
   if (isReplicaPool(pool)) {
-    // The replica's rollups are exact when none of the period's hours is stale there; rebuilding them is the primary's.
-    const { rows } = await pool.query<{ stale: boolean }>(
-      period
-        ? "select exists (select 1 from fault_rollup_dirty where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz) as stale"
-        : "select exists (select 1 from fault_rollup_dirty where cluster_id = $1) as stale",
-      period ? [clusterId, iso(period.from), iso(period.to)] : [clusterId],
-    );
+    // The replica's rollups are exact when none of the hours asked for is stale there; rebuilding them is the primary's.
+    const { rows } = await pool.query<{ stale: boolean }>(`select exists (select 1 from fault_rollup_dirty where ${staleFilter}) as stale`, staleParams);
     if (rows[0]?.stale) throw new ReplicaCannotAnswer("fault rollups of the period are stale");
     return 0;
   }
@@ -160,12 +174,7 @@ export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, peri
   try {
     await client.query("begin");
     await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
-    const { rows } = await client.query<{ hour: Date }>(
-      period
-        ? "delete from fault_rollup_dirty where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz returning hour"
-        : "delete from fault_rollup_dirty where cluster_id = $1 returning hour",
-      period ? [clusterId, iso(period.from), iso(period.to)] : [clusterId],
-    );
+    const { rows } = await client.query<{ hour: Date }>(`delete from fault_rollup_dirty where ${staleFilter} returning hour`, staleParams);
     const hours = rows.map((r) => r.hour.getTime());
     for (const [from, to] of runs(hours, hourMs)) await rebuildHours(client, clusterId, from, to);
     for (const [from, to] of runs(hours.map((h) => floorTo(h, dayMs)), dayMs)) await rebuildDays(client, clusterId, from, to);

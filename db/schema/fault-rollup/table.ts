@@ -45,6 +45,32 @@ export const faultDayTargetRollups = pgTable(
   (t) => [index("fault_day_target_rollups_day").on(t.clusterId, t.day)],
 );
 
+/**
+ * What closed events on a die carry past the hour edges they cross, keyed by the hour they began (so the rebuild of
+ * an hour keeps it, like the rows above): for each later UTC hour edge an event runs past, the part of it after that
+ * edge. With them the time lost inside any run of whole hours [a, b) is exact without reading fault_events: the
+ * durations of the events that began in it (fault_hour_rollups.die_closed_ms) plus what crosses a minus what crosses
+ * b (db/queries/faults/report-series.ts); so a report's series cost the same whatever the number of day edges.
+ */
+export const faultHourCarries = pgTable(
+  "fault_hour_carries",
+  {
+    clusterId: integer("cluster_id")
+      .notNull()
+      .references(() => clusters.id, { onDelete: "cascade" }),
+    /** The hour the events began in. */
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    /** A later hour edge they run past. */
+    edge: timestamp("edge", { withTimezone: true }).notNull(),
+    kind: faultKind("kind").notNull(),
+    level: faultLevel("level").notNull(),
+    superPodRef: integer("super_pod_ref"),
+    /** Summed time of those events after the edge, ms. */
+    afterMs: bigint("after_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [index("fault_hour_carries_hour").on(t.clusterId, t.hour), index("fault_hour_carries_edge").on(t.clusterId, t.edge)],
+);
+
 /** Faults of several events (flaps merged into one episode): their part in each hour, merged when read (MTTR). */
 export const faultEpisodeParts = pgTable(
   "fault_episode_parts",
