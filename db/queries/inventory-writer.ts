@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { LinkSpec, ServerSpec } from "@/lib/inventory/model";
+import type { DieSpec, LinkSpec, ServerSpec } from "@/lib/inventory/model";
 import type { Transaction } from "./inventory";
 import { arrayLiteral } from "./pg-array";
 
@@ -101,69 +101,90 @@ export class InventoryWriter {
     return ref;
   }
 
+  /**
+   * Row ids for the next servers, NPUs and dies, taken from their tables' sequences in one round trip: with the ids
+   * known here, no insert has to return rows (and the NPUs and dies need no key map built from them).
+   */
+  private async reserveIds(servers: number, npus: number, dies: number): Promise<{ servers: number[]; npus: number[]; dies: number[] }> {
+    const { rows } = await this.tx.execute<{ servers: number[]; npus: number[]; dies: number[] }>(sql`
+      select array(select nextval(pg_get_serial_sequence('servers', 'id'))::int from generate_series(1, ${servers})) as servers,
+        array(select nextval(pg_get_serial_sequence('npus', 'id'))::int from generate_series(1, ${npus})) as npus,
+        array(select nextval(pg_get_serial_sequence('devices', 'id'))::int from generate_series(1, ${dies})) as dies`);
+    return rows[0]!;
+  }
+
   private async flushServers(): Promise<void> {
     const batch = this.pendingServers;
     if (!batch.length) return;
     this.pendingServers = [];
     this.pendingDies = 0;
-    const { tx, clusterId } = this;
+    const { clusterId } = this;
+    const npuCount = batch.reduce((n, s) => n + s.npus.length, 0);
+    const dieCount = batch.reduce((n, s) => n + s.npus.reduce((m, npu) => m + npu.dies.length, 0), 0);
+    const ids = await this.reserveIds(batch.length, npuCount, dieCount);
 
     const first = this.serverPosition;
     this.serverPosition += batch.length;
-    const server = columnOf(batch);
-    const { rows: serverRows } = await tx.execute<{ id: number; server_id: string }>(sql`
-      insert into servers (cluster_id, super_pod_ref, server_id, host_ip, model, position)
-      select ${clusterId}, u.super_pod_ref, u.server_id, u.host_ip, u.model, u.n - 1 + ${first}
-      from unnest(${server((s) => (s.superPodId === null ? null : this.requireRef(this.podRefs, s.superPodId, "super pod")))}::int[],
-        ${server((s) => s.serverId)}::text[], ${server((s) => s.hostIp)}::inet[], ${server((s) => s.model)}::text[]) with ordinality
-        as u(super_pod_ref, server_id, host_ip, model, n)
-      returning id, server_id`);
-    for (const row of serverRows) this.serverRefs.set(row.server_id, row.id);
-    this.counts.servers += serverRows.length;
-
-    // NPUs, keyed server ref × 65 + index (npu_index is in [0, 64] too).
-    const npuValues = batch.flatMap((s) => s.npus.map((npu) => ({ serverRef: this.serverRefs.get(s.serverId)!, npuIndex: npu.npuIndex })));
-    const npuRefs = new Map<number, number>();
-    for (const rows of chunks(npuValues)) {
-      const npu = columnOf(rows);
-      const { rows: written } = await tx.execute<{ id: number; server_ref: number; npu_index: number }>(sql`
-        insert into npus (server_ref, npu_index)
-        select * from unnest(${npu((n) => n.serverRef)}::int[], ${npu((n) => n.npuIndex)}::int[])
-        returning id, server_ref, npu_index`);
-      for (const row of written) npuRefs.set(row.server_ref * deviceSlots + row.npu_index, row.id);
-    }
-    this.counts.npus += npuValues.length;
-
-    const dieValues = batch.flatMap((s) => {
-      const serverRef = this.serverRefs.get(s.serverId)!;
-      return s.npus.flatMap((npu) => npu.dies.map((die) => ({ serverRef, npuRef: npuRefs.get(serverRef * deviceSlots + npu.npuIndex)!, die })));
+    const serverRows = batch.map((spec, i) => {
+      // A twin server id is left for the database to refuse (servers_cluster_server_id), as it always was.
+      this.serverRefs.set(spec.serverId, ids.servers[i]!);
+      return { id: ids.servers[i]!, spec, podRef: spec.superPodId === null ? null : this.requireRef(this.podRefs, spec.superPodId, "super pod") };
     });
-    for (const rows of chunks(dieValues)) {
+    const server = columnOf(serverRows);
+    await this.tx.execute(sql`
+      insert into servers (id, cluster_id, super_pod_ref, server_id, host_ip, model, position)
+      select u.id, ${clusterId}, u.super_pod_ref, u.server_id, u.host_ip, u.model, u.n - 1 + ${first}
+      from unnest(${server((s) => s.id)}::int[], ${server((s) => s.podRef)}::int[], ${server((s) => s.spec.serverId)}::text[],
+        ${server((s) => s.spec.hostIp)}::inet[], ${server((s) => s.spec.model)}::text[]) with ordinality
+        as u(id, super_pod_ref, server_id, host_ip, model, n)`);
+    this.counts.servers += batch.length;
+
+    const npuRows: { id: number; serverRef: number; npuIndex: number }[] = [];
+    const dieRows: { id: number; serverRef: number; npuRef: number; die: DieSpec }[] = [];
+    for (const { id: serverRef, spec } of serverRows) {
+      const slots = new Int32Array(deviceSlots);
+      this.dieRefs.set(serverRef, slots);
+      for (const npu of spec.npus) {
+        const npuRef = ids.npus[npuRows.length]!;
+        npuRows.push({ id: npuRef, serverRef, npuIndex: npu.npuIndex });
+        for (const die of npu.dies) {
+          const id = ids.dies[dieRows.length]!;
+          // A twin device id is left for the database to refuse (devices_server_device_id), as it always was.
+          if (die.deviceId >= 0 && die.deviceId < deviceSlots) slots[die.deviceId] ||= id;
+          dieRows.push({ id, serverRef, npuRef, die });
+        }
+      }
+    }
+    for (const rows of chunks(npuRows)) {
+      const npu = columnOf(rows);
+      await this.tx.execute(sql`
+        insert into npus (id, server_ref, npu_index)
+        select * from unnest(${npu((n) => n.id)}::int[], ${npu((n) => n.serverRef)}::int[], ${npu((n) => n.npuIndex)}::int[])`);
+    }
+    this.counts.npus += npuRows.length;
+
+    for (const rows of chunks(dieRows)) {
       const die = columnOf(rows);
-      const { rows: written } = await tx.execute<{ id: number; server_ref: number; device_id: number }>(sql`
-        insert into devices (cluster_id, server_ref, npu_ref, device_id, die_index, super_device_id, device_ip, device_port,
+      await this.tx.execute(sql`
+        insert into devices (id, cluster_id, server_ref, npu_ref, device_id, die_index, super_device_id, device_ip, device_port,
           backup_device_ip, backup_device_port, host_port)
-        select ${clusterId}, * from unnest(${die((d) => d.serverRef)}::int[], ${die((d) => d.npuRef)}::int[],
+        select u.id, ${clusterId}, u.server_ref, u.npu_ref, u.device_id, u.die_index, u.super_device_id, u.device_ip, u.device_port,
+          u.backup_device_ip, u.backup_device_port, u.host_port
+        from unnest(${die((d) => d.id)}::int[], ${die((d) => d.serverRef)}::int[], ${die((d) => d.npuRef)}::int[],
           ${die((d) => d.die.deviceId)}::int[], ${die((d) => d.die.dieIndex)}::int[], ${die((d) => d.die.superDeviceId)}::bigint[],
           ${die((d) => d.die.deviceIp)}::inet[], ${die((d) => d.die.devicePort)}::int[], ${die((d) => d.die.backupDeviceIp)}::inet[],
           ${die((d) => d.die.backupDevicePort)}::int[], ${die((d) => d.die.hostPort)}::int[])
-        returning id, server_ref, device_id`);
-      for (const row of written) {
-        let slots = this.dieRefs.get(row.server_ref);
-        if (!slots) this.dieRefs.set(row.server_ref, (slots = new Int32Array(deviceSlots)));
-        slots[row.device_id] = row.id;
-      }
+          as u(id, server_ref, npu_ref, device_id, die_index, super_device_id, device_ip, device_port, backup_device_ip, backup_device_port, host_port)`);
     }
-    this.counts.devices += dieValues.length;
+    this.counts.devices += dieRows.length;
 
     // The network levels of "2.0" ranks: a row per address of each level.
-    const addressValues = dieValues.flatMap(({ serverRef, die }) => {
-      const deviceRef = this.dieRefs.get(serverRef)![die.deviceId]!;
-      return (die.netLevels ?? []).flatMap((level) => level.addresses.map((address, position) => ({ deviceRef, level, position, address })));
-    });
+    const addressValues = dieRows.flatMap(({ id: deviceRef, die }) =>
+      (die.netLevels ?? []).flatMap((level) => level.addresses.map((address, position) => ({ deviceRef, level, position, address }))),
+    );
     for (const rows of chunks(addressValues)) {
       const a = columnOf(rows);
-      await tx.execute(sql`
+      await this.tx.execute(sql`
         insert into device_net_addresses (cluster_id, device_ref, net_layer, net_instance_id, net_type, position, addr_type, addr, ports, plane_id)
         select ${clusterId}, u.device_ref, u.net_layer, u.net_instance_id, u.net_type, u.position, u.addr_type, u.addr, u.ports::text[], u.plane_id
         from unnest(${a((r) => r.deviceRef)}::int[], ${a((r) => r.level.netLayer)}::int[], ${a((r) => r.level.netInstanceId)}::text[],

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ClusterSummary } from "../schema/cluster/validation";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
+import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
@@ -9,14 +10,50 @@ import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
 
 /** Writes a whole cluster inventory in one transaction and returns the new cluster's id. */
 export async function insertCluster(db: Database, spec: ClusterSpec): Promise<number> {
+  const { clusterId } = await insertClusterFromParts(db, spec, [spec]);
+  return clusterId;
+}
+
+/** One part of an inventory streamed into a new cluster: e.g. one super pod's "2.0" rank table. */
+export type InventoryPart = Pick<ClusterSpec, "mode" | "superPodIds" | "servers" | "links">;
+
+/**
+ * Creates a cluster from an inventory that arrives a part at a time (a SuperCluster's tables, one per super pod), in
+ * one transaction: each part is written (./inventory-writer.ts) as it comes and then dropped, so memory follows a
+ * part, not the cluster. Parts must share their mode; links are within a part. `then` runs last in the transaction
+ * (the caller's audit record). Nothing is written when a part throws.
+ */
+export async function insertClusterFromParts(
+  db: Database,
+  header: Pick<ClusterSpec, "slug" | "name" | "description">,
+  parts: Iterable<InventoryPart> | AsyncIterable<InventoryPart>,
+  then?: (tx: Transaction, clusterId: number, counts: WrittenCounts) => Promise<void>,
+): Promise<{ clusterId: number; counts: WrittenCounts }> {
   return db.transaction(async (tx) => {
-    const [cluster] = await tx
-      .insert(clusters)
-      .values({ slug: spec.slug, name: spec.name, mode: spec.mode, description: spec.description })
-      .returning({ id: clusters.id });
-    const clusterId = cluster!.id;
-    await insertInventory(tx, clusterId, spec);
-    return clusterId;
+    let clusterId: number | null = null;
+    let mode: ClusterSpec["mode"] | null = null;
+    let writer: InventoryWriter | null = null;
+    for await (const part of parts) {
+      if (clusterId === null) {
+        const [cluster] = await tx
+          .insert(clusters)
+          .values({ slug: header.slug, name: header.name, mode: part.mode, description: header.description })
+          .returning({ id: clusters.id });
+        clusterId = cluster!.id;
+        mode = part.mode;
+        writer = new InventoryWriter(tx, clusterId);
+      } else if (part.mode !== mode) {
+        throw new DomainError("invalid", `the parts of one inventory must share a mode: ${mode} and ${part.mode}`, { code: "mixed_inventory_modes" });
+      }
+      await writer!.addSuperPods(part.superPodIds);
+      await writer!.addServers(part.servers);
+      await writer!.addLinks(part.links);
+    }
+    if (clusterId === null || writer === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
+    const counts = await writer.finish();
+    await rebuildFabric(tx, clusterId);
+    await then?.(tx, clusterId, counts);
+    return { clusterId, counts };
   });
 }
 

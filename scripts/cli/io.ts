@@ -1,6 +1,6 @@
 /** What commands may do to the outside world, so tests can run them in-process with captured output. */
 import { randomBytes } from "node:crypto";
-import { chmod, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface CliIo {
@@ -22,8 +22,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Writes to a temporary file in the same directory (same file system), then renames it over the target. */
+/** Writes to a temporary file in the same directory (same file system, created if missing), then renames it over the target. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const mode = await stat(path).then((stats) => stats.mode & 0o7777, () => undefined);
   try {
