@@ -12,6 +12,8 @@ export interface CliIo {
   writeTextAtomic(path: string, text: string): Promise<void>;
   /** Names of the files in a directory. */
   listFiles(path: string): Promise<string[]>;
+  /** Creates a directory and its parents, if missing (an output directory). */
+  makeDirectory(path: string): Promise<void>;
   /** Whether standard output may carry ANSI colours. */
   color: boolean;
 }
@@ -22,9 +24,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Writes to a temporary file in the same directory (same file system, created if missing), then renames it over the target. */
+/** Writes to a temporary file in the same directory (same file system), then renames it over the target. */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const mode = await stat(path).then((stats) => stats.mode & 0o7777, () => undefined);
   try {
@@ -43,6 +44,7 @@ export function nodeIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     readText: (path) => (path === "-" ? readStdin() : readFile(path, "utf8")),
     writeTextAtomic: writeFileAtomically,
+    makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
     listFiles: async (path) => (await readdir(path, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name),
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== "dumb",
   };

@@ -159,6 +159,12 @@ Examples:
  */
 async function generateA5SuperCluster(io: CliIo, superPods: number, template: A5Template, directory: string | undefined): Promise<number> {
   if (directory === undefined) throw new UsageError("--super-pods N (N > 1) with --version 2.0 writes one table per super pod: --output DIR is required");
+  try {
+    await io.makeDirectory(directory);
+  } catch (error) {
+    io.stderr(`rankscope: cannot create ${directory}: ${describeError(error)}\n`);
+    return EXIT_TROUBLE;
+  }
   let valid = true;
   for (let index = 0; index < superPods; index++) {
     const superPodId = `superpod${index}`;
