@@ -145,7 +145,7 @@ export const scaleBench: BenchSection = {
         console.log(`${npus} NPUs: probed (load ${load()})`);
       }
       console.log("");
-      printTable(sizes.map((npus) => `${Math.round(npus / 1024)}k NPUs`), rows);
+      printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
     } finally {
       await database.cleanup();
     }
