@@ -3,7 +3,7 @@ import { clusterSlugPattern } from "../../../db/schema/cluster/constants";
 import type { Issue } from "../../../lib/rank-table";
 import { inventoryFromRankTable, type Inventory } from "../../../lib/topology/import";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
-import { sourceWorker, WorkerPool } from "../../../server/workers/worker-pool";
+import { runsFromSource, sourceWorker, WorkerPool } from "../../../server/workers/worker-pool";
 import type { CliIo } from "../io";
 import { cliActor, database } from "./accounts";
 
@@ -55,6 +55,8 @@ async function tableFiles(io: CliIo, from: string): Promise<string[]> {
 
 /** The inventory of one table's text, worked out in a worker thread (the API's rank-table worker entry). */
 function inventoryWorker(): (text: string) => Promise<{ inventory: Inventory | null; issues: Issue[] }> {
+  // The bundled CLI (scripts/bundle.ts, one esbuild file) has no worker entry to start: it reads each table inline.
+  if (!runsFromSource(import.meta.url)) return async (text) => inventoryFromRankTable(text);
   const pool = new WorkerPool({
     spawn: () => sourceWorker(new URL("../../../server/workers/rank-table.worker.ts", import.meta.url)),
     maxQueued: 2,
