@@ -61,8 +61,9 @@ function inventoryWorker(): (text: string) => Promise<{ inventory: Inventory | n
     spawn: () => sourceWorker(new URL("../../../server/workers/rank-table.worker.ts", import.meta.url)),
     maxQueued: 2,
     timeoutMs: 300_000,
-    // The worker is unref'd and leaves a second after the last table: it never holds the process open.
-    idleMs: 1_000,
+    // Long enough to outlast the writing of one table (a new worker compiles its modules again: seconds of CPU);
+    // the worker is unref'd, so it never holds the process open.
+    idleMs: 300_000,
     label: "reading the rank table",
   });
   return (text) => pool.run({ job: "inventory", text });
