@@ -21,6 +21,7 @@ export async function rankscope(argv: string[], files: Record<string, string> = 
       return text;
     },
     writeTextAtomic: async (path, text) => void captured.written.set(path, text),
+    makeDirectory: async () => {},
     listFiles: async (directory) => Object.keys(files).filter((path) => path.startsWith(`${directory}/`)).map((path) => path.slice(directory.length + 1)),
     color: false,
   };

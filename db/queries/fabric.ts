@@ -202,7 +202,7 @@ export async function loadFabric(db: Database, idOrSlug: string): Promise<Fabric
   const { rows } = await db.execute<{ key: string; kind: "bus" | "parameter"; super_pod_id: string | null; shape: string | null; bus_switches: number; servers: number; open_faults: number }>(sql`
     select p.key, p.kind, sp.super_pod_id, p.shape,
       (select count(*)::int from fabric_switches s where s.plane_ref = p.id and s.kind = 'bus-switch') as bus_switches,
-      (select count(distinct l.server_ref)::int from fabric_links l where l.plane_ref = p.id) as servers,
+      (select count(distinct l.server_ref)::int from fabric_links l where l.cluster_id = p.cluster_id and l.plane_ref = p.id) as servers,
       (select count(*)::int from fault_events f where f.cluster_id = p.cluster_id and f.target_kind = 'switch'
          and f.ended_at is null and f.raw->'fabric'->>'plane' = p.key) as open_faults
     from fabric_planes p left join super_pods sp on sp.id = p.super_pod_ref

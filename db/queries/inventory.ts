@@ -2,118 +2,80 @@ import { sql } from "drizzle-orm";
 import type { ClusterSummary } from "../schema/cluster/validation";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
-import { clusters, deviceNetAddresses, devices, links, npus, servers, superPods } from "../schema";
+import { DomainError } from "@/lib/errors";
+import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
-import { insertInChunks } from "./insert-chunks";
+import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
 
 
 /** Writes a whole cluster inventory in one transaction and returns the new cluster's id. */
 export async function insertCluster(db: Database, spec: ClusterSpec): Promise<number> {
+  const { clusterId } = await insertClusterFromParts(db, spec, [spec]);
+  return clusterId;
+}
+
+/** One part of an inventory streamed into a new cluster: e.g. one super pod's "2.0" rank table. */
+export type InventoryPart = Pick<ClusterSpec, "mode" | "superPodIds" | "servers" | "links">;
+
+/**
+ * Creates a cluster from an inventory that arrives a part at a time (a SuperCluster's tables, one per super pod), in
+ * one transaction: each part is written (./inventory-writer.ts) as it comes and then dropped, so memory follows a
+ * part, not the cluster. Parts must share their mode; links are within a part. `then` runs last in the transaction
+ * (the caller's audit record). Nothing is written when a part throws.
+ */
+export async function insertClusterFromParts(
+  db: Database,
+  header: Pick<ClusterSpec, "slug" | "name" | "description">,
+  parts: Iterable<InventoryPart> | AsyncIterable<InventoryPart>,
+  then?: (tx: Transaction, clusterId: number, counts: WrittenCounts) => Promise<void>,
+): Promise<{ clusterId: number; counts: WrittenCounts }> {
   return db.transaction(async (tx) => {
-    const [cluster] = await tx
-      .insert(clusters)
-      .values({ slug: spec.slug, name: spec.name, mode: spec.mode, description: spec.description })
-      .returning({ id: clusters.id });
-    const clusterId = cluster!.id;
-    await insertInventory(tx, clusterId, spec);
-    return clusterId;
+    let clusterId: number | null = null;
+    let mode: ClusterSpec["mode"] | null = null;
+    let writer: InventoryWriter | null = null;
+    for await (const part of parts) {
+      if (clusterId === null) {
+        const [cluster] = await tx
+          .insert(clusters)
+          .values({ slug: header.slug, name: header.name, mode: part.mode, description: header.description })
+          .returning({ id: clusters.id });
+        clusterId = cluster!.id;
+        mode = part.mode;
+        writer = new InventoryWriter(tx, clusterId);
+      } else if (part.mode !== mode) {
+        throw new DomainError("invalid", `the parts of one inventory must share a mode: ${mode} and ${part.mode}`, { code: "mixed_inventory_modes" });
+      }
+      await writer!.addSuperPods(part.superPodIds);
+      await writer!.addServers(part.servers);
+      await writer!.addLinks(part.links);
+    }
+    if (clusterId === null || writer === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
+    const counts = await writer.finish();
+    await rebuildFabric(tx, clusterId);
+    await then?.(tx, clusterId, counts);
+    return { clusterId, counts };
   });
 }
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
- * Writes super pods, servers, NPUs, dies and links of an (empty) cluster, then derives its fabric (planes, switches,
- * links: db/queries/fabric.ts) from the cluster's profile, inside the caller's transaction.
+ * Writes super pods, servers, NPUs, dies and links of an (empty) cluster in batches (./inventory-writer.ts), then
+ * derives its fabric (planes, switches, links: db/queries/fabric.ts) from the cluster's profile, inside the caller's
+ * transaction.
  */
 export async function insertInventory(
   tx: Transaction,
   clusterId: number,
   spec: Pick<ClusterSpec, "superPodIds" | "servers" | "links">,
-): Promise<void> {
-  {
-    const podRows = spec.superPodIds.length
-      ? await tx
-          .insert(superPods)
-          .values(spec.superPodIds.map((superPodId, position) => ({ clusterId, superPodId, position })))
-          .returning({ id: superPods.id, superPodId: superPods.superPodId })
-      : [];
-    const podRef = new Map(podRows.map((row) => [row.superPodId, row.id]));
-
-    const serverRows = await insertInChunks(
-      spec.servers.map((server, position) => ({
-        clusterId,
-        superPodRef: server.superPodId === null ? null : requireRef(podRef, server.superPodId, "super pod"),
-        serverId: server.serverId,
-        hostIp: server.hostIp,
-        model: server.model,
-        position,
-      })),
-      (chunk) => tx.insert(servers).values(chunk).returning({ id: servers.id, serverId: servers.serverId }),
-    );
-    const serverRef = new Map(serverRows.map((row) => [row.serverId, row.id]));
-
-    const npuValues = spec.servers.flatMap((server) =>
-      server.npus.map((npu) => ({ serverRef: serverRef.get(server.serverId)!, npuIndex: npu.npuIndex })),
-    );
-    const npuRows = await insertInChunks(npuValues, (chunk) =>
-      tx.insert(npus).values(chunk).returning({ id: npus.id, serverRef: npus.serverRef, npuIndex: npus.npuIndex }),
-    );
-    const npuRef = new Map(npuRows.map((row) => [`${row.serverRef}/${row.npuIndex}`, row.id]));
-
-    const deviceValues = spec.servers.flatMap((server) => {
-      const ref = serverRef.get(server.serverId)!;
-      return server.npus.flatMap((npu) =>
-        npu.dies.map(({ netLevels: _levels, ...die }) => ({ ...die, clusterId, serverRef: ref, npuRef: npuRef.get(`${ref}/${npu.npuIndex}`)! })),
-      );
-    });
-    const deviceRows = await insertInChunks(deviceValues, (chunk) =>
-      tx
-        .insert(devices)
-        .values(chunk)
-        .returning({ id: devices.id, serverRef: devices.serverRef, deviceId: devices.deviceId }),
-    );
-    const deviceRef = new Map(deviceRows.map((row) => [`${row.serverRef}/${row.deviceId}`, row.id]));
-    const dieRef = (serverId: string, deviceId: number) =>
-      requireRef(deviceRef, `${requireRef(serverRef, serverId, "server")}/${deviceId}`, "die");
-
-    // The network levels of "2.0" ranks: a row per address of each level.
-    const addressValues = spec.servers.flatMap((server) =>
-      server.npus.flatMap((npu) =>
-        npu.dies.flatMap((die) =>
-          (die.netLevels ?? []).flatMap((level) =>
-            level.addresses.map((address, position) => ({
-              clusterId,
-              deviceRef: dieRef(server.serverId, die.deviceId),
-              netLayer: level.netLayer,
-              netInstanceId: level.netInstanceId,
-              netType: level.netType,
-              position,
-              addrType: address.addrType,
-              addr: address.addr,
-              ports: address.ports,
-              planeId: address.planeId,
-            })),
-          ),
-        ),
-      ),
-    );
-    await insertInChunks(addressValues, (chunk) => tx.insert(deviceNetAddresses).values(chunk).returning({ id: deviceNetAddresses.id }));
-
-    const linkValues = spec.links.map((link) => {
-      const a = dieRef(link.source.serverId, link.source.deviceId);
-      const b = dieRef(link.target.serverId, link.target.deviceId);
-      return { clusterId, kind: link.kind, sourceDevice: Math.min(a, b), targetDevice: Math.max(a, b) };
-    });
-    await insertInChunks(linkValues, (chunk) => tx.insert(links).values(chunk).returning({ id: links.id }));
-  }
+): Promise<WrittenCounts> {
+  const writer = new InventoryWriter(tx, clusterId);
+  await writer.addSuperPods(spec.superPodIds);
+  await writer.addServers(spec.servers);
+  await writer.addLinks(spec.links);
+  const counts = await writer.finish();
   await rebuildFabric(tx, clusterId);
-}
-
-function requireRef<K>(refs: Map<K, number>, key: K, what: string): number {
-  const ref = refs.get(key);
-  if (ref === undefined) throw new Error(`the inventory names a ${what} it does not define: ${String(key)}`);
-  return ref;
+  return counts;
 }
 
 /** Every cluster with its counts per level and per server model, in one round trip. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import { DomainError } from "@/lib/errors";
-import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
+import type { ClusterSpec, DieRef, DieSpec, LinkSpec, NetLevelSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
 import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
 import { healthOf } from "@/lib/faults/health";
 import { faultScopeOf, nodeDetails, recentFaultLimit, recentFaultWindowMs, type FaultScope, type SavedRankTable } from "@/lib/topology/details";
@@ -19,8 +19,16 @@ import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { insertInventory } from "./inventory";
 import { loadNetLevels } from "./net-levels";
 
-/** Reads a cluster's whole inventory back into the shape it was written from, in rank-table order. */
-export async function loadClusterInventory(db: Database, clusterId: number): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
+/**
+ * Reads a cluster's whole inventory back into the shape it was written from, in rank-table order. `netLevels: false`
+ * leaves out the dies' "2.0" network levels: the topology index has no use for them, and for a 524,288-NPU
+ * SuperCluster they are 2.1M address rows, more than the rest of the inventory together.
+ */
+export async function loadClusterInventory(
+  db: Database,
+  clusterId: number,
+  { netLevels: withNetLevels = true }: { netLevels?: boolean } = {},
+): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
   const [pods, serverRows, deviceRows, linkRows, netLevels] = await Promise.all([
     db.execute<{ super_pod_id: string }>(sql`select super_pod_id from super_pods where cluster_id = ${clusterId} order by position, id`),
     db.execute<{ id: number; server_id: string; host_ip: string | null; model: ServerModel; super_pod_id: string | null }>(sql`
@@ -28,6 +36,7 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
       from servers s left join super_pods p on p.id = s.super_pod_ref
       where s.cluster_id = ${clusterId} order by s.position, s.id`),
     db.execute<{
+      id: number;
       server_ref: number;
       npu_index: number;
       device_id: number;
@@ -39,15 +48,15 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
       backup_device_port: number | null;
       host_port: number | null;
     }>(sql`
-      select d.server_ref, n.npu_index, d.device_id, d.die_index, d.super_device_id, host(d.device_ip) as device_ip,
+      select d.id, d.server_ref, n.npu_index, d.device_id, d.die_index, d.super_device_id, host(d.device_ip) as device_ip,
         d.device_port, host(d.backup_device_ip) as backup_device_ip, d.backup_device_port, d.host_port
       from devices d join npus n on n.id = d.npu_ref
       where d.cluster_id = ${clusterId} order by d.server_ref, n.npu_index, d.die_index`),
-    db.execute<{ kind: LinkKind; a_server: number; a_device: number; b_server: number; b_device: number }>(sql`
-      select l.kind, a.server_ref as a_server, a.device_id as a_device, b.server_ref as b_server, b.device_id as b_device
-      from links l join devices a on a.id = l.source_device join devices b on b.id = l.target_device
-      where l.cluster_id = ${clusterId} order by l.id`),
-    loadNetLevels(db, clusterId),
+    // Ends by device row id, resolved against the dies read above: joining devices twice cost more than the rest of
+    // the read for a 524,288-NPU cluster's million links.
+    db.execute<{ kind: LinkKind; source_device: number; target_device: number }>(sql`
+      select l.kind, l.source_device, l.target_device from links l where l.cluster_id = ${clusterId} order by l.id`),
+    withNetLevels ? loadNetLevels(db, clusterId) : new Map<string, NetLevelSpec[]>(),
   ]);
 
   const servers = new Map<number, ServerSpec & { npuMap: Map<number, NpuSpec> }>();
@@ -61,9 +70,12 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
       npuMap: new Map(),
     });
   }
+  // One end object per die, shared by all its links (they are only read).
+  const dieRefs = new Map<number, DieRef>();
   for (const row of deviceRows.rows) {
     const server = servers.get(row.server_ref);
     if (!server) continue;
+    dieRefs.set(row.id, { serverId: server.serverId, deviceId: row.device_id });
     let npu = server.npuMap.get(row.npu_index);
     if (!npu) {
       npu = { npuIndex: row.npu_index, dies: [] };
@@ -86,10 +98,10 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
   }
   const links: LinkSpec[] = [];
   for (const row of linkRows.rows) {
-    const a = servers.get(row.a_server);
-    const b = servers.get(row.b_server);
-    if (!a || !b) continue;
-    links.push({ kind: row.kind, source: { serverId: a.serverId, deviceId: row.a_device }, target: { serverId: b.serverId, deviceId: row.b_device } });
+    const source = dieRefs.get(row.source_device);
+    const target = dieRefs.get(row.target_device);
+    if (!source || !target) continue;
+    links.push({ kind: row.kind, source, target });
   }
   return {
     superPodIds: pods.rows.map((row) => row.super_pod_id),
@@ -100,10 +112,20 @@ export async function loadClusterInventory(db: Database, clusterId: number): Pro
 
 /**
  * The topology index of a cluster at its current inventory revision. Indexes are kept per (cluster, revision) in
- * this process, so repeated views, searches and details cost no database work beyond reading the revision.
+ * this process, so repeated views, searches and details cost no database work beyond reading the revision; requests
+ * that arrive while one is being built share that build (one per revision per process). The cache is bounded by the
+ * dies it holds, least recently used out first: a 524,288-NPU SuperCluster's index is some hundreds of MB, so four
+ * of them (the old bound, in indexes) would not fit a 2 GB server, while many small clusters' indexes do.
  */
-const cacheSize = 4;
-const globalForTopology = globalThis as typeof globalThis & { rankscopeTopologyCache?: Map<string, Promise<TopologyIndex>> };
+export const maxCachedIndexDies = 1_100_000;
+const maxCachedIndexes = 16;
+const globalForTopology = globalThis as typeof globalThis & { rankscopeTopologyCache?: Map<string, { index: Promise<TopologyIndex>; dies: number }> };
+
+/** How many indexes this process has built: what the cache spares shows here (the scale bench reads it). */
+let builtIndexes = 0;
+export function builtIndexCount(): number {
+  return builtIndexes;
+}
 
 export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<TopologyIndex> {
   const cache = (globalForTopology.rankscopeTopologyCache ??= new Map());
@@ -112,13 +134,30 @@ export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<Top
   if (hit) {
     cache.delete(key);
     cache.set(key, hit); // most recently used last
-    return hit;
+    return hit.index;
   }
-  const pending = loadClusterInventory(db, cluster.id).then((inventory) => buildTopologyIndex(cluster, inventory));
-  pending.catch(() => cache.delete(key));
-  cache.set(key, pending);
-  while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-  return pending;
+  const entry = { index: loadClusterInventory(db, cluster.id, { netLevels: false }).then((inventory) => buildTopologyIndex(cluster, inventory)), dies: 0 };
+  builtIndexes++;
+  entry.index.then(
+    (index) => {
+      entry.dies = index.dieByRank.length;
+      // Oldest first, never the one just built.
+      let dies = [...cache.values()].reduce((sum, cached) => sum + cached.dies, 0);
+      for (const [cachedKey, cached] of cache) {
+        if (dies <= maxCachedIndexDies || cached === entry) break;
+        cache.delete(cachedKey);
+        dies -= cached.dies;
+      }
+    },
+    () => {
+      if (cache.get(key) === entry) cache.delete(key);
+    },
+  );
+  // An older revision of the cluster will not be asked for again (its ETags name it): its memory goes now.
+  for (const cachedKey of cache.keys()) if (cachedKey.startsWith(`${cluster.id}@`)) cache.delete(cachedKey);
+  cache.set(key, entry);
+  while (cache.size > maxCachedIndexes) cache.delete(cache.keys().next().value!);
+  return entry.index;
 }
 
 /** The inventory changed since the operator's preview: they must look again before writing. */

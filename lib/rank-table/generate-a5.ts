@@ -17,6 +17,11 @@ export interface A5Template {
   npusPerRack?: number;
   /** Name of the SuperPoD, used in net_instance_id; default "superpod0". */
   superPodId?: string;
+  /**
+   * Which SuperPoD of a SuperCluster this is (default 0): part of every EID, so that the tables of a cluster's super
+   * pods (one table each: a "2.0" table holds at most 65,536 ranks) never share one.
+   */
+  superPodIndex?: number;
   status?: "completed" | "initializing";
 }
 
@@ -32,17 +37,17 @@ function count(name: string, value: number, max: number): number {
 
 const hex = (value: number, digits: number) => value.toString(16).padStart(digits, "0");
 
-/** A unique 32-hex-digit EID for a die's port group: rack, NPU, die and level in the low digits. */
-function eid(rack: number, npu: number, die: number, layer: number): string {
-  return `00000000000000${hex(rack, 8)}${hex(npu, 4)}${hex(die, 2)}${hex(layer, 4)}`;
+/** A unique 32-hex-digit EID for a die's port group: super pod, rack, NPU, die and level in the low digits. */
+function eid(pod: number, rack: number, npu: number, die: number, layer: number): string {
+  return `000000${hex(pod, 8)}${hex(rack, 8)}${hex(npu, 4)}${hex(die, 2)}${hex(layer, 4)}`;
 }
 
-function addresses(rack: number, npu: number, layer: number): A5Address[] {
+function addresses(pod: number, rack: number, npu: number, layer: number): A5Address[] {
   const list: A5Address[] = [];
   for (let die = 0; die < DIES_PER_NPU; die++) {
     const ports: string[] = [];
     for (let port = 0; port < PORTS_PER_LEVEL; port++) ports.push(`${die}/${layer * PORTS_PER_LEVEL + port}`);
-    list.push({ addr_type: "EID", addr: eid(rack, npu, die, layer), ports, plane_id: `plane${die}` });
+    list.push({ addr_type: "EID", addr: eid(pod, rack, npu, die, layer), ports, plane_id: `plane${die}` });
   }
   return list;
 }
@@ -52,12 +57,13 @@ export function generateA5Table(template: A5Template = {}): A5RankTable {
   // local_id is at most 64 (A5 reference), so a rack holds at most 65 NPUs.
   const npusPerRack = count("npusPerRack", template.npusPerRack ?? A5_TEMPLATE_DEFAULTS.npusPerRack, 65);
   const superPodId = template.superPodId ?? A5_TEMPLATE_DEFAULTS.superPodId;
+  const pod = template.superPodIndex === undefined ? 0 : count("superPodIndex", template.superPodIndex + 1, 1 << 16) - 1;
   const rankList: A5Rank[] = [];
   for (let rack = 0; rack < racks; rack++) {
     for (let npu = 0; npu < npusPerRack; npu++) {
       const levels: A5Level[] = [
-        { net_layer: 0, net_instance_id: `${superPodId}-rack${rack}`, net_type: "TOPO_FILE_DESC", net_attr: "", rank_addr_list: addresses(rack, npu, 0) },
-        { net_layer: 1, net_instance_id: superPodId, net_type: "CLOS", net_attr: "", rank_addr_list: addresses(rack, npu, 1) },
+        { net_layer: 0, net_instance_id: `${superPodId}-rack${rack}`, net_type: "TOPO_FILE_DESC", net_attr: "", rank_addr_list: addresses(pod, rack, npu, 0) },
+        { net_layer: 1, net_instance_id: superPodId, net_type: "CLOS", net_attr: "", rank_addr_list: addresses(pod, rack, npu, 1) },
       ];
       rankList.push({ rank_id: rankList.length, local_id: npu, device_id: npu, level_list: levels });
     }

@@ -11,6 +11,7 @@ import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
 import { rateLimitBench } from "./rate-limit";
 import { reportBench } from "./report";
+import { scaleBench } from "./scale";
 import { topologyBench } from "./topology";
 
 export interface BenchSection {
@@ -30,6 +31,7 @@ const SECTIONS: readonly BenchSection[] = [
   portsBench,
   rateLimitBench,
   fabricBench,
+  scaleBench,
 ];
 
 async function main(): Promise<void> {

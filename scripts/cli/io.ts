@@ -1,6 +1,6 @@
 /** What commands may do to the outside world, so tests can run them in-process with captured output. */
 import { randomBytes } from "node:crypto";
-import { chmod, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface CliIo {
@@ -12,6 +12,8 @@ export interface CliIo {
   writeTextAtomic(path: string, text: string): Promise<void>;
   /** Names of the files in a directory. */
   listFiles(path: string): Promise<string[]>;
+  /** Creates a directory and its parents, if missing (an output directory). */
+  makeDirectory(path: string): Promise<void>;
   /** Whether standard output may carry ANSI colours. */
   color: boolean;
 }
@@ -42,6 +44,7 @@ export function nodeIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     readText: (path) => (path === "-" ? readStdin() : readFile(path, "utf8")),
     writeTextAtomic: writeFileAtomically,
+    makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
     listFiles: async (path) => (await readdir(path, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name),
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== "dumb",
   };

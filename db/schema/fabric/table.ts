@@ -67,7 +67,8 @@ export const fabricSwitches = pgTable(
     }).onDelete("cascade"),
     check("fabric_switches_node_chip_has_server", sql`(${t.kind} = 'node-chip') = (${t.serverRef} is not null)`),
     index("fabric_switches_server_ref").on(t.serverRef),
-    // The plane's cascade looks switches up by (cluster, plane), the foreign key's columns: see fabric_links_cluster_plane.
+    // The plane's cascade looks switches up by (cluster, plane), the foreign key's columns: without both in one index,
+    // deleting a 1,024-server fabric's planes scanned the cluster's switches once per plane.
     index("fabric_switches_cluster_plane").on(t.clusterId, t.planeRef),
   ],
 );
@@ -91,11 +92,10 @@ export const fabricLinks = pgTable(
     ports: integer("ports").notNull(),
   },
   (t) => [
-    foreignKey({
-      name: "fabric_links_plane_same_cluster",
-      columns: [t.clusterId, t.planeRef],
-      foreignColumns: [fabricPlanes.clusterId, fabricPlanes.id],
-    }).onDelete("cascade"),
+    // No foreign key to the plane: a link's plane is derived with it (rebuildFabric writes both, and deletes the links
+    // before the planes), and every way a plane goes otherwise (its cluster, its super pod) takes the link's server
+    // with it, whose key below removes the link. The plane key cost a lookup and a row lock on fabric_planes per link
+    // written: 64 per A3 server, 2.1M for a 524,288-die cluster (issue 21).
     foreignKey({
       name: "fabric_links_server_same_cluster",
       columns: [t.clusterId, t.serverRef],
@@ -106,9 +106,9 @@ export const fabricLinks = pgTable(
     index("fabric_links_switch_ref").on(t.switchRef),
     index("fabric_links_peer_switch_ref").on(t.peerSwitchRef),
     index("fabric_links_server_ref").on(t.serverRef),
-    // The plane's cascade looks links up by (cluster, plane), the foreign key's columns: without both in one index,
-    // deleting a 1,024-server fabric's 225 planes scanned the cluster's 65,536 links (and their dead versions from
-    // earlier rebuilds) once per plane: 1 s, and growing with every rebuild.
+    // A plane's links by (cluster, plane): the fabric view counts each plane's servers (db/queries/fabric.ts loadFabric).
+    // (It was the plane key's cascade index: without it, deleting a 1,024-server fabric's 225 planes scanned the
+    // cluster's 65,536 links once per plane.)
     index("fabric_links_cluster_plane").on(t.clusterId, t.planeRef),
   ],
 );

@@ -10,6 +10,7 @@ import {
   writeRankTable,
   type HccnServer,
   type A5RankTable,
+  type A5Template,
   type RankTable,
   type RankTableTemplate,
 } from "../../../lib/rank-table";
@@ -45,6 +46,7 @@ export const generateCommand: Command = {
        rankscope generate --hccn DIR [--hosts FILE] [--version 1.0|1.2] [--base-port PORT] [--no-backup]
                           [--output FILE]
        rankscope generate --version 2.0 [--racks N] [--npus N] [--output FILE]
+       rankscope generate --version 2.0 --super-pods N [--racks N] [--npus N] --output DIR
 
 From a template: super pods x servers x NPUs x dies. The template file (JSON or YAML) may set version,
 status, superPods, serversPerSuperPod, npusPerServer, diesPerNpu, backup, basePort and the patterns serverId,
@@ -55,7 +57,9 @@ pod, server, local (server within its super pod), npu, die, device (device_id), 
 
 Version 2.0 (Atlas 350/850/950): one SuperPoD of --racks racks (default 1) of --npus NPUs (default 64, at
 most 65), one rank per NPU; net_layer 0 is the rack (TOPO_FILE_DESC), net_layer 1 the SuperPoD (CLOS), each die
-an EID address per level (placeholders of the right form: the real EIDs come from hccn_tool).
+an EID address per level (placeholders of the right form: the real EIDs come from hccn_tool). With
+--super-pods N (N > 1) it writes a SuperCluster: one table per SuperPoD, DIR/superpod0.json … (a "2.0" table holds
+at most 65,536 ranks), with EIDs unique across them; "rankscope cluster add SLUG --from DIR" imports them all.
 
 From hccn.conf files: DIR holds one copy of /etc/hccn.conf per server; its address_N= lines give the NIC address
 of device N. The file name (without .conf) is the server_id, and the host_ip when it is an IPv4 address.
@@ -76,6 +80,7 @@ Examples:
   rankscope generate --template a3-cluster.yaml --output hccl.json
   rankscope generate --hccn ./hccn-confs --hosts hosts.txt --version 1.0
   rankscope generate --version 2.0 --racks 128 > hccl.json      # an Atlas 950 SuperPoD: 8,192 ranks
+  rankscope generate --version 2.0 --super-pods 64 --racks 128 --output sc/   # a SuperCluster: 524,288 NPUs
 `,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -104,9 +109,12 @@ Examples:
     let table: RankTable | A5RankTable;
     try {
       if (values.version === "2.0") {
-        const unused = ["template", "hccn", "hosts", "super-pods", "servers", "dies", "base-port", "no-backup"].find((flag) => values[flag as keyof typeof values] !== undefined);
-        if (unused !== undefined) throw new UsageError(`--${unused} does not apply to version 2.0 (use --racks and --npus)`);
-        table = generateA5Table({ racks: wholeNumber("racks", values.racks), npusPerRack: wholeNumber("npus", values.npus) });
+        const unused = ["template", "hccn", "hosts", "servers", "dies", "base-port", "no-backup"].find((flag) => values[flag as keyof typeof values] !== undefined);
+        if (unused !== undefined) throw new UsageError(`--${unused} does not apply to version 2.0 (use --super-pods, --racks and --npus)`);
+        const template = { racks: wholeNumber("racks", values.racks), npusPerRack: wholeNumber("npus", values.npus) };
+        const superPods = wholeNumber("super-pods", values["super-pods"]) ?? 1;
+        if (superPods > 1) return await generateA5SuperCluster(io, superPods, template, values.output);
+        table = generateA5Table(template);
       } else if (values.racks !== undefined) {
         throw new UsageError("--racks is for --version 2.0");
       } else if (values.hccn !== undefined) {
@@ -143,6 +151,32 @@ Examples:
     return report.valid ? EXIT_OK : EXIT_FINDINGS;
   },
 };
+
+/**
+ * An Atlas 950 SuperCluster: one "2.0" table per SuperPoD (HCCL's A5 reference caps a table at 65,536 ranks, and
+ * a SuperCluster of 64 SuperPoDs has 524,288), written as DIR/superpod<i>.json; `rankscope cluster add --from DIR`
+ * reads them back one at a time. Each table is generated, written and validated alone, so memory is one pod's.
+ */
+async function generateA5SuperCluster(io: CliIo, superPods: number, template: A5Template, directory: string | undefined): Promise<number> {
+  if (directory === undefined) throw new UsageError("--super-pods N (N > 1) with --version 2.0 writes one table per super pod: --output DIR is required");
+  try {
+    await io.makeDirectory(directory);
+  } catch (error) {
+    io.stderr(`rankscope: cannot create ${directory}: ${describeError(error)}\n`);
+    return EXIT_TROUBLE;
+  }
+  let valid = true;
+  for (let index = 0; index < superPods; index++) {
+    const superPodId = `superpod${index}`;
+    const path = join(directory, `${superPodId}.json`);
+    const output = writeRankTable(generateA5Table({ ...template, superPodId, superPodIndex: index }));
+    const report = validateRankTable(output);
+    for (const issue of report.issues) io.stderr(`${formatIssue(path, issue, false)}\n`);
+    valid &&= report.valid;
+    if (!(await writeOutput(io, path, output))) return EXIT_TROUBLE;
+  }
+  return valid ? EXIT_OK : EXIT_FINDINGS;
+}
 
 async function readTemplate(io: CliIo, path: string): Promise<RankTableTemplate | undefined> {
   const text = await readInput(io, path);

@@ -1,0 +1,60 @@
+/**
+ * One run of the scale bench's server side (./scale.ts), in a process of its own so that its memory is one
+ * cluster's: `tsx scripts/bench/scale-probe.ts DATABASE_URL SLUG` builds the cluster's topology index (cold, as the
+ * first request after a start does), searches it and requests every view of ./scale-views.ts cold and warm, and
+ * prints the figures as one JSON line.
+ */
+import { connectDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { builtIndexCount, topologyIndex } from "@/db/queries/topology";
+import { searchTopology } from "@/lib/topology/search";
+import { scaleViews } from "./scale-views";
+
+const WARM_RUNS = 5;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
+async function timed<T>(work: () => Promise<T> | T): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await work();
+  return [performance.now() - started, value];
+}
+
+const [url, slug] = process.argv.slice(2);
+const handle = connectDatabase(url!, { max: 4 });
+try {
+  const cluster = await getClusterOrThrow(handle.db, slug!);
+  const figures: Record<string, number> = { "server RSS at start (MB)": mb() };
+  const cpu = process.cpuUsage();
+  const [indexMs, index] = await timed(() => topologyIndex(handle.db, cluster));
+  const cpuUsed = process.cpuUsage(cpu);
+  figures["index: load + build, cold (ms)"] = indexMs;
+  // This process's CPU only (reading rows and building), not PostgreSQL's: on a shared machine it follows the load less.
+  figures["index: CPU of the server, user + sys (ms)"] = (cpuUsed.user + cpuUsed.system) / 1000;
+  figures["server RSS with the index (MB)"] = mb();
+  // Ten requests at once for the same revision: they must share the one build.
+  const [againMs] = await timed(() => Promise.all(Array.from({ length: 10 }, () => topologyIndex(handle.db, cluster))));
+  figures["index: 10 more requests (ms)"] = againMs;
+
+  // Search: the first builds the search index; then the kinds of query a user types, warm.
+  const queries = [String(Math.floor(index.dieByRank.length / 2)), index.servers.at(-1)!.id, index.servers.at(-1)!.id.slice(0, -2), "rack1"];
+  const [searchCold] = await timed(() => searchTopology(index, queries[0]!));
+  figures["search: first (ms)"] = searchCold;
+  const searchWarm: number[] = [];
+  for (let run = 0; run < WARM_RUNS; run++) for (const query of queries) searchWarm.push((await timed(() => JSON.stringify(searchTopology(index, query))))[0]);
+  figures["search: warm median (ms)"] = median(searchWarm);
+  figures["search: warm max (ms)"] = Math.max(...searchWarm);
+
+  for (const view of scaleViews) {
+    const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
+    const warm: number[] = [];
+    for (let run = 0; run < WARM_RUNS; run++) warm.push((await timed(async () => JSON.stringify(await view.request(handle, cluster, index))))[0]);
+    figures[`view ${view.name}: cold (ms)`] = cold;
+    figures[`view ${view.name}: warm median (ms)`] = median(warm);
+    figures[`view ${view.name}: body (KB)`] = body.length / 1024;
+  }
+  figures["indexes built (must be 1)"] = builtIndexCount();
+  figures["server RSS at end (MB)"] = mb();
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+} finally {
+  await handle.pool.end();
+}

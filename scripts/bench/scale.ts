@@ -1,0 +1,153 @@
+/**
+ * SuperCluster scale (issue 21): for Atlas 950 clusters of 16,384, 131,072 and 524,288 NPUs (2, 16 and 64 SuperPoDs
+ * of 128 racks × 64 NPUs; SCALE_NPUS="16384,131072" picks others, multiples of 8,192):
+ * - generate: `rankscope generate --version 2.0 --super-pods N --racks 128 --output DIR` (one table per SuperPoD);
+ * - import: `rankscope cluster add SLUG --from DIR`, its wall time and peak RSS (GNU time), and the rows it wrote;
+ * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
+ *   warm, every view of ./scale-views.ts cold and warm, and the process's RSS.
+ * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
+ * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Each figure carries the
+ * load average it was taken at; it never asserts timings.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "@/db/embedded";
+import { adminQuery, withDatabase } from "@/test/urls";
+import type { BenchSection } from "./index";
+
+const RACKS = 128;
+const NPUS_PER_POD = RACKS * 64;
+const sizes = (process.env.SCALE_NPUS ?? "16384,131072,524288").split(",").map(Number);
+const load = () => os.loadavg()[0]!.toFixed(1);
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Runs a command to its end: its stdout, and with GNU time (when installed) its peak RSS and CPU seconds. */
+function run(command: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string; peakMb: number | null; cpuS: number | null }> {
+  const gnuTime = existsSync("/usr/bin/time");
+  const argv = gnuTime ? ["/usr/bin/time", "-f", "maxrss-kb %M cpu-s %U %S", ...command] : command;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => {
+      const ms = performance.now() - started;
+      const rss = /maxrss-kb (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(stderr);
+      if (code !== 0) reject(new Error(`${command.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
+      else resolve({ ms, stdout, peakMb: rss ? Math.round(Number(rss[1]) / 1024) : null, cpuS: rss ? Number(rss[2]) + Number(rss[3]) : null });
+    });
+  });
+}
+
+const tsx = (script: string, ...args: string[]) => [process.execPath, "--import", "tsx", path.join(root, script), ...args];
+/**
+ * The import runs with its main heap capped: V8 otherwise lets garbage pile up to whatever it may use (a 131k import
+ * peaked at 678 MB uncapped, 391 MB with 160 MB of old space, in the same time). With a cap its peak RSS is what it
+ * needs, and that it stays the same from 16k to 524k NPUs is the "bounded memory" of the streamed import.
+ */
+const IMPORT_HEAP_MB = 192;
+
+/** A database for the run: fresh on TEST_DATABASE_URL's server, or a throwaway embedded server. */
+async function scaleDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (server) {
+    const name = `rankscope_scale_${randomBytes(4).toString("hex")}`;
+    await adminQuery(server, `create database ${name}`);
+    return { url: withDatabase(server, name), cleanup: () => adminQuery(server, `drop database if exists ${name} with (force)`) };
+  }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-scale-pg-"));
+  const embedded = await startEmbeddedPostgres({ dataDir });
+  return {
+    url: embedded.url(),
+    cleanup: async () => {
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function storedRows(url: string, slug: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string>>(
+      `select (select count(*) from servers s where s.cluster_id = c.id) as servers,
+         (select count(*) from devices d where d.cluster_id = c.id) as dies,
+         (select count(*) from device_net_addresses a where a.cluster_id = c.id) as addresses,
+         (select count(*) from links l where l.cluster_id = c.id) as links,
+         (select count(*) from fabric_links f where f.cluster_id = c.id) as fabric_links
+       from clusters c where c.slug = $1`,
+      [slug],
+    );
+    return Object.fromEntries(Object.entries(rows[0]!).map(([key, value]) => [key, Number(value)]));
+  } finally {
+    await client.end();
+  }
+}
+
+function printTable(columns: string[], rows: Map<string, (number | null)[]>): void {
+  const format = (value: number | null) => (value === null ? "—" : value >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(1));
+  const header = ["figure", ...columns, "growth"];
+  const lines = [...rows].map(([name, values]) => {
+    const first = values[0];
+    const last = values[values.length - 1];
+    const growth = first && last !== null && last !== undefined && values.length > 1 ? `×${(last / first).toFixed(1)}` : "";
+    return [name, ...values.map(format), growth];
+  });
+  const widths = header.map((_, i) => Math.max(header[i]!.length, ...lines.map((line) => line[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const cells of lines) console.log(line(cells));
+}
+
+export const scaleBench: BenchSection = {
+  name: "scale",
+  description: "SuperCluster scale: generate, import, index, search and views at 16k, 131k and 524k NPUs",
+  async run() {
+    const bad = sizes.find((npus) => !Number.isInteger(npus) || npus < NPUS_PER_POD || npus % NPUS_PER_POD !== 0);
+    if (bad !== undefined) throw new Error(`SCALE_NPUS: ${bad} is not a multiple of ${NPUS_PER_POD} NPUs (one SuperPoD)`);
+    const database = await scaleDatabase();
+    const rows = new Map<string, (number | null)[]>();
+    const put = (name: string, column: number, value: number | null) => {
+      if (!rows.has(name)) rows.set(name, sizes.map(() => null));
+      rows.get(name)![column] = value;
+    };
+    try {
+      for (const [column, npus] of sizes.entries()) {
+        const pods = npus / NPUS_PER_POD;
+        const slug = `scale-${npus}`;
+        const directory = await mkdtemp(path.join(os.tmpdir(), `rankscope-scale-${npus}-`));
+        try {
+          put("load average (1 min) at start", column, Number(load()));
+          const generated = await run(tsx("scripts/cli/index.ts", "generate", "--version", "2.0", "--super-pods", String(pods), "--racks", String(RACKS), "--output", directory));
+          put("generate (s)", column, generated.ms / 1000);
+          console.log(`${npus} NPUs: generated ${pods} tables in ${(generated.ms / 1000).toFixed(1)} s (load ${load()})`);
+          const imported = await run([process.execPath, `--max-old-space-size=${IMPORT_HEAP_MB}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", directory).slice(1)], { DATABASE_URL: database.url });
+          put("import: wall (s)", column, imported.ms / 1000);
+          put("import: CPU of the CLI, user + sys (s)", column, imported.cpuS);
+          put(`import: peak RSS, ${IMPORT_HEAP_MB} MB old space (MB)`, column, imported.peakMb);
+          console.log(`${npus} NPUs: ${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, peak RSS ${imported.peakMb} MB (load ${load()})`);
+          for (const [name, count] of Object.entries(await storedRows(database.url, slug))) put(`stored ${name}`, column, count);
+        } finally {
+          await rm(directory, { recursive: true, force: true });
+        }
+        const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
+        for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
+        put("load average (1 min) at end", column, Number(load()));
+        console.log(`${npus} NPUs: probed (load ${load()})`);
+      }
+      console.log("");
+      printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
+    } finally {
+      await database.cleanup();
+    }
+  },
+};
