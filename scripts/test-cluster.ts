@@ -5,18 +5,17 @@
  * count across both; a fault event posted to one reaches an SSE client of the other within 2 s; a rank table saved
  * through one with a stale revision through the other gets 409; one instance killed with SIGKILL mid-batch loses
  * nothing it acknowledged, and a re-post through the other duplicates nothing (cluster/across.ts). Then, on an
- * embedded PostgreSQL of its own, a restart under load (cluster/restart.ts). Runs the standalone build of
- * `npm run bundle` (.next-bundle; made first when missing: rebuild it to test changed code). Not yet (issue 20,
- * item 3): the read replica, retention running once.
+ * embedded PostgreSQL of its own, a restart under load (cluster/restart.ts). Runs the standalone build the test
+ * runners share (.next-e2e, scripts/production-build.ts; made first when missing: `npm run test:e2e` rebuilds it).
+ * Not yet (issue 20, item 3): the read replica, retention running once.
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { startEmbeddedPostgres } from "@/db/embedded";
 import { killMidBatch, staleSave } from "./cluster/across";
-import { check, cookieOf, embeddedDirectory, log, me, serverJs, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { check, cookieOf, embeddedDirectory, log, me, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
 import { restartUnderLoad } from "./cluster/restart";
+import { sharedStandaloneServer } from "./production-build";
 import { throwawayDatabase } from "./throwaway-database";
 
 /** The primary both instances share: a fresh database on TEST_DATABASE_URL's server, or an embedded server. */
@@ -32,11 +31,7 @@ async function sharedPrimary(): Promise<{ url: string; cleanup: () => Promise<vo
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(serverJs)) {
-    log("no standalone build yet: running npm run bundle");
-    const code = await new Promise<number | null>((resolve) => spawn("npm", ["run", "bundle"], { stdio: "inherit" }).on("exit", resolve));
-    if (code !== 0) throw new Error("npm run bundle failed");
-  }
+  await sharedStandaloneServer(log);
   const database = await sharedPrimary();
   const instances: Instance[] = [];
   try {
