@@ -1,14 +1,15 @@
 /**
- * `npm run test:hostile` (issue 13): hostile input against a real production server. Builds the shared standalone
- * build (.next-e2e, scripts/production-build.ts) when it is missing or older than the sources (CI runs it after
- * `npm test`, which built it), serves it with scripts/serve.ts on a throwaway database, signs in as the demo admin to mint an editor token, then sends every
- * JSON endpoint (found from app/api's route.ts files) deep nesting, huge arrays of the wrong type, NUL and lone
- * surrogates, invalid UTF-8, over-limit and chunked bodies and wrong content types, plus hostile query strings to
- * every method, and issue 13's probe (three million zeros to the validator). Every answer must be a 4xx in the
- * error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first round warms
- * the server up (see main); during the second /api/health, polled from its own thread, must answer within 100 ms
- * throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
- * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness check; `--probe-only` sends only the probe.
+ * `npm run test:hostile` (issue 13): hostile input against a real production server. Builds the shared standalone build
+ * (.next-e2e, scripts/production-build.ts) when it is missing or older than the sources (CI runs it after `npm test`,
+ * which built it), serves it with scripts/serve.ts on a throwaway database, signs in as the demo admin to mint an
+ * editor token, then sends every JSON endpoint (found from app/api's route.ts files) deep nesting, huge arrays of the
+ * wrong type, NUL and lone surrogates, invalid UTF-8, over-limit and chunked bodies and wrong content types, plus
+ * hostile query strings to every method, and issue 13's probe (three million zeros to the validator). Every answer must
+ * be a 4xx in the error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first
+ * round warms the server up (see main); during the second /api/health, polled from its own thread, must answer within
+ * 100 ms throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
+ * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness
+ * check; `--probe-only` sends only the probe.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
