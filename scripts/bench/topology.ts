@@ -9,8 +9,8 @@
  *   zooming through the levels of detail, and the worst run's three longest tasks with what ran in them (Long
  *   Animation Frames), so what remains over 50 ms can be named. The machine's load is printed with them: on a
  *   shared machine every browser figure grows with it.
- * It builds the app into .next-e2e under the e2e runner's lock (runs share that folder), serves it with
- * scripts/serve.ts, and prints medians of several runs. It never asserts timings.
+ * It builds the app into .next-e2e (the standalone build the test runners share, scripts/production-build.ts) under
+ * their lock, serves it with scripts/serve.ts, and prints medians of several runs. It never asserts timings.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
@@ -21,6 +21,7 @@ import { insertCluster } from "@/db/queries/inventory";
 import { createUser } from "@/db/queries/users";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { lockCheckout } from "../e2e-lock";
+import { buildStandalone, standaloneServer } from "../production-build";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 
@@ -32,13 +33,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
-    child.on("exit", (code) => resolve(code ?? 1));
-  });
-}
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 240; i++) {
@@ -256,13 +250,12 @@ async function runTopologyBench(): Promise<void> {
       };
 
       console.log("building the app into .next-e2e …");
-      const env = { NEXT_DIST_DIR: ".next-e2e", NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" };
-      if ((await run(process.platform === "win32" ? "npx.cmd" : "npx", ["next", "build"], env)) !== 0) throw new Error("next build failed");
+      if ((await buildStandalone({ typecheck: false })) !== 0) throw new Error("next build failed");
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
         stdio: ["ignore", "ignore", "inherit"],
-        env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: postgres.url() },
+        env: { ...process.env, RANKSCOPE_STANDALONE_SERVER: standaloneServer, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), DATABASE_URL: postgres.url() },
       });
       try {
         await waitFor(`${base}/api/health`, server);

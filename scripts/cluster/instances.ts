@@ -4,9 +4,9 @@ import { chmod, mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "@/db/embedded";
+import { standaloneServer as serverJs } from "../production-build";
 
 export const root = process.cwd();
-export const serverJs = path.join(root, ".next-bundle", "standalone", "server.js");
 export const log = (line: string) => console.log(`[test:cluster] ${line}`);
 export const tokenWritesPerMinute = 6;
 

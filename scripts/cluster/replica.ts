@@ -1,11 +1,11 @@
 /**
  * A real PostgreSQL primary and a streaming replica for `npm run test:cluster`: Debian's PostgreSQL programs
- * (RANKSCOPE_PG_BIN, default /usr/lib/postgresql/15/bin), initdb, pg_basebackup -R (which writes standby.signal and
+ * (RANKSCOPE_PG_BIN, default the newest /usr/lib/postgresql/<version>/bin), initdb, pg_basebackup -R (which writes standby.signal and
  * primary_conninfo), pg_ctl; in a directory of their own under /var/tmp on free ports. As root they run as user
  * postgres, which PostgreSQL requires.
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { appendFile, chmod, chown, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,7 +14,13 @@ import { freePort } from "@/db/embedded";
 import { log } from "./instances";
 
 const run = promisify(execFile);
-const bin = process.env.RANKSCOPE_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Debian installs each major version's programs in /usr/lib/postgresql/<version>/bin; the newest one is used. */
+function debianPostgresBin(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  return path.join(root, versions[0] ?? "15", "bin");
+}
+const bin = process.env.RANKSCOPE_PG_BIN ?? debianPostgresBin();
 const asRoot = process.getuid?.() === 0;
 
 /** Runs one of PostgreSQL's programs, as user postgres when we are root. */
@@ -43,7 +49,7 @@ export interface ReplicatedDatabase {
 
 export async function startPrimaryAndReplica(): Promise<ReplicatedDatabase> {
   if (!existsSync(path.join(bin, "pg_basebackup"))) {
-    throw new Error(`no PostgreSQL programs in ${bin} (apt-get install postgresql-15, or set RANKSCOPE_PG_BIN): the replica needs initdb, pg_basebackup and pg_ctl`);
+    throw new Error(`no PostgreSQL programs in ${bin} (apt-get install postgresql, or set RANKSCOPE_PG_BIN): the replica needs initdb, pg_basebackup and pg_ctl`);
   }
   const dir = await mkdtemp("/var/tmp/rankscope-cluster-replica-");
   await chmod(dir, 0o755);

@@ -1,20 +1,22 @@
 /**
- * `npm run test:hostile` (issue 13): hostile input against a real production server. Builds .next-e2e when it is
- * missing or older than the sources (CI runs it after `npm test`, which built it), serves it with
- * scripts/serve.ts on a throwaway database, signs in as the demo admin to mint an editor token, then sends every
- * JSON endpoint (found from app/api's route.ts files) deep nesting, huge arrays of the wrong type, NUL and lone
- * surrogates, invalid UTF-8, over-limit and chunked bodies and wrong content types, plus hostile query strings to
- * every method, and issue 13's probe (three million zeros to the validator). Every answer must be a 4xx in the
- * error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first round warms
- * the server up (see main); during the second /api/health, polled from its own thread, must answer within 100 ms
- * throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
- * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness check; `--probe-only` sends only the probe.
+ * `npm run test:hostile` (issue 13): hostile input against a real production server. Builds the shared standalone build
+ * (.next-e2e, scripts/production-build.ts) when it is missing or older than the sources (CI runs it after `npm test`,
+ * which built it), serves it with scripts/serve.ts on a throwaway database, signs in as the demo admin to mint an
+ * editor token, then sends every JSON endpoint (found from app/api's route.ts files) deep nesting, huge arrays of the
+ * wrong type, NUL and lone surrogates, invalid UTF-8, over-limit and chunked bodies and wrong content types, plus
+ * hostile query strings to every method, and issue 13's probe (three million zeros to the validator). Every answer must
+ * be a 4xx in the error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first
+ * round warms the server up (see main); during the second /api/health, polled from its own thread, must answer within
+ * 100 ms throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
+ * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness
+ * check; `--probe-only` sends only the probe.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@/db/embedded";
 import { lockCheckout } from "../e2e-lock";
+import { buildStandalone, sharedDistDir as distDir, standaloneBuilt, standaloneServer } from "../production-build";
 import { throwawayDatabase } from "../throwaway-database";
 import { healthProbe, isErrorShape, send, type Answer, type HealthFigures } from "./http";
 import { bodyAttacks, queryAttacks, zerosTable } from "./payloads";
@@ -24,14 +26,6 @@ import { apiEndpoints, type Endpoint } from "./routes";
 const answerTimeoutMs = 45_000;
 const healthLimitMs = 100;
 const memoryTolerance = 0.2;
-const distDir = ".next-e2e";
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
 
 /** The newest modification time of the sources a build depends on. */
 function newestSource(): number {
@@ -55,7 +49,7 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-/** The Next.js server under scripts/serve.ts (its child running next start). */
+/** The Next.js server under scripts/serve.ts (its child running the standalone server.js). */
 function nextServerPid(servePid: number): number | undefined {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -192,10 +186,10 @@ async function main(): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
   const buildId = path.join(distDir, "BUILD_ID");
   // --reuse-build: serve whatever .next-e2e holds (a build takes minutes; for runs against one you just made).
-  const reuse = process.argv.includes("--reuse-build") && existsSync(buildId);
-  if (!reuse && (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource())) {
+  const reuse = process.argv.includes("--reuse-build") && standaloneBuilt();
+  if (!reuse && (!standaloneBuilt() || statSync(buildId).mtimeMs < newestSource())) {
     console.log(`[hostile] building ${distDir} (missing or older than the sources)`);
-    const code = await run("npx", ["next", "build"], { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1", RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" });
+    const code = await buildStandalone({ typecheck: false });
     if (code !== 0) return code;
   }
   const database = await throwawayDatabase("rankscope_hostile");
@@ -203,7 +197,7 @@ async function main(): Promise<number> {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...database.env, NEXT_DIST_DIR: distDir, PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...database.env, RANKSCOPE_STANDALONE_SERVER: standaloneServer, PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
   });
   const log: string[] = [];
   server.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
