@@ -5,43 +5,21 @@
  * count across both; a fault event posted to one reaches an SSE client of the other within 2 s; a rank table saved
  * through one with a stale revision through the other gets 409; one instance killed with SIGKILL mid-batch loses
  * nothing it acknowledged, and a re-post through the other duplicates nothing (cluster/across.ts). Then, on an
- * embedded PostgreSQL of its own, a restart under load (cluster/restart.ts). Runs the standalone build of
- * `npm run bundle` (.next-bundle; made first when missing: rebuild it to test changed code). Not yet (issue 20,
+ * embedded PostgreSQL of its own, a restart under load (cluster/restart.ts). Runs the production build that
+ * cluster/instances.ts productionBuild() finds (made first when missing: rebuild it to test changed code). Not yet (issue 20,
  * item 3): the read replica, retention running once.
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import path from "node:path";
-import { startEmbeddedPostgres } from "@/db/embedded";
 import { killMidBatch, staleSave } from "./cluster/across";
-import { check, cookieOf, embeddedDirectory, log, me, serverJs, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { check, cookieOf, log, me, productionBuild, sharedPrimary, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
 import { restartUnderLoad } from "./cluster/restart";
-import { throwawayDatabase } from "./throwaway-database";
-
-/** The primary both instances share: a fresh database on TEST_DATABASE_URL's server, or an embedded server. */
-async function sharedPrimary(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE_URL) {
-    const { env, cleanup } = await throwawayDatabase("rankscope_cluster");
-    return { url: env.DATABASE_URL!, cleanup };
-  }
-  const dir = await embeddedDirectory();
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), persistent: false });
-  log(`TEST_DATABASE_URL is not set: the primary is an embedded PostgreSQL on port ${server.port}`);
-  return { url: server.url(), cleanup: async () => (await server.stop(), await rm(dir, { recursive: true, force: true })) };
-}
 
 async function main(): Promise<void> {
-  if (!existsSync(serverJs)) {
-    log("no standalone build yet: running npm run bundle");
-    const code = await new Promise<number | null>((resolve) => spawn("npm", ["run", "bundle"], { stdio: "inherit" }).on("exit", resolve));
-    if (code !== 0) throw new Error("npm run bundle failed");
-  }
+  const build = await productionBuild();
   const database = await sharedPrimary();
   const instances: Instance[] = [];
   try {
     // The first instance migrates and seeds the demo with its accounts; the second finds everything in place.
-    const env = { DATABASE_URL: database.url, RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
+    const env = { ...build, DATABASE_URL: database.url, RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
     instances.push(await startInstance("A", env));
     instances.push(await startInstance("B", env));
     const [a, b] = instances as [Instance, Instance];
@@ -112,7 +90,7 @@ async function main(): Promise<void> {
     await Promise.allSettled(instances.map(stopInstance));
     await database.cleanup();
   }
-  await restartUnderLoad();
+  await restartUnderLoad(build);
   log("passed");
 }
 

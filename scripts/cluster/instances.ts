@@ -1,12 +1,18 @@
-/** The instances of `npm run test:cluster`: started from the standalone build, with the HTTP calls the checks make. */
+/**
+ * Production instances on one PostgreSQL, for `npm run test:cluster` and the `sse` and `load` benches: the build they
+ * run, the shared primary, starting and stopping them, with the HTTP calls the checks make.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/db/embedded";
+import { freePort, startEmbeddedPostgres } from "@/db/embedded";
+import { throwawayDatabase } from "../throwaway-database";
 
 export const root = process.cwd();
 export const serverJs = path.join(root, ".next-bundle", "standalone", "server.js");
+const e2eBuild = path.join(root, ".next-e2e");
 export const log = (line: string) => console.log(`[test:cluster] ${line}`);
 export const tokenWritesPerMinute = 6;
 
@@ -22,17 +28,61 @@ export interface Instance {
   output: () => string;
 }
 
+/**
+ * THE lookup of the production build the instances run, as the environment scripts/serve.ts needs to start it: the
+ * standalone build of `npm run bundle` (.next-bundle), else the e2e build (.next-e2e, `next start`), else
+ * `npm run bundle` is run to make one. An existing build is reused as it is: rebuild it to run changed code.
+ */
+export async function productionBuild(): Promise<Record<string, string>> {
+  if (existsSync(serverJs)) return { RANKSCOPE_STANDALONE_SERVER: serverJs };
+  if (existsSync(path.join(e2eBuild, "BUILD_ID"))) return { NEXT_DIST_DIR: path.basename(e2eBuild) };
+  log("no production build yet: running npm run bundle");
+  const code = await new Promise<number | null>((resolve) => spawn("npm", ["run", "bundle"], { stdio: "inherit" }).on("exit", resolve));
+  if (code !== 0 || !existsSync(serverJs)) throw new Error("npm run bundle failed");
+  return { RANKSCOPE_STANDALONE_SERVER: serverJs };
+}
+
+/**
+ * The primary the instances share: a fresh database on TEST_DATABASE_URL's server, or an embedded server (always
+ * with `embedded`: a bench measures a PostgreSQL of its own, not the one others share).
+ */
+export async function sharedPrimary({ embedded = false } = {}): Promise<{ url: string; dataDir?: string; cleanup: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL && !embedded) {
+    const { env, cleanup } = await throwawayDatabase("rankscope_cluster");
+    return { url: env.DATABASE_URL!, cleanup };
+  }
+  const dir = await embeddedDirectory();
+  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), persistent: false });
+  log(`the primary is an embedded PostgreSQL on port ${server.port}`);
+  return { url: server.url(), dataDir: server.dataDir, cleanup: async () => (await server.stop(), await rm(dir, { recursive: true, force: true })) };
+}
+
+/** Resident memory (bytes) of an instance's server processes (Next.js and whatever it forked; not the supervisor). */
+export async function serverRss(instance: Instance): Promise<number> {
+  const children = async (pid: number): Promise<number[]> => {
+    const listed = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
+    const direct = listed.split(" ").filter(Boolean).map(Number);
+    return [...direct, ...(await Promise.all(direct.map(children))).flat()];
+  };
+  let bytes = 0;
+  for (const pid of await children(instance.child.pid!)) {
+    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+    bytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  }
+  return bytes;
+}
+
+/** Starts scripts/serve.ts with `env`, which holds the build (productionBuild()) and the database. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
     cwd: root,
     env: {
       ...process.env,
+      RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(tokenWritesPerMinute),
       ...env,
       PORT: String(port),
-      RANKSCOPE_STANDALONE_SERVER: serverJs,
       RANKSCOPE_HOST: "127.0.0.1",
-      RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(tokenWritesPerMinute),
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
