@@ -11,6 +11,7 @@ import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
 import { rateLimitBench } from "./rate-limit";
 import { reportBench } from "./report";
+import { sseBench } from "./sse";
 import { topologyBench } from "./topology";
 
 export interface BenchSection {
@@ -30,6 +31,7 @@ const SECTIONS: readonly BenchSection[] = [
   portsBench,
   rateLimitBench,
   fabricBench,
+  sseBench,
 ];
 
 async function main(): Promise<void> {
