@@ -9,7 +9,7 @@
  */
 import pg from "pg";
 import { faultChannel } from "@/db/schema/fault-event/constants";
-import { cookieOf, productionBuild, serverRss, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
+import { cookieOf, productionBuild, serverUsage, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import type { BenchSection } from "./index";
 import { loadAverage, mib, ms, spread } from "./percentiles";
 import { openSseClient, type SseClient } from "./sse-clients";
@@ -54,7 +54,7 @@ async function run(): Promise<void> {
     const url = `${instance.base}/api/v1/events?cluster=atlas-a3-demo&max=3600`;
     const { rows } = await pool.query<{ id: number }>("select id from clusters where slug = 'atlas-a3-demo'");
     const clusterId = rows[0]!.id;
-    const rssIdle = await serverRss(instance);
+    const rssIdle = (await serverUsage(instance)).rssBytes;
     console.log(`load average before: ${loadAverage()}; server RSS idle (after start and one sign-in): ${mib(rssIdle)}`);
 
     const opening = performance.now();
@@ -68,7 +68,7 @@ async function run(): Promise<void> {
     const refusalMs = performance.now() - asked;
     const code = /"code":"([^"]+)"/.exec(extra.body)?.[1];
     await sleep(1000);
-    const rssHeld = await serverRss(instance);
+    const rssHeld = (await serverUsage(instance)).rssBytes;
     console.log(
       `connections held: ${held.length} of ${CLIENTS} asked (opened in ${ms(openMs)}, ${OPEN_WAVE} at a time; refused: ${clients.length - held.length}); ` +
         `server RSS ${mib(rssHeld)} (+${((rssHeld - rssIdle) / held.length / 1024).toFixed(0)} KiB a stream)`,
@@ -121,7 +121,7 @@ async function slowClients(instance: Instance, url: string, headers: Record<stri
   const readers = held.slice(0, READERS_IN_FLOOD);
   await sleep(500);
   const slow = await Promise.all(Array.from({ length: SLOW }, () => openSseClient(url, headers, { read: false })));
-  const rssBefore = await serverRss(instance);
+  const rssBefore = (await serverUsage(instance)).rssBytes;
   let rssMax = rssBefore;
   const first = 1_000_000;
   let next = first;
@@ -139,7 +139,7 @@ async function slowClients(instance: Instance, url: string, headers: Record<stri
     );
     await until(() => readers.every((c) => c.closedAt !== null || c.arrivals.has(next - 1)), 10_000);
     lasts.push(Math.max(...readers.map((c) => c.arrivals.get(next - 1) ?? Infinity)) - sentAt);
-    rssMax = Math.max(rssMax, await serverRss(instance));
+    rssMax = Math.max(rssMax, (await serverUsage(instance)).rssBytes);
   }
   const seconds = (performance.now() - started) / 1000;
   const dropped = slow.filter((c) => c.closedAt !== null);

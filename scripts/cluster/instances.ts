@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startEmbeddedPostgres } from "@/db/embedded";
+import { descendantsUsage } from "../proc-stats";
 import { throwawayDatabase } from "../throwaway-database";
 
 export const root = process.cwd();
@@ -57,20 +58,8 @@ export async function sharedPrimary({ embedded = false } = {}): Promise<{ url: s
   return { url: server.url(), dataDir: server.dataDir, cleanup: async () => (await server.stop(), await rm(dir, { recursive: true, force: true })) };
 }
 
-/** Resident memory (bytes) of an instance's server processes (Next.js and whatever it forked; not the supervisor). */
-export async function serverRss(instance: Instance): Promise<number> {
-  const children = async (pid: number): Promise<number[]> => {
-    const listed = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
-    const direct = listed.split(" ").filter(Boolean).map(Number);
-    return [...direct, ...(await Promise.all(direct.map(children))).flat()];
-  };
-  let bytes = 0;
-  for (const pid of await children(instance.child.pid!)) {
-    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-    bytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-  }
-  return bytes;
-}
+/** Resident memory (bytes) and CPU ms so far of an instance's server processes (Next.js; not the supervisor). */
+export const serverUsage = (instance: Instance) => descendantsUsage(instance.child.pid!);
 
 /** Starts scripts/serve.ts with `env`, which holds the build (productionBuild()) and the database. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
