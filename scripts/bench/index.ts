@@ -5,6 +5,7 @@
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { fabricBench } from "./fabric";
+import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
@@ -32,6 +33,7 @@ const SECTIONS: readonly BenchSection[] = [
   rateLimitBench,
   fabricBench,
   sseBench,
+  loadBench,
 ];
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@ import { throwawayDatabase } from "../throwaway-database";
 export const root = process.cwd();
 export const serverJs = path.join(root, ".next-bundle", "standalone", "server.js");
 const e2eBuild = path.join(root, ".next-e2e");
-export const log = (line: string) => console.log(`[test:cluster] ${line}`);
+export const log = (line: string) => console.log(`[cluster] ${line}`);
 export const tokenWritesPerMinute = 6;
 
 export function check(condition: boolean, what: string): void {
