@@ -43,3 +43,21 @@ export async function descendantsUsage(pid: number): Promise<{ rssBytes: number;
   }
   return { rssBytes, cpuMs: (ticks * 1000) / ticksPerSecond };
 }
+
+/**
+ * The TCP connections a local server port has, by the client's port, with their state ("01" established; "04"
+ * FIN_WAIT1: closed by the server with data the client has not taken yet). How a bench sees the server drop a client
+ * that does not read: that client cannot tell, its unread data stands before the FIN.
+ */
+export async function serverConnections(port: number): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, remote, state] = line.trim().split(/\s+/);
+      if (!local || !remote || !state) continue;
+      if (parseInt(local.split(":")[1]!, 16) === port) out.set(parseInt(remote.split(":")[1]!, 16), state);
+    }
+  }
+  return out;
+}

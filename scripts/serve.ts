@@ -83,7 +83,11 @@ async function main(): Promise<number> {
   await handle.pool.end();
 
   const port = process.env.PORT ?? "3000";
-  const child = spawn(process.execPath, [...serverNodeFlags, ...nextCommand(port)], {
+  // RANKSCOPE_CPU_PROFILE_DIR=<dir>: the server writes its V8 CPU profile there when it stops (benches; Node refuses
+  // --cpu-prof in NODE_OPTIONS).
+  const profileDir = process.env.RANKSCOPE_CPU_PROFILE_DIR;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...serverNodeFlags, ...profile, ...nextCommand(port)], {
     stdio: "inherit",
     env: {
       NEXT_TELEMETRY_DISABLED: "1",

@@ -190,7 +190,7 @@ async function run(): Promise<void> {
       // 100 viewers sign in from one address, and one token feeds 20 batches a second.
       RANKSCOPE_SIGN_INS_PER_MINUTE: "10000",
       RANKSCOPE_TOKEN_WRITES_PER_MINUTE: "1000000",
-      ...(profiles ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profiles)}` } : {}),
+      ...(profiles ? { RANKSCOPE_CPU_PROFILE_DIR: path.resolve(profiles) } : {}),
     };
     instances.push(await startInstance("A", env));
     instances.push(await startInstance("B", env));

@@ -8,8 +8,10 @@ export interface SseClient {
   body: string;
   /** performance.now() at which each notice (its `changed` number) arrived. */
   arrivals: Map<number, number>;
-  /** Set when the server ended or cut the connection. */
+  /** Set when the client saw the server end or cut the connection (a client that does not read never does). */
   closedAt: number | null;
+  /** The client's port, to find its connection on the server's side. */
+  localPort: number;
   close(): void;
 }
 
@@ -28,6 +30,7 @@ export function openSseClient(url: string, headers: Record<string, string>, { re
         body: "",
         arrivals: new Map(),
         closedAt: null,
+        localPort: response.socket.localPort ?? 0,
         close: () => request.destroy(),
       };
       const closed = () => (client.closedAt ??= performance.now());

@@ -12,6 +12,7 @@ import { faultChannel } from "@/db/schema/fault-event/constants";
 import { cookieOf, productionBuild, serverUsage, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import type { BenchSection } from "./index";
 import { loadAverage, mib, ms, spread } from "./percentiles";
+import { serverConnections } from "../proc-stats";
 import { openSseClient, type SseClient } from "./sse-clients";
 
 const CLIENTS = 1000;
@@ -128,7 +129,13 @@ async function slowClients(instance: Instance, url: string, headers: Record<stri
   const started = performance.now();
   const lasts: number[] = [];
   let rounds = 0;
-  for (; rounds < FLOOD_ROUNDS && slow.some((c) => c.closedAt === null); rounds++) {
+  const port = Number(new URL(url).port);
+  const stillHeld = async () => {
+    const connections = await serverConnections(port);
+    return slow.filter((c) => connections.get(c.localPort) === "01");
+  };
+  let dropAfter: number | undefined;
+  for (; rounds < FLOOD_ROUNDS && (await stillHeld()).length > 0; rounds++) {
     const from = next;
     next += FLOOD_BATCH;
     const sentAt = performance.now();
@@ -140,16 +147,17 @@ async function slowClients(instance: Instance, url: string, headers: Record<stri
     await until(() => readers.every((c) => c.closedAt !== null || c.arrivals.has(next - 1)), 10_000);
     lasts.push(Math.max(...readers.map((c) => c.arrivals.get(next - 1) ?? Infinity)) - sentAt);
     rssMax = Math.max(rssMax, (await serverUsage(instance)).rssBytes);
+    if (dropAfter === undefined && (await stillHeld()).length < SLOW) dropAfter = (performance.now() - started) / 1000;
   }
   const seconds = (performance.now() - started) / 1000;
-  const dropped = slow.filter((c) => c.closedAt !== null);
+  const dropped = SLOW - (await stillHeld()).length;
   const sentCount = next - first;
   const missing = readers.reduce((sum, c) => sum + sentCount - [...c.arrivals.keys()].filter((n) => n >= first).length, 0);
   const last = spread(lasts);
-  const firstDrop = dropped.length ? `${((Math.min(...dropped.map((c) => c.closedAt!)) - started) / 1000).toFixed(1)} s` : "–";
+  const firstDrop = dropAfter === undefined ? "–" : `${dropAfter.toFixed(1)} s`;
   console.log(
     `slow clients: ${SLOW} that never read beside ${readers.length} that do; ${rounds} rounds of ${FLOOD_BATCH} notices of ~${PAD} B in ${seconds.toFixed(1)} s: ` +
-      `${dropped.length} of ${SLOW} dropped by the server (the first after ${firstDrop}); readers missed ${missing} of ${sentCount * readers.length}; ` +
+      `${dropped} of ${SLOW} dropped by the server (seen in its connection table: a client that does not read cannot tell; the first after ${firstDrop}); readers missed ${missing} of ${sentCount * readers.length}; ` +
       `a round to the last reader: p50 ${ms(last.p50)}, max ${ms(last.max)}; server RSS ${mib(rssBefore)} before, at most ${mib(rssMax)} during`,
   );
   for (const client of slow) client.close();
