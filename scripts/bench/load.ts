@@ -13,12 +13,13 @@
  * Prints, per setup, p50/p95 per endpoint and the achieved events/s as a table, with the CPU each side used (the
  * instances, PostgreSQL, this process) and the load average: on a shared machine that says what limits the figures.
  * LOAD_BENCH_SECONDS sets a phase's measured length (30); LOAD_BENCH_CPU_PROFILE=<dir> writes the instances' V8 CPU
- * profiles there. Asserts nothing.
+ * profiles there (RANKSCOPE_CPU_PROFILE_DIR) and sums them up (cpu-profile.ts). Asserts nothing.
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { cookieOf, productionBuild, serverUsage, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import { postgresCpuMs } from "../proc-stats";
+import { summarizeProfiles } from "./cpu-profile";
 import { batchOf } from "./fault-ingest";
 import type { BenchSection } from "./index";
 import { loadAverage, ms, spread } from "./percentiles";
@@ -75,17 +76,19 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
   let measuring = false;
   let stop = false;
   let events = 0;
-  const note = (endpoint: string, started: number, ok: boolean) => {
-    if (!measuring) return;
+  // A call counts when it started in the measured window, however long it took; events when acknowledged in it.
+  const note = (endpoint: string, started: number, ok: boolean, counted: boolean) => {
+    if (!counted) return;
     if (ok) (latencies.get(endpoint) ?? latencies.set(endpoint, []).get(endpoint)!).push(performance.now() - started);
     else failures.set(endpoint, (failures.get(endpoint) ?? 0) + 1);
   };
   const call = async (instance: Instance, endpoint: string, url: string, init: RequestInit) => {
     const started = performance.now();
-    const response = await fetch(`${instance.base}${url}`, { ...init, signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
+    const counted = measuring;
+    const response = await fetch(`${instance.base}${url}`, { ...init, signal: AbortSignal.timeout(120_000) }).catch(() => undefined);
     const ok = response?.status === 200;
     await response?.arrayBuffer().catch(() => undefined);
-    note(endpoint, started, ok);
+    note(endpoint, started, ok, counted);
     return ok;
   };
 
@@ -220,7 +223,7 @@ async function run(): Promise<void> {
     await Promise.allSettled(instances.map(stopInstance));
     await primary.cleanup();
   }
-  if (profiles) console.log(`CPU profiles of the instances' processes in ${profiles} (open in Chrome DevTools, or summarise them)`);
+  if (profiles) await summarizeProfiles(profiles);
 }
 
 export const loadBench: BenchSection = {

@@ -1,5 +1,6 @@
+/** p50 / p95 / max of a set of timings (nearest-rank percentiles), and the units, as the sse and load benches print them. */
 import os from "node:os";
-/** p50 / p95 / max of a set of timings (nearest-rank percentiles), as the sse and load benches print them. */
+
 export interface Spread {
   n: number;
   p50: number;
