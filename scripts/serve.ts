@@ -35,6 +35,8 @@ if (mode !== "dev" && mode !== "start") {
 const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
 /** Also loaded into it: ends each API request's body just past its route's limit, before Next.js buffers it (the limits as JSON). */
 const bodyLimitPreload = new URL("./body-limit.mjs", import.meta.url).href;
+/** And: closes an event stream's connection once its client has read nothing for a while (stalled-streams.mjs). */
+const stalledStreamsPreload = new URL("./stalled-streams.mjs", import.meta.url).href;
 
 /**
  * The offline bundle (scripts/bundle.ts) runs Next.js's standalone server.js, named by RANKSCOPE_STANDALONE_SERVER,
@@ -97,7 +99,9 @@ async function main(): Promise<number> {
       ...(standaloneServer ? { HOSTNAME: process.env.RANKSCOPE_HOST ?? "0.0.0.0" } : {}),
       DATABASE_URL: database.url,
       PORT: port,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`].filter(Boolean).join(" "),
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`, `--import ${JSON.stringify(stalledStreamsPreload)}`]
+        .filter(Boolean)
+        .join(" "),
       RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()),
     },
   });

@@ -23,6 +23,7 @@ const SLOW = 10;
 const FLOOD_BATCH = 200;
 const FLOOD_ROUNDS = 60;
 const PAD = 1000;
+const STALL_SECONDS = 10;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,6 +51,8 @@ async function run(): Promise<void> {
       RANKSCOPE_SSE_MAX_STREAMS: String(CLIENTS),
       // The bench's clients are one signed-in user; a real user's cap stays at the default.
       RANKSCOPE_SSE_MAX_STREAMS_PER_USER: String(CLIENTS),
+      // A stalled client's connection is closed after this long without progress (60 s by default).
+      RANKSCOPE_SSE_STALL_SECONDS: String(STALL_SECONDS),
     });
     const headers = { cookie: cookieOf(await signIn(instance, "viewer", "viewer-demo-pass")) };
     const url = `${instance.base}/api/v1/events?cluster=atlas-a3-demo&max=3600`;
