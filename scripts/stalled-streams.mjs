@@ -4,8 +4,9 @@
  * (about 4 MB on Linux), Next.js waits for a `drain` that never comes; the stream's own bound
  * (server/faults/event-streams.ts) then stops queueing for it, but nothing would close the connection. Node's socket
  * timeout counts progress only (a write the kernel took, a read), so the connection of such a stream is closed after
- * RANKSCOPE_SSE_STALL_SECONDS (default 60) without any: a healthy stream sends a keep-alive every 20 s. When the
- * response is over, the timeout is cleared, so a kept-alive connection's next request is not limited by it.
+ * RANKSCOPE_SSE_STALL_SECONDS (default 60; keep it above 20) without any: a healthy stream sends a keep-alive every
+ * 20 s. When the response is over, the timeout is cleared, so a kept-alive connection's next request is not limited
+ * by it.
  */
 import http from "node:http";
 import https from "node:https";

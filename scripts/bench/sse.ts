@@ -23,7 +23,8 @@ const SLOW = 10;
 const FLOOD_BATCH = 200;
 const FLOOD_ROUNDS = 60;
 const PAD = 1000;
-const STALL_SECONDS = 10;
+/** Longer than the streams' 20 s keep-alive, or idle healthy streams would count as stalled. */
+const STALL_SECONDS = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
