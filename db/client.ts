@@ -8,8 +8,8 @@ export interface DatabaseHandle {
   pool: pg.Pool;
 }
 
-export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, ...(options.applicationName ? { application_name: options.applicationName } : {}) });
   // A client that loses its server (PostgreSQL restarting) must not crash the process: idle ones report it on the
   // pool, and one checked out between two queries of a transaction emits "error" on itself, which with no listener
   // is an uncaught exception. Its next query fails instead (503 for the caller), and the pool drops it on release.
@@ -25,12 +25,31 @@ export class DatabaseNotConfiguredError extends Error {
   }
 }
 
-const globalForDb = globalThis as typeof globalThis & { rankscopeDatabase?: DatabaseHandle };
+const globalForDb = globalThis as typeof globalThis & { rankscopeDatabase?: DatabaseHandle; rankscopeReadDatabase?: DatabaseHandle };
 
-/** The app's shared pool, created on first use (kept on globalThis so dev reloads reuse it). */
+/** Names the pools' sessions in pg_stat_activity, so an operator (and `npm run test:cluster`) sees which is which. */
+export const primaryApplicationName = "rankscope";
+export const replicaApplicationName = "rankscope-read";
+
+/**
+ * The app's shared pool on the primary (DATABASE_URL), created on first use (kept on globalThis so dev reloads reuse
+ * it): every write, every transaction, sessions, rate limits, advisory locks and LISTEN/NOTIFY, and every read not
+ * routed through `db/read-database.ts`.
+ */
 export function appDatabase(): DatabaseHandle {
   const url = process.env.DATABASE_URL;
   if (!url) throw new DatabaseNotConfiguredError();
-  globalForDb.rankscopeDatabase ??= connectDatabase(url);
+  globalForDb.rankscopeDatabase ??= connectDatabase(url, { applicationName: primaryApplicationName });
   return globalForDb.rankscopeDatabase;
+}
+
+/**
+ * The pool on the streaming replica (DATABASE_READ_URL), or undefined when none is configured. Use it only through
+ * `readDatabase`/`onReadDatabase` (db/read-database.ts), which decide per request whether the replica may answer.
+ */
+export function replicaDatabase(): DatabaseHandle | undefined {
+  const url = process.env.DATABASE_READ_URL;
+  if (!url) return undefined;
+  globalForDb.rankscopeReadDatabase ??= connectDatabase(url, { applicationName: replicaApplicationName });
+  return globalForDb.rankscopeReadDatabase;
 }

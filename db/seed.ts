@@ -1,8 +1,11 @@
 import { inArray } from "drizzle-orm";
 import { demoClusters } from "@/lib/inventory/demo";
 import type { ClusterSpec } from "@/lib/inventory/model";
-import type { Database } from "./client";
+import type { Database, DatabaseHandle } from "./client";
 import { systemActor } from "./queries/audit";
+import { seedDemoCpuLayouts } from "./queries/cpu-layout";
+import { seedDemoFaults } from "./queries/faults";
+import { seedDemoJobs } from "./queries/jobs-seed";
 import { insertCluster } from "./queries/inventory";
 import { createUser, findUserByUsername } from "./queries/users";
 import { clusters } from "./schema";
@@ -29,6 +32,23 @@ export async function seedDemo(db: Database, specs: ClusterSpec[] = demoClusters
     result.created.push(spec.slug);
   }
   return result;
+}
+
+export interface DemoSeedResult {
+  clusters: SeedResult;
+  /** Simulated fault events, CPU layouts and jobs added (0: already there, or their cluster is not). */
+  faults: number;
+  cpuLayouts: number;
+  jobs: number;
+}
+
+/** Everything the demo brings: its clusters, a simulated day of faults, CPU layouts and jobs; each part only once. */
+export async function seedDemoData(handle: DatabaseHandle): Promise<DemoSeedResult> {
+  const clusters = await seedDemo(handle.db);
+  const faults = await seedDemoFaults(handle);
+  const cpuLayouts = await seedDemoCpuLayouts(handle.db);
+  const jobs = await seedDemoJobs(handle);
+  return { clusters, faults, cpuLayouts, jobs };
 }
 
 /** The demo accounts (embedded demo database only; the README lists them). */

@@ -10,9 +10,7 @@ import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { bootstrapAdmin } from "@/db/queries/users";
-import { seedDemoFaults } from "@/db/queries/faults";
-import { seedDemoJobs } from "@/db/queries/jobs-seed";
-import { seedDemo, seedDemoAccounts } from "@/db/seed";
+import { seedDemoAccounts, seedDemoData } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { bodyLimitRules } from "@/server/http/body-limits";
@@ -58,12 +56,11 @@ async function main(): Promise<number> {
     const empty = (await handle.db.$count(clusters)) === 0;
     const seedingDemo = (database.embedded && empty) || process.env.RANKSCOPE_SEED_DEMO === "1";
     if (seedingDemo) {
-      const seeded = await seedDemo(handle.db);
-      if (seeded.created.length) log(`seeded demo clusters: ${seeded.created.join(", ")}`);
-      const faults = await seedDemoFaults(handle);
-      if (faults) log(`seeded a simulated day of faults: ${faults} events`);
-      const jobs = await seedDemoJobs(handle);
-      if (jobs) log(`seeded demo jobs: ${jobs} (one failed, with its diagnosis)`);
+      const seeded = await seedDemoData(handle);
+      if (seeded.clusters.created.length) log(`seeded demo clusters: ${seeded.clusters.created.join(", ")}`);
+      if (seeded.faults) log(`seeded a simulated day of faults: ${seeded.faults} events`);
+      if (seeded.cpuLayouts) log(`seeded CPU layouts for ${seeded.cpuLayouts} servers`);
+      if (seeded.jobs) log(`seeded demo jobs: ${seeded.jobs} (one failed, with its diagnosis)`);
     }
     // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).
     if ((database.embedded && seedingDemo) || process.env.RANKSCOPE_DEMO_ACCOUNTS === "1") {

@@ -1,25 +1,38 @@
 /**
- * `npm run test:cluster`: two Rankscope instances on different ports on one PostgreSQL (a fresh database on
- * TEST_DATABASE_URL's server, or an embedded server without it), as behind a load balancer, and the promises that
- * must hold across them: a session made on one works on the other; the sign-in lock-out and the token write limit
- * count across both; a fault event posted to one reaches an SSE client of the other within 2 s; a rank table saved
- * through one with a stale revision through the other gets 409; one instance killed with SIGKILL mid-batch loses
- * nothing it acknowledged, and a re-post through the other duplicates nothing (cluster/across.ts). Then, on an
- * embedded PostgreSQL of its own, a restart under load (cluster/restart.ts). Runs the production build that
- * cluster/instances.ts productionBuild() finds (made first when missing: rebuild it to test changed code). Not yet (issue 20,
- * item 3): the read replica, retention running once.
+ * `npm run test:cluster`: two Rankscope instances on different ports, as behind a load balancer, on a real PostgreSQL
+ * primary with a streaming replica (Debian's PostgreSQL 15, pg_basebackup: cluster/replica.ts) as DATABASE_URL and
+ * DATABASE_READ_URL, and the promises that must hold across them: a session made on one works on the other; the
+ * sign-in lock-out and the token write limit count across both; a fault event posted to one reaches an SSE client of
+ * the other within 2 s; a rank table saved through one with a stale revision through the other gets 409
+ * (cluster/across.ts); the heavy reads come from the replica, a caller reads its own writes, lag is shown as "data as
+ * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
+ * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
+ * nothing (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
+ * Runs the production build that cluster/instances.ts productionBuild() finds (made first when missing: rebuild it to
+ * test changed code).
  */
 import { killMidBatch, staleSave } from "./cluster/across";
-import { check, cookieOf, log, me, productionBuild, sharedPrimary, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { check, cookieOf, log, me, productionBuild, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
+import { startPrimaryAndReplica } from "./cluster/replica";
 import { restartUnderLoad } from "./cluster/restart";
 
 async function main(): Promise<void> {
   const build = await productionBuild();
-  const database = await sharedPrimary();
+  const started = performance.now();
+  const database = await startPrimaryAndReplica();
   const instances: Instance[] = [];
   try {
     // The first instance migrates and seeds the demo with its accounts; the second finds everything in place.
-    const env = { ...build, DATABASE_URL: database.url, RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
+    // Retention runs every 3 s on each, so that running it once across them is seen within the test.
+    const env = {
+      ...build,
+      DATABASE_URL: database.primaryUrl,
+      DATABASE_READ_URL: database.replicaUrl,
+      RANKSCOPE_SEED_DEMO: "1",
+      RANKSCOPE_DEMO_ACCOUNTS: "1",
+      RANKSCOPE_RETENTION_INTERVAL_MS: "3000",
+    };
     instances.push(await startInstance("A", env));
     instances.push(await startInstance("B", env));
     const [a, b] = instances as [Instance, Instance];
@@ -85,13 +98,20 @@ async function main(): Promise<void> {
     check(at !== undefined, `B's SSE client hears of it within 2 s (${at === undefined ? "not heard" : `${Math.round(at - postedAt)} ms after the post began`})`);
 
     await staleSave(a, b, admin);
-    await killMidBatch(a, b, admin, database.url);
+
+    // The read replica, and retention across the instances.
+    const viewerAgain = cookieOf(await signIn(b, "viewer", "viewer-demo-pass"));
+    await readsFromReplica(a, b, admin, viewerAgain, database);
+    await retentionOnce(a, b, admin, database.primaryUrl);
+    await replicaDown(a, b, viewerAgain, database);
+
+    await killMidBatch(a, b, admin, database.primaryUrl);
   } finally {
     await Promise.allSettled(instances.map(stopInstance));
-    await database.cleanup();
+    await database.stop();
   }
   await restartUnderLoad(build);
-  log("passed");
+  log(`passed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,7 @@ import { faultKeys, fetchStatistics } from "./api";
 import { useDuration } from "./format";
 import { toneOf } from "./level-colors";
 import { downloadText } from "./timeline-view";
+import { DataAsOf } from "@/components/primitives/data-as-of";
 
 /** What the period's faults cost: die-time under a fault of a level that stops work, over every super pod, in ms. */
 const lostDieMs = (s: FaultStatistics) => s.availability.reduce((sum, a) => sum + a.faultyDieMs, 0);
@@ -48,6 +49,7 @@ export function FaultStatisticsView({ cluster, from, to }: { cluster: string; fr
   return (
     <Row gutter={[16, 16]} data-testid="fault-statistics">
       <Col span={24} style={{ textAlign: "right" }}>
+        <DataAsOf answer={s} />{" "}
         <Button icon={<DownloadOutlined />} onClick={() => downloadText(`fault-statistics-${cluster}.csv`, statisticsCsv(s))}>
           {t("exportCsv")}
         </Button>

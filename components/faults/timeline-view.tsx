@@ -16,6 +16,7 @@ import { EventsTable, targetLabel } from "./events-table";
 import { useDuration, useTimeFormat } from "./format";
 import { levelColors, toneOf } from "./level-colors";
 import { TimelineChart } from "./timeline-chart";
+import { DataAsOf } from "@/components/primitives/data-as-of";
 
 export interface TimelineState {
   from: number;
@@ -176,6 +177,7 @@ export function TimelineView({
           <Button icon={<DownloadOutlined />} disabled={selection.length === 0} onClick={() => downloadText(`faults-${cluster}-${new Date(state.from).toISOString().slice(0, 10)}.csv`, eventsCsv(selection))}>
             {t("exportCsv")}
           </Button>
+          <DataAsOf answer={query.data} />
         </Space>
       </Card>
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { dataAsOfHeader } from "@/lib/data-as-of";
 
 /** An API failure in the console's one error shape: `{"error":{"code","message","details"?}}`. */
 export class ApiRequestError extends Error {
@@ -21,5 +22,8 @@ export async function fetchJson<T>(url: string, schema: z.ZodType<T>, init?: Req
     const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
     throw new ApiRequestError(response.status, error?.code ?? "http_error", error?.message ?? `${url} answered ${response.status}`, error?.details);
   }
-  return schema.parse(body);
+  const parsed = schema.parse(body);
+  // From a read replica that is behind: keep the time its data is as of with the answer (lib/data-as-of.ts).
+  const asOf = response.headers.get(dataAsOfHeader);
+  return asOf && parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? { ...parsed, dataAsOf: asOf } : parsed;
 }

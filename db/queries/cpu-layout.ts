@@ -1,11 +1,12 @@
 /** Server CPU layouts of the inventory: read one, store one (for a server or every server of its model), audited. */
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { demoCpuLayouts } from "@/lib/affinity/demo";
 import { readLayout, type CpuLayout, type LayoutReading } from "@/lib/affinity/layout";
 import { notFound } from "@/lib/errors";
 import type { Database } from "../client";
 import { servers, serverCpuLayouts } from "../schema";
 import type { CpuLayoutInput } from "../schema/server-cpu-layout/validation";
-import { recordAudit, type AuditActor } from "./audit";
+import { recordAudit, systemActor, type AuditActor } from "./audit";
 import { findCluster } from "./clusters";
 
 export interface StoredCpuLayout {
@@ -116,4 +117,19 @@ export async function saveServerCpuLayout(
     });
     return { reading, serverIds: targets };
   });
+}
+
+/**
+ * The demo seed's CPU layouts (lib/affinity/demo.ts). Runs once: a database with any stored layout is left alone.
+ * Returns the number of servers given a layout.
+ */
+export async function seedDemoCpuLayouts(db: Database): Promise<number> {
+  if ((await db.$count(serverCpuLayouts)) > 0) return 0;
+  let stored = 0;
+  for (const demo of demoCpuLayouts()) {
+    if ((await findCluster(db, demo.cluster)) === null) continue;
+    const saved = await saveServerCpuLayout(db, demo.cluster, demo.serverId, { lscpu: demo.lscpu, topo: demo.topo, scope: "server" }, systemActor);
+    stored += saved.serverIds.length;
+  }
+  return stored;
 }

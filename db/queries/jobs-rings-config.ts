@@ -6,7 +6,7 @@ import type { DatabaseHandle } from "../client";
 import { jobs } from "../schema";
 import type { JobDetail } from "../schema/job/validation";
 import { recordAudit, type AuditActor } from "./audit";
-import { clusterOf, getJob, placeTable, replaceRanks } from "./jobs";
+import { clusterOf, getJob, insertPlacedJob, placeTable, replaceRanks } from "./jobs";
 
 export interface RingsConfigResult {
   job: JobDetail;
@@ -35,9 +35,9 @@ export async function ingestRingsConfig(handle: DatabaseHandle, cluster: string,
     const table = config.hasServers ? config.rankTableText : null;
     if (!existing) {
       const placed = await placeTable(tx, ref.id, table);
-      const [created] = await tx
-        .insert(jobs)
-        .values({
+      const id = await insertPlacedJob(
+        tx,
+        {
           clusterId: ref.id,
           name: config.job,
           namespace: config.namespace,
@@ -48,18 +48,15 @@ export async function ingestRingsConfig(handle: DatabaseHandle, cluster: string,
           rankTableStatus: config.status,
           configVersion: config.version,
           labels: config.labels,
-          placement: summarizePlacement(placed),
-        })
-        .returning({ id: jobs.id });
-      await replaceRanks(tx, created!.id, placed);
-      await recordAudit(tx, {
+        },
+        placed,
         actor,
-        action: "job.create",
-        target: { type: "job", id: created!.id },
-        after: { cluster: ref.slug, name: config.job, namespace: config.namespace, state: config.state, source: "rings-config", status: config.status },
-        details: { version: config.version, placement: summarizePlacement(placed) },
-      });
-      return { id: created!.id, status: "created" as const };
+        {
+          after: { cluster: ref.slug, name: config.job, namespace: config.namespace, state: config.state, source: "rings-config", status: config.status },
+          details: { version: config.version },
+        },
+      );
+      return { id, status: "created" as const };
     }
     const sameTable = table === null || table === existing.rankTableText;
     if (isOlderVersion(config.version, existing.configVersion) || (sameTable && config.status === existing.rankTableStatus)) {

@@ -30,6 +30,33 @@ export async function placeTable(db: Executor, clusterId: number, tableText: str
   return entries.length ? placeRanks(entries, await inventoryDies(db, clusterId)) : [];
 }
 
+/**
+ * Creates a job on the ranks it was placed on, audited as `job.create` with its placement: the one insert shared by
+ * jobs created through the API and jobs the Ascend Operator's rings-config ConfigMap announces.
+ */
+export async function insertPlacedJob(
+  tx: Tx,
+  row: Omit<typeof jobs.$inferInsert, "placement">,
+  placed: PlacedRank[],
+  actor: AuditActor,
+  audit: { after: Record<string, unknown>; details?: Record<string, unknown> },
+): Promise<number> {
+  const placement = summarizePlacement(placed);
+  const [created] = await tx
+    .insert(jobs)
+    .values({ ...row, placement })
+    .returning({ id: jobs.id });
+  await replaceRanks(tx, created!.id, placed);
+  await recordAudit(tx, {
+    actor,
+    action: "job.create",
+    target: { type: "job", id: created!.id },
+    after: audit.after,
+    details: { ...audit.details, placement },
+  });
+  return created!.id;
+}
+
 export async function replaceRanks(tx: Tx, jobId: number, placed: PlacedRank[]): Promise<void> {
   await tx.delete(jobRanks).where(eq(jobRanks.jobId, jobId));
   const rows = placed.map((p, position) => ({
@@ -85,9 +112,9 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
   const id = await handle.db
     .transaction(async (tx) => {
       const placed = await placeTable(tx, cluster.id, text);
-      const [created] = await tx
-        .insert(jobs)
-        .values({
+      return insertPlacedJob(
+        tx,
+        {
           clusterId: cluster.id,
           name,
           namespace,
@@ -101,18 +128,11 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
           rankTableStatus: text === null ? null : rankTableStatus(text),
           environment,
           rankEnvironment,
-          placement: summarizePlacement(placed),
-        })
-        .returning({ id: jobs.id });
-      await replaceRanks(tx, created!.id, placed);
-      await recordAudit(tx, {
+        },
+        placed,
         actor,
-        action: "job.create",
-        target: { type: "job", id: created!.id },
-        after: { cluster: cluster.slug, name, namespace, state, source, rankTableId: table?.id ?? null, rankTableRevision: table?.revision ?? null },
-        details: { placement: summarizePlacement(placed) },
-      });
-      return created!.id;
+        { after: { cluster: cluster.slug, name, namespace, state, source, rankTableId: table?.id ?? null, rankTableRevision: table?.revision ?? null } },
+      );
     })
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw conflict(`cluster ${cluster.slug} already has job ${namespace}/${name}`, { code: "job_exists" });

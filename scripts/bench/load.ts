@@ -17,7 +17,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { cookieOf, productionBuild, serverUsage, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
+import { cookieOf, productionBuild, serverUsage, embeddedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import { postgresCpuMs } from "../proc-stats";
 import { summarizeProfiles } from "./cpu-profile";
 import { batchOf } from "./fault-ingest";
@@ -180,7 +180,7 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
 
 async function run(): Promise<void> {
   const build = await productionBuild();
-  const primary = await sharedPrimary({ embedded: true });
+  const primary = await embeddedPrimary();
   const instances: Instance[] = [];
   const profiles = process.env.LOAD_BENCH_CPU_PROFILE;
   if (profiles) await mkdir(profiles, { recursive: true });

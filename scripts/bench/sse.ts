@@ -9,7 +9,7 @@
  */
 import pg from "pg";
 import { faultChannel } from "@/db/schema/fault-event/constants";
-import { cookieOf, productionBuild, serverUsage, sharedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
+import { cookieOf, productionBuild, serverUsage, embeddedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import type { BenchSection } from "./index";
 import { loadAverage, mib, ms, spread } from "./percentiles";
 import { serverConnections } from "../proc-stats";
@@ -39,7 +39,7 @@ async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
 
 async function run(): Promise<void> {
   const build = await productionBuild();
-  const primary = await sharedPrimary({ embedded: true });
+  const primary = await embeddedPrimary();
   let instance: Instance | undefined;
   const pool = new pg.Pool({ connectionString: primary.url, max: 2 });
   const clients: SseClient[] = [];

@@ -1,6 +1,6 @@
 /**
  * Production instances on one PostgreSQL, for `npm run test:cluster` and the `sse` and `load` benches: the build they
- * run, the shared primary, starting and stopping them, with the HTTP calls the checks make.
+ * run, an embedded primary for the benches, starting and stopping them, with the HTTP calls the checks make.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startEmbeddedPostgres } from "@/db/embedded";
 import { descendantsUsage } from "../proc-stats";
-import { throwawayDatabase } from "../throwaway-database";
 
 export const root = process.cwd();
 export const serverJs = path.join(root, ".next-bundle", "standalone", "server.js");
@@ -43,15 +42,8 @@ export async function productionBuild(): Promise<Record<string, string>> {
   return { RANKSCOPE_STANDALONE_SERVER: serverJs };
 }
 
-/**
- * The primary the instances share: a fresh database on TEST_DATABASE_URL's server, or an embedded server (always
- * with `embedded`: a bench measures a PostgreSQL of its own, not the one others share).
- */
-export async function sharedPrimary({ embedded = false } = {}): Promise<{ url: string; dataDir?: string; cleanup: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE_URL && !embedded) {
-    const { env, cleanup } = await throwawayDatabase("rankscope_cluster");
-    return { url: env.DATABASE_URL!, cleanup };
-  }
+/** An embedded PostgreSQL of its own for a bench's instances (a bench measures its own server, not a shared one). */
+export async function embeddedPrimary(): Promise<{ url: string; dataDir: string; cleanup: () => Promise<void> }> {
   const dir = await embeddedDirectory();
   const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), persistent: false });
   log(`the primary is an embedded PostgreSQL on port ${server.port}`);

@@ -2,6 +2,7 @@ import "server-only";
 import type { AuditActor } from "@/db/queries/audit";
 import { can, minimumRole, type Permission } from "@/lib/auth/roles";
 import { ApiError, handler } from "@/server/http/errors";
+import { rememberWrite } from "@/server/http/read-routing";
 import { apiContentSecurityPolicy, withSecurityHeaders } from "@/server/http/security-headers";
 import { assertStorableUrl } from "@/server/http/url-text";
 import { auditActor, resolvePrincipal, type Principal } from "./principal";
@@ -74,7 +75,9 @@ export function route<Context = unknown>(
   return handler(async (request: Request, context: Context) => {
     const principal = await authorize(request, permission);
     assertStorableUrl(request);
-    return fn({ request, context, principal, actor: auditActor(principal, request.headers) });
+    const response = await fn({ request, context, principal, actor: auditActor(principal, request.headers) });
+    // With a read replica, the caller's next reads must see this write (server/http/read-routing.ts).
+    return isUnsafeMethod(request.method) ? rememberWrite(request, response) : response;
   });
 }
 

@@ -1,9 +1,12 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
-import { DatabaseNotConfiguredError } from "@/db/client";
+import { isDatabaseUnavailable } from "@/db/unavailable";
 import { DomainError, type DomainErrorKind } from "@/lib/errors";
 import { isUnstorableIssue } from "@/lib/text-safety";
+
+// One home (db/unavailable.ts), used here for the 503 and by the read routing for its fallback to the primary.
+export { isDatabaseUnavailable };
 
 /** The one error shape every JSON endpoint answers with. */
 export interface ErrorBody {
@@ -32,29 +35,6 @@ export function errorResponse(
   headers?: Record<string, string>,
 ): NextResponse<ErrorBody> {
   return NextResponse.json({ error: details === undefined ? { code, message } : { code, message, details } }, { status, headers });
-}
-
-/** Postgres connection failures (server down, refused, DNS) carry these codes. */
-const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "ECONNRESET", "57P01", "57P03", "3D000"]);
-
-/**
- * node-postgres reports a connection lost mid-use with plain Errors that carry no code: the socket closing under a
- * query, or a query on a client whose connection already failed (e.g. between two statements of a transaction).
- */
-const connectionLostMessages = ["Connection terminated unexpectedly", "Connection terminated", "Client has encountered a connection error and is not queryable"];
-
-/**
- * True when the error, or any error it wraps (`cause`, an AggregateError's `errors`), says the database cannot be
- * reached: drivers and ORMs wrap the socket error (e.g. Drizzle's query error has `cause.code = ECONNREFUSED`).
- */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (error === null || typeof error !== "object" || depth > 8) return false;
-  if (error instanceof DatabaseNotConfiguredError) return true;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && unreachableCodes.has(code)) return true;
-  if (error instanceof Error && connectionLostMessages.includes(error.message)) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
-  return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
 }
 
 /** The HTTP status of each kind of domain error: the only place where the domain meets HTTP. */

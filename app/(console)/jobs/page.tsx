@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { appDatabase } from "@/db/client";
 import { listJobs } from "@/db/queries/jobs";
 import { jobListSearchParams, queryOf } from "@/lib/jobs/url";
 import { requirePage } from "@/server/auth/page";
 import { JobListClient } from "./client";
+import { readForPage } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -17,5 +17,5 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const state = jobListSearchParams.parse(await searchParams);
   const query = queryOf(state);
   await requirePage("read", query ? `/jobs?${query}` : "/jobs");
-  return <JobListClient initial={await listJobs(appDatabase().db)} />;
+  return <JobListClient initial={(await readForPage(({ db }) => listJobs(db))).value} />;
 }

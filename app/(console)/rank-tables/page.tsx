@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { appDatabase } from "@/db/client";
 import { listRankTables } from "@/db/queries/rank-tables";
 import { requirePage } from "@/server/auth/page";
 import { RankTableListClient } from "./client";
 import { rankTableListQuery, rankTableListSearchParams } from "@/lib/rank-table-workspace/url";
+import { readForPage } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -16,5 +16,5 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function RankTablesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
   const query = rankTableListQuery(rankTableListSearchParams.parse(await searchParams));
   await requirePage("read", query ? `/rank-tables?${query}` : "/rank-tables");
-  return <RankTableListClient initial={await listRankTables(appDatabase().db)} />;
+  return <RankTableListClient initial={(await readForPage(({ db }) => listRankTables(db))).value} />;
 }

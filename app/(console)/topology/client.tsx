@@ -28,6 +28,7 @@ import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import type { NodeKind, SearchHit } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
+import { DataAsOf } from "@/components/primitives/data-as-of";
 
 // ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
 const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
@@ -243,6 +244,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
             }))}
           />
         </nav>
+        <DataAsOf answer={data} />
         <Space wrap>
           <span>{t("ranks.label")}</span>
           <Select

@@ -2,13 +2,13 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { topologyKeys } from "@/components/topology/query-keys";
-import { appDatabase } from "@/db/client";
 import { findCluster, firstCluster } from "@/db/queries/clusters";
 import { loadTopologyView } from "@/db/queries/topology-view";
 import { DomainError } from "@/lib/errors";
 import { topologyQuery, topologySearchParams, viewOf } from "@/lib/topology/url";
 import { requirePage } from "@/server/auth/page";
 import { TopologyClient } from "./client";
+import { readForPage } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -25,18 +25,23 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   // A deep link survives the detour through the sign-in page.
   const query = topologyQuery(state);
   await requirePage("read", query ? `/topology?${query}` : "/topology");
-  const handle = appDatabase();
-  const cluster = state.cluster ? await findCluster(handle.db, state.cluster) : await firstCluster(handle.db);
-  const queryClient = new QueryClient();
-  if (cluster) {
-    const { level, id } = viewOf(state);
+  const { level, id } = viewOf(state);
+  const { value, read } = await readForPage(async (handle) => {
+    const cluster = state.cluster ? await findCluster(handle.db, state.cluster) : await firstCluster(handle.db);
+    if (!cluster) return { cluster, view: undefined };
     try {
-      const view = await (await loadTopologyView(handle, cluster, level, id)).build();
-      queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id), view);
+      return { cluster, view: await (await loadTopologyView(handle, cluster, level, id)).build() };
     } catch (error) {
       // A super pod or server the cluster does not have: the client asks the API, which says so.
       if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
+      return { cluster, view: undefined };
     }
+  });
+  const { cluster, view } = value;
+  const queryClient = new QueryClient();
+  if (cluster && view) {
+    // From a replica that is behind: the hint the API's answer would carry (lib/data-as-of.ts).
+    queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id), read.asOf ? { ...view, dataAsOf: read.asOf.toISOString() } : view);
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { OpenFault } from "@/lib/faults/health";
 import type { FaultLevel } from "@/lib/faults/levels";
+import { isReplicaPool, ReplicaCannotAnswer } from "../../read-database";
 import { reevaluateSeries } from "./judgement";
 import { getFaultSettings } from "./settings";
 
@@ -16,6 +17,8 @@ export async function refreshOpenEscalations(pool: pg.Pool, clusterId: number, n
     [clusterId, new Date(now).toISOString()],
   );
   if (rows.length === 0) return 0;
+  // Judging them is a write: the primary does it, and the read with it (db/read-database.ts).
+  if (isReplicaPool(pool)) throw new ReplicaCannotAnswer(`${rows.length} open fault series wait to be judged again`);
   const settings = await getFaultSettings(pool, clusterId);
   const result = await reevaluateSeries(pool, clusterId, settings.escalation, rows.map((r) => r.series_key), Math.min(...rows.map((r) => r.began_at.getTime())), now);
   return result.updated;

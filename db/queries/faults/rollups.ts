@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { isReplicaPool, ReplicaCannotAnswer } from "../../read-database";
 
 /**
  * The statistics rollups (db/schema/fault-rollup/table.ts): kept fresh lazily. Triggers on fault_events append the
@@ -144,6 +145,17 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
  * days holding them. Returns how many hours were recomputed.
  */
 export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from: number; to: number }): Promise<number> {
+  if (isReplicaPool(pool)) {
+    // The replica's rollups are exact when none of the period's hours is stale there; rebuilding them is the primary's.
+    const { rows } = await pool.query<{ stale: boolean }>(
+      period
+        ? "select exists (select 1 from fault_rollup_dirty where cluster_id = $1 and hour >= $2::timestamptz and hour < $3::timestamptz) as stale"
+        : "select exists (select 1 from fault_rollup_dirty where cluster_id = $1) as stale",
+      period ? [clusterId, iso(period.from), iso(period.to)] : [clusterId],
+    );
+    if (rows[0]?.stale) throw new ReplicaCannotAnswer("fault rollups of the period are stale");
+    return 0;
+  }
   const client = await pool.connect();
   try {
     await client.query("begin");

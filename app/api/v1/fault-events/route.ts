@@ -8,6 +8,7 @@ import { queryObject } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
+import { jsonRead } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +19,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route("read", async ({ request }) => {
   const query = timelineQuerySchema.parse(queryObject(request, ["kind", "level"]));
-  const cluster = await getClusterOrThrow(appDatabase().db, query.cluster);
-  return NextResponse.json(await listTimeline(appDatabase().pool, cluster, query));
+  return jsonRead(request, async ({ db, pool }) => listTimeline(pool, await getClusterOrThrow(db, query.cluster), query));
 });
 
 /**

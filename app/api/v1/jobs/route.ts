@@ -6,13 +6,14 @@ import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
+import { jsonRead } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
 /** `GET /api/v1/jobs[?cluster=<slug or id>]`: jobs, newest first, with state, size, cluster and last diagnosis. */
 export const GET = route("read", async ({ request }) => {
   const { cluster } = jobListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return NextResponse.json({ items: await listJobs(appDatabase().db, cluster) });
+  return jsonRead(request, async ({ db }) => ({ items: await listJobs(db, cluster) }));
 });
 
 /**

@@ -1,11 +1,11 @@
 import { NextResponse } from "next/server";
-import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadFaultReport } from "@/db/queries/faults";
 import { reportQuerySchema } from "@/db/schema/fault-event/validation";
 import { reportCsv } from "@/lib/faults/report-csv";
 import { queryObject } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
+import { readFor, readHeaders } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -16,12 +16,16 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route("read", async ({ request }) => {
   const q = reportQuerySchema.parse(queryObject(request));
-  const cluster = await getClusterOrThrow(appDatabase().db, q.cluster);
-  const report = await loadFaultReport(appDatabase().pool, cluster, { from: q.from, to: q.to, compare: q.compare === "previous" });
-  if (q.format === "json") return NextResponse.json(report);
+  const { value, read } = await readFor(request, async ({ db, pool }) => {
+    const cluster = await getClusterOrThrow(db, q.cluster);
+    return { cluster, report: await loadFaultReport(pool, cluster, { from: q.from, to: q.to, compare: q.compare === "previous" }) };
+  });
+  const { cluster, report } = value;
+  if (q.format === "json") return NextResponse.json(report, { headers: readHeaders(read) });
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return new Response(reportCsv(report), {
     headers: {
+      ...readHeaders(read),
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="fault-report-${cluster.slug}-${day(q.from)}-${day(q.to)}.csv"`,
     },

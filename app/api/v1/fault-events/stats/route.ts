@@ -1,11 +1,10 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
-import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { faultStatistics } from "@/db/queries/faults";
 import { instantSchema } from "@/db/schema/fault-event/validation";
 import { queryObject } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
+import { jsonRead } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +13,5 @@ const query = z.object({ cluster: z.string().min(1), from: instantSchema, to: in
 /** `GET /api/v1/fault-events/stats?cluster=&from=&to=`: events by kind and level, MTTR, most-affected servers and dies, availability per super pod. */
 export const GET = route("read", async ({ request }) => {
   const q = query.parse(queryObject(request));
-  const cluster = await getClusterOrThrow(appDatabase().db, q.cluster);
-  return NextResponse.json(await faultStatistics(appDatabase().pool, cluster, q.from, q.to));
+  return jsonRead(request, async ({ db, pool }) => faultStatistics(pool, await getClusterOrThrow(db, q.cluster), q.from, q.to));
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadTopologyView } from "@/db/queries/topology-view";
 import { topologyLevels } from "@/lib/topology/model";
 import { route } from "@/server/auth/guard";
 import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "./shared";
+import { readFor, withReadHeaders } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -22,8 +22,11 @@ const query = z
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
-  const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
   const id = q.level === "cluster" ? null : q.id!;
-  const { faultsVersion, build } = await loadTopologyView(appDatabase(), cluster, q.level, id);
-  return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion }), build);
+  const { value, read } = await readFor(request, async (handle) => {
+    const cluster = await getClusterOrThrow(handle.db, clusterId);
+    const { faultsVersion, build } = await loadTopologyView(handle, cluster, q.level, id);
+    return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion }), build);
+  });
+  return withReadHeaders(value, read);
 });

@@ -1,19 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { NextResponse } from "next/server";
-import { appDatabase } from "@/db/client";
-import { topologyIndex } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
-import type { TopologyIndex } from "@/lib/topology/inventory-index";
 
 export type ClusterRouteContext = { params: Promise<{ id: string }> };
 
 /** Every topology answer may be kept by the browser but must be revalidated: the ETag changes with the inventory. */
 export const CACHE_CONTROL = "private, no-cache";
-
-export function indexOf(cluster: ClusterHeader): Promise<TopologyIndex> {
-  return topologyIndex(appDatabase().db, cluster);
-}
 
 /** Derived from the cluster, its inventory revision and the normalised query: equal ETag, equal body. */
 export function etagFor(cluster: ClusterHeader, route: string, query: Record<string, string | null | undefined>): string {

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { nodeKinds } from "@/lib/topology/model";
 import { route } from "@/server/auth/guard";
 import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "../shared";
+import { readFor, withReadHeaders } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,10 @@ const query = z.object({ kind: z.enum(nodeKinds), id: z.string().min(1).max(200)
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
   const q = query.parse(queryOf(request));
-  const cluster = await getClusterOrThrow(appDatabase().db, clusterId);
-  const { details, version } = await loadNodeDetails(appDatabase(), cluster, q.kind, q.id);
-  return cachedJson(request, etagFor(cluster, "node", { ...q, content: version }), () => details);
+  const { value, read } = await readFor(request, async (handle) => {
+    const cluster = await getClusterOrThrow(handle.db, clusterId);
+    const { details, version } = await loadNodeDetails(handle, cluster, q.kind, q.id);
+    return cachedJson(request, etagFor(cluster, "node", { ...q, content: version }), () => details);
+  });
+  return withReadHeaders(value, read);
 });
