@@ -33,6 +33,8 @@ if (mode !== "dev" && mode !== "start") {
 const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
 /** Also loaded into it: ends each API request's body just past its route's limit, before Next.js buffers it (the limits as JSON). */
 const bodyLimitPreload = new URL("./body-limit.mjs", import.meta.url).href;
+/** And: closes an event stream's connection once its client has read nothing for a while (stalled-streams.mjs). */
+const stalledStreamsPreload = new URL("./stalled-streams.mjs", import.meta.url).href;
 
 /**
  * The offline bundle (scripts/bundle.ts) runs Next.js's standalone server.js, named by RANKSCOPE_STANDALONE_SERVER,
@@ -80,7 +82,11 @@ async function main(): Promise<number> {
   await handle.pool.end();
 
   const port = process.env.PORT ?? "3000";
-  const child = spawn(process.execPath, [...serverNodeFlags, ...nextCommand(port)], {
+  // RANKSCOPE_CPU_PROFILE_DIR=<dir>: the server writes its V8 CPU profile there when it stops (benches; Node refuses
+  // --cpu-prof in NODE_OPTIONS).
+  const profileDir = process.env.RANKSCOPE_CPU_PROFILE_DIR;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...serverNodeFlags, ...profile, ...nextCommand(port)], {
     stdio: "inherit",
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
@@ -90,7 +96,9 @@ async function main(): Promise<number> {
       ...(standaloneServer ? { HOSTNAME: process.env.RANKSCOPE_HOST ?? "0.0.0.0" } : {}),
       DATABASE_URL: database.url,
       PORT: port,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`].filter(Boolean).join(" "),
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`, `--import ${JSON.stringify(stalledStreamsPreload)}`]
+        .filter(Boolean)
+        .join(" "),
       RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()),
     },
   });

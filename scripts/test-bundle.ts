@@ -3,7 +3,7 @@
  * directory, and starts it as an air-gapped machine would: `sh start.sh` with only Node.js on PATH, no
  * DATABASE_URL (so the embedded PostgreSQL from the archive), HOME in the directory and the npm registry
  * unreachable (npm_config_registry=http://127.0.0.1:9). Then checks /api/health, a sign-in with a demo account, a
- * signed-in page, the CLI, and a clean stop. `--skip-build` reuses the .next-bundle build of an earlier run.
+ * signed-in page, the CLI, and a clean stop. `--skip-build` packs the shared standalone build already made (scripts/production-build.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";

@@ -8,18 +8,17 @@
  * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
  * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
  * nothing (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
- * Runs the standalone build the test runners share (.next-e2e, scripts/production-build.ts; made first when missing:
- * `npm run test:e2e` rebuilds it).
+ * Runs the standalone build the test runners share (cluster/instances.ts productionBuild(), scripts/production-build.ts;
+ * made first when missing: `npm run test:e2e` rebuilds it).
  */
 import { killMidBatch, staleSave } from "./cluster/across";
-import { check, cookieOf, log, me, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
+import { check, cookieOf, log, me, productionBuild, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
 import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
 import { startPrimaryAndReplica } from "./cluster/replica";
 import { restartUnderLoad } from "./cluster/restart";
-import { sharedStandaloneServer } from "./production-build";
 
 async function main(): Promise<void> {
-  await sharedStandaloneServer(log);
+  const build = await productionBuild();
   const started = performance.now();
   const database = await startPrimaryAndReplica();
   const instances: Instance[] = [];
@@ -27,6 +26,7 @@ async function main(): Promise<void> {
     // The first instance migrates and seeds the demo with its accounts; the second finds everything in place.
     // Retention runs every 3 s on each, so that running it once across them is seen within the test.
     const env = {
+      ...build,
       DATABASE_URL: database.primaryUrl,
       DATABASE_READ_URL: database.replicaUrl,
       RANKSCOPE_SEED_DEMO: "1",
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     await Promise.allSettled(instances.map(stopInstance));
     await database.stop();
   }
-  await restartUnderLoad();
+  await restartUnderLoad(build);
   log(`passed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -7,7 +7,7 @@
  * per 1,000 events (route process, PostgreSQL; much less sensitive to that load) and the rate it would allow.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -16,6 +16,7 @@ import { freePort, type EmbeddedServer } from "@/db/embedded";
 import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { serverName } from "@/lib/faults/simulate";
+import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { serverNodeFlags } from "../server-node-flags";
 
 const BATCH = 1000;
@@ -35,11 +36,11 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
  */
 const spacingMs = 40_000;
 const totalBatches = WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES * CONCURRENCY.length;
-function batchOf(index: number, start: number): unknown[] {
+export function batchOf(index: number, start: number, spacing = spacingMs): unknown[] {
   const events: unknown[] = [];
   for (let i = 0; i < BATCH; i++) {
     const n = index * BATCH + i;
-    const began = start + n * spacingMs;
+    const began = start + n * spacing;
     const hccl = n % 7 === 0;
     events.push({
       cluster: "atlas-a3-demo",
@@ -53,31 +54,6 @@ function batchOf(index: number, start: number): unknown[] {
     });
   }
   return events;
-}
-
-/* CPU accounting from /proc (Linux); figures are left out elsewhere. */
-
-const ticksPerSecond = 100;
-
-async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const own = Number(fields[11]) + Number(fields[12]);
-  return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
-}
-
-/** CPU ms of a PostgreSQL server: the postmaster, its live backends and workers, and those that have exited. */
-async function postgresCpuMs(dataDir: string): Promise<number> {
-  const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
-  let ticks = await processTicks(postmaster, true);
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[1]) === postmaster) ticks += await processTicks(Number(entry)).catch(() => 0);
-  }
-  return (ticks * 1000) / ticksPerSecond;
 }
 
 interface CpuMeter {

@@ -5,6 +5,7 @@
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { fabricBench } from "./fabric";
+import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
@@ -12,6 +13,7 @@ import { rankTableBench } from "./rank-table";
 import { rateLimitBench } from "./rate-limit";
 import { reportBench } from "./report";
 import { scaleBench } from "./scale";
+import { sseBench } from "./sse";
 import { topologyBench } from "./topology";
 
 export interface BenchSection {
@@ -32,6 +34,8 @@ const SECTIONS: readonly BenchSection[] = [
   rateLimitBench,
   fabricBench,
   scaleBench,
+  sseBench,
+  loadBench,
 ];
 
 async function main(): Promise<void> {

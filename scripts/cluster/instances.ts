@@ -1,13 +1,17 @@
-/** The instances of `npm run test:cluster`: started from the standalone build, with the HTTP calls the checks make. */
+/**
+ * Production instances on one PostgreSQL, for `npm run test:cluster` and the `sse` and `load` benches: the build they
+ * run, an embedded primary for the benches, starting and stopping them, with the HTTP calls the checks make.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/db/embedded";
-import { standaloneServer as serverJs } from "../production-build";
+import { freePort, startEmbeddedPostgres } from "@/db/embedded";
+import { sharedStandaloneServer } from "../production-build";
+import { descendantsUsage } from "../proc-stats";
 
 export const root = process.cwd();
-export const log = (line: string) => console.log(`[test:cluster] ${line}`);
+export const log = (line: string) => console.log(`[cluster] ${line}`);
 export const tokenWritesPerMinute = 6;
 
 export function check(condition: boolean, what: string): void {
@@ -22,17 +26,36 @@ export interface Instance {
   output: () => string;
 }
 
+/**
+ * The production build the instances run, as the environment scripts/serve.ts needs to start it: the standalone
+ * build the test runners share (scripts/production-build.ts; built first when missing, reused as it is otherwise).
+ */
+export async function productionBuild(): Promise<Record<string, string>> {
+  return { RANKSCOPE_STANDALONE_SERVER: await sharedStandaloneServer(log) };
+}
+
+/** An embedded PostgreSQL of its own for a bench's instances (a bench measures its own server, not a shared one). */
+export async function embeddedPrimary(): Promise<{ url: string; dataDir: string; cleanup: () => Promise<void> }> {
+  const dir = await embeddedDirectory();
+  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), persistent: false });
+  log(`the primary is an embedded PostgreSQL on port ${server.port}`);
+  return { url: server.url(), dataDir: server.dataDir, cleanup: async () => (await server.stop(), await rm(dir, { recursive: true, force: true })) };
+}
+
+/** Resident memory (bytes) and CPU ms so far of an instance's server processes (Next.js; not the supervisor). */
+export const serverUsage = (instance: Instance) => descendantsUsage(instance.child.pid!);
+
+/** Starts scripts/serve.ts with `env`, which holds the build (productionBuild()) and the database. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
     cwd: root,
     env: {
       ...process.env,
+      RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(tokenWritesPerMinute),
       ...env,
       PORT: String(port),
-      RANKSCOPE_STANDALONE_SERVER: serverJs,
       RANKSCOPE_HOST: "127.0.0.1",
-      RANKSCOPE_TOKEN_WRITES_PER_MINUTE: String(tokenWritesPerMinute),
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,

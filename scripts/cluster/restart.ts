@@ -9,13 +9,13 @@ import { check, cookieOf, embeddedDirectory, log, me, signIn, startInstance, sto
  * `database_unavailable` with Retry-After, never a 500 or a hang; once it is back both instances serve again on
  * their own, without a restart.
  */
-export async function restartUnderLoad(): Promise<void> {
+export async function restartUnderLoad(build: Record<string, string>): Promise<void> {
   const dir = await embeddedDirectory();
   const dataDir = path.join(dir, "postgres");
   let server = await startEmbeddedPostgres({ dataDir, persistent: true });
   const instances: Instance[] = [];
   try {
-    const env = { DATABASE_URL: server.url(), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
+    const env = { ...build, DATABASE_URL: server.url(), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1" };
     instances.push(await startInstance("C", env));
     instances.push(await startInstance("D", env));
     const cookie = cookieOf(await signIn(instances[0]!, "editor", "editor-demo-pass"));

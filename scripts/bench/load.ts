@@ -1,0 +1,233 @@
+/**
+ * `npm run bench -- load`: 100 simulated viewers browsing while fault events are ingested, on one and on two
+ * production instances (cluster/instances.ts: the build productionBuild() finds) on one embedded PostgreSQL.
+ *
+ * - Viewers: each has its own session (the demo viewer, signed in 100 times) and loads a page at a time with the API
+ *   calls the page makes, in parallel as the browser does: the topology (the cluster view and the health of its dies),
+ *   the faults page (the last 24 h's timeline and statistics) or a list (clusters, rank tables, jobs); then thinks
+ *   0.5–1.5 s. Instances are taken in turn.
+ * - Ingest: batches of 1,000 events (the ingest bench's, scripts/bench/fault-ingest.ts) posted as device plugins
+ *   do, POST /api/v1/fault-events with an API token, paced to TARGET events/s by FEEDERS senders spread over the
+ *   instances; when the servers are slower, the achieved rate is what they took.
+ *
+ * Prints, per setup, p50/p95 per endpoint and the achieved events/s as a table, with the CPU each side used (the
+ * instances, PostgreSQL, this process) and the load average: on a shared machine that says what limits the figures.
+ * LOAD_BENCH_SECONDS sets a phase's measured length (30); LOAD_BENCH_CPU_PROFILE=<dir> writes the instances' V8 CPU
+ * profiles there (RANKSCOPE_CPU_PROFILE_DIR) and sums them up (cpu-profile.ts). Asserts nothing.
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { cookieOf, productionBuild, serverUsage, embeddedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
+import { postgresCpuMs } from "../proc-stats";
+import { summarizeProfiles } from "./cpu-profile";
+import { batchOf } from "./fault-ingest";
+import type { BenchSection } from "./index";
+import { loadAverage, ms, spread } from "./percentiles";
+
+
+const VIEWERS = 100;
+const TARGET = 20_000;
+const BATCH = 1000;
+const FEEDERS = 8;
+const WARM_UP_SECONDS = 5;
+const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
+const cluster = "atlas-a3-demo";
+const day = 86_400_000;
+
+type Call = [endpoint: string, path: string];
+
+/** The API calls each page makes when it loads (components/topology/queries.ts, components/faults/api.ts, …). */
+function pageCalls(now: number): Call[][] {
+  const window = `from=${now - day}&to=${now}`;
+  return [
+    [
+      ["GET topology (cluster view)", `/api/v1/clusters/${cluster}/topology?level=cluster`],
+      ["GET fault-events/health", `/api/v1/fault-events/health?cluster=${cluster}`],
+    ],
+    [
+      ["GET fault-events (timeline, 24 h)", `/api/v1/fault-events?cluster=${cluster}&${window}&state=all`],
+      ["GET fault-events/stats (24 h)", `/api/v1/fault-events/stats?cluster=${cluster}&${window}`],
+    ],
+    [
+      ["GET clusters", "/api/v1/clusters"],
+      ["GET rank-tables", "/api/v1/rank-tables"],
+      ["GET jobs", "/api/v1/jobs"],
+    ],
+  ];
+}
+
+const ingestEndpoint = "POST fault-events (1,000 events)";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Phase {
+  /** Latencies (ms) per endpoint, and failed calls (status other than 200, or no answer). */
+  latencies: Map<string, number[]>;
+  failures: Map<string, number>;
+  events: number;
+  seconds: number;
+  cpu: { instances: number; postgres: number; bench: number } | null;
+  load: string;
+}
+
+/** Viewers and feeders against `instances` for WARM_UP_SECONDS, then SECONDS measured. */
+async function phase(instances: Instance[], cookies: string[], token: string, dataDir: string | undefined, nextBody: () => string): Promise<Phase> {
+  const latencies = new Map<string, number[]>();
+  const failures = new Map<string, number>();
+  let measuring = false;
+  let stop = false;
+  let events = 0;
+  // A call counts when it started in the measured window, however long it took; events when acknowledged in it.
+  const note = (endpoint: string, started: number, ok: boolean, counted: boolean) => {
+    if (!counted) return;
+    if (ok) (latencies.get(endpoint) ?? latencies.set(endpoint, []).get(endpoint)!).push(performance.now() - started);
+    else failures.set(endpoint, (failures.get(endpoint) ?? 0) + 1);
+  };
+  const call = async (instance: Instance, endpoint: string, url: string, init: RequestInit) => {
+    const started = performance.now();
+    const counted = measuring;
+    const response = await fetch(`${instance.base}${url}`, { ...init, signal: AbortSignal.timeout(120_000) }).catch(() => undefined);
+    const ok = response?.status === 200;
+    await response?.arrayBuffer().catch(() => undefined);
+    note(endpoint, started, ok, counted);
+    return ok;
+  };
+
+  let turn = 0;
+  const viewer = async (cookie: string) => {
+    await sleep(Math.random() * 1000);
+    while (!stop) {
+      const instance = instances[turn++ % instances.length]!;
+      const calls = pageCalls(Date.now());
+      const page = calls[Math.floor(Math.random() * calls.length)]!;
+      await Promise.all(page.map(([endpoint, url]) => call(instance, endpoint, url, { headers: { cookie } })));
+      await sleep(500 + Math.random() * 1000);
+    }
+  };
+
+  // Paced: batch k is due at k / (TARGET / BATCH) s; a sender takes the next due batch when it is free.
+  const started = performance.now();
+  let sent = 0;
+  const feeder = async (index: number) => {
+    const instance = instances[index % instances.length]!;
+    while (!stop) {
+      const due = started + (sent * BATCH * 1000) / TARGET;
+      sent++;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (stop) break;
+      const body = nextBody();
+      const ok = await call(instance, ingestEndpoint, "/api/v1/fault-events", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body,
+      });
+      if (ok && measuring) events += BATCH;
+    }
+  };
+
+  const work = [...cookies.map(viewer), ...Array.from({ length: FEEDERS }, (_, i) => feeder(i))];
+  await sleep(WARM_UP_SECONDS * 1000);
+  const cpu = async () =>
+    process.platform === "linux"
+      ? {
+          instances: (await Promise.all(instances.map(async (i) => (await serverUsage(i)).cpuMs))).reduce((a, b) => a + b, 0),
+          postgres: dataDir ? await postgresCpuMs(dataDir) : 0,
+          bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+        }
+      : null;
+  const before = await cpu();
+  measuring = true;
+  const began = performance.now();
+  await sleep(SECONDS * 1000);
+  measuring = false;
+  const seconds = (performance.now() - began) / 1000;
+  const after = await cpu();
+  const load = loadAverage();
+  stop = true;
+  await Promise.all(work);
+  const cores = (a: number, b: number) => (b - a) / 1000 / seconds;
+  return {
+    latencies,
+    failures,
+    events,
+    seconds,
+    load,
+    cpu: before && after ? { instances: cores(before.instances, after.instances), postgres: cores(before.postgres, after.postgres), bench: cores(before.bench, after.bench) } : null,
+  };
+}
+
+function printTable(setups: { name: string; phase: Phase }[]): void {
+  const endpoints = [...new Set(setups.flatMap((s) => [...s.phase.latencies.keys(), ...s.phase.failures.keys()]))].sort((a, b) =>
+    a === ingestEndpoint ? 1 : b === ingestEndpoint ? -1 : a.localeCompare(b),
+  );
+  const cell = (phase: Phase, endpoint: string) => {
+    const s = spread(phase.latencies.get(endpoint) ?? []);
+    const failed = phase.failures.get(endpoint) ?? 0;
+    return `${ms(s.p50)} / ${ms(s.p95)} (${s.n}${failed ? `, ${failed} failed` : ""})`;
+  };
+  const header = ["endpoint", ...setups.map((s) => `${s.name}: p50 / p95 (calls)`)];
+  const rows = endpoints.map((endpoint) => [endpoint, ...setups.map((s) => cell(s.phase, endpoint))]);
+  rows.push(["ingested events/s (target " + TARGET.toLocaleString("en-US") + ")", ...setups.map((s) => Math.round(s.phase.events / s.phase.seconds).toLocaleString("en-US"))]);
+  rows.push(["viewer page calls/s", ...setups.map((s) => Math.round([...s.phase.latencies.entries()].filter(([e]) => e !== ingestEndpoint).reduce((n, [, v]) => n + v.length, 0) / s.phase.seconds).toLocaleString("en-US"))]);
+  rows.push(["CPU, cores: instances / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
+  rows.push(["load average at the end", ...setups.map((s) => s.phase.load)]);
+  const widths = header.map((_, i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+async function run(): Promise<void> {
+  const build = await productionBuild();
+  const primary = await embeddedPrimary();
+  const instances: Instance[] = [];
+  const profiles = process.env.LOAD_BENCH_CPU_PROFILE;
+  if (profiles) await mkdir(profiles, { recursive: true });
+  try {
+    const env = {
+      ...build,
+      DATABASE_URL: primary.url,
+      RANKSCOPE_SEED_DEMO: "1",
+      RANKSCOPE_DEMO_ACCOUNTS: "1",
+      // 100 viewers sign in from one address, and one token feeds 20 batches a second.
+      RANKSCOPE_SIGN_INS_PER_MINUTE: "10000",
+      RANKSCOPE_TOKEN_WRITES_PER_MINUTE: "1000000",
+      ...(profiles ? { RANKSCOPE_CPU_PROFILE_DIR: path.resolve(profiles) } : {}),
+    };
+    instances.push(await startInstance("A", env));
+    instances.push(await startInstance("B", env));
+    const [a] = instances as [Instance, Instance];
+    const cookies: string[] = [];
+    for (let i = 0; i < VIEWERS; i++) cookies.push(cookieOf(await signIn(instances[i % 2]!, "viewer", "viewer-demo-pass")));
+    const admin = cookieOf(await signIn(a, "admin", "admin-demo-pass"));
+    const created = await fetch(`${a.base}/api/v1/tokens`, {
+      method: "POST",
+      headers: { cookie: admin, origin: a.base, "content-type": "application/json" },
+      body: JSON.stringify({ name: "load bench feeder", role: "editor" }),
+    });
+    const { token } = (await created.json()) as { token: string };
+    // Distinct events 50 ms apart from 20 h ago on: the viewers' 24-hour window sees them arrive.
+    const start = Date.now() - 20 * 3_600_000;
+    let batch = 0;
+    const nextBody = () => JSON.stringify(batchOf(batch++, start, 50));
+    console.log(
+      `${VIEWERS} viewers (one session each, 0.5–1.5 s between pages) and ${FEEDERS} senders of ${BATCH.toLocaleString("en-US")}-event batches paced to ${TARGET.toLocaleString("en-US")} events/s; ` +
+        `${WARM_UP_SECONDS} s warm-up, ${SECONDS} s measured per setup; load average before: ${loadAverage()}`,
+    );
+    const setups = [];
+    setups.push({ name: "1 instance", phase: await phase([a], cookies, token, primary.dataDir, nextBody) });
+    setups.push({ name: "2 instances", phase: await phase(instances, cookies, token, primary.dataDir, nextBody) });
+    printTable(setups);
+  } finally {
+    await Promise.allSettled(instances.map(stopInstance));
+    await primary.cleanup();
+  }
+  if (profiles) await summarizeProfiles(profiles);
+}
+
+export const loadBench: BenchSection = {
+  name: "load",
+  description: `${VIEWERS} viewers browsing while fault events are ingested (target ${TARGET.toLocaleString("en-US")}/s), on one and on two production instances`,
+  run,
+};

@@ -1,0 +1,63 @@
+/** CPU and memory of processes from /proc (Linux), for the benches; elsewhere the callers leave the figures out. */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+
+export const ticksPerSecond = 100;
+
+export async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const own = Number(fields[11]) + Number(fields[12]);
+  return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+}
+
+/** CPU ms of a PostgreSQL server: the postmaster, its live backends and workers, and those that have exited. */
+export async function postgresCpuMs(dataDir: string): Promise<number> {
+  const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+  let ticks = await processTicks(postmaster, true);
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[1]) === postmaster) ticks += await processTicks(Number(entry)).catch(() => 0);
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
+/** Every process below `pid` (children, their children, …). */
+export async function descendants(pid: number): Promise<number[]> {
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
+  const direct = listed.split(" ").filter(Boolean).map(Number);
+  return [...direct, ...(await Promise.all(direct.map(descendants))).flat()];
+}
+
+/** Resident memory (bytes) and CPU ms used so far of the processes below `pid`, not `pid` itself. */
+export async function descendantsUsage(pid: number): Promise<{ rssBytes: number; cpuMs: number }> {
+  let rssBytes = 0;
+  let ticks = 0;
+  for (const child of await descendants(pid)) {
+    const status = await readFile(`/proc/${child}/status`, "utf8").catch(() => "");
+    rssBytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    ticks += await processTicks(child).catch(() => 0);
+  }
+  return { rssBytes, cpuMs: (ticks * 1000) / ticksPerSecond };
+}
+
+/**
+ * The TCP connections a local server port has, by the client's port, with their state ("01" established; "04"
+ * FIN_WAIT1: closed by the server with data the client has not taken yet). How a bench sees the server drop a client
+ * that does not read: that client cannot tell, its unread data stands before the FIN.
+ */
+export async function serverConnections(port: number): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, remote, state] = line.trim().split(/\s+/);
+      if (!local || !remote || !state) continue;
+      if (parseInt(local.split(":")[1]!, 16) === port) out.set(parseInt(remote.split(":")[1]!, 16), state);
+    }
+  }
+  return out;
+}
