@@ -1,23 +1,18 @@
 /**
  * Which requests pass proxy.ts: all but those with a body to the routes that take large ones (streamedApiRoutes),
  * which stream to their unproxiedRoute() handlers (a body the proxy sees is buffered whole by Next.js). The matcher
- * is compiled as the build compiles it.
+ * is compiled as the build compiles it (test/proxy-matcher.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import * as pageStaticInfo from "next/dist/build/analysis/get-page-static-info";
-import { getMiddlewareRouteMatcher, type MiddlewareRouteMatch } from "next/dist/shared/lib/router/utils/middleware-route-matcher";
 import { describe, expect, it } from "vitest";
 import { apiMethods } from "@/lib/auth/api-methods";
-import { config } from "@/proxy";
 import { streamedApiRoutes } from "@/server/http/body-limits";
+import { passesProxy as matches } from "@/test/proxy-matcher";
 import { appRoot } from "@/test/route-files";
 
-// The build's own compiler of `config.matcher` (exported, not declared in its types).
-const { getMiddlewareMatchers } = pageStaticInfo as unknown as { getMiddlewareMatchers: (matcher: typeof config.matcher, nextConfig: object) => Parameters<typeof getMiddlewareRouteMatcher>[0] };
-const matches: MiddlewareRouteMatch = getMiddlewareRouteMatcher(getMiddlewareMatchers(config.matcher, { basePath: "" }));
 const withBody = { "content-type": "multipart/form-data; boundary=x" };
-const passesProxy = (pathname: string, headers: Record<string, string> = withBody) => matches(pathname, { headers } as never, {});
+const passesProxy = (pathname: string, headers: Record<string, string> = withBody) => matches(pathname, headers);
 const concrete = (route: string) => route.replace(/\[\w+\]/g, "12");
 const streamed: readonly string[] = streamedApiRoutes;
 
