@@ -8,6 +8,8 @@
  * error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first round warms
  * the server up (see main); during the second /api/health, polled from its own thread, must answer within 100 ms
  * throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
+ * (The 16-32 MB chunked bodies to the rank-table routes are what tested that bound: their bodies stream past proxy.ts
+ * to the handler and, when large, to the rank-table worker; see ARCHITECTURE.md "A request".)
  * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness check; `--probe-only` sends only the probe.
  */
 import { spawn, type ChildProcess } from "node:child_process";
