@@ -261,6 +261,8 @@ async function main(): Promise<number> {
     for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
     for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
     const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryAfter <= memoryBefore * (1 + memoryTolerance);
+    // A 5xx has its cause only in the server's log.
+    if (tally.failures.some((failure) => /: 5\d\d /.test(failure))) console.log(`--- server log ---\n${log.join("").slice(-4000)}`);
     console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
     return ok ? 0 : 1;
   } catch (error) {

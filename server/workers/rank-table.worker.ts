@@ -8,9 +8,11 @@
  */
 import { parentPort } from "node:worker_threads";
 import { validateRankTable, type Lang } from "@/lib/rank-table";
-import type { RankTableJob } from "../rank-table-worker";
-import { readRankTableBody } from "./rank-table-body";
-import { workerFailure, type WorkerAnswer } from "./worker-pool";
+import type { RankTableJob } from "@/server/rank-table-worker";
+// Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
+// bundle's import.meta.url as the source's, starts it from there through tsx, which resolves @/ from tsconfig.json.
+import { readRankTableBody } from "@/server/workers/rank-table-body";
+import { workerFailure, type WorkerAnswer } from "@/server/workers/worker-pool";
 
 function run(job: RankTableJob): unknown {
   switch (job.job) {
