@@ -9,6 +9,8 @@
  * Run by scripts/fault-injection/run.ts as `node --conditions=react-server --import tsx <this file>` with
  * serverPreloadEnv(), DATABASE_URL and PORT; prints `listening` when ready.
  */
+// First, as `next start` does: AsyncLocalStorage on globalThis, which next/server and the proxy matcher's compiler need.
+import "next/dist/server/node-environment-baseline";
 import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
