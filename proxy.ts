@@ -86,16 +86,16 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
 export const config = {
   // The routes that take bodies of megabytes (streamedApiRoutes in server/http/body-limits.ts: rank tables, their
-  // validation and inventory import, diagnosis uploads of up to a few hundred MB) go straight to their route handler
+  // validation and inventory import, jobs, fault-event batches, diagnosis uploads) go straight to their route handler
   // when the request carries a body: Next.js buffers the whole body of a request the proxy sees (and cuts it at
   // proxyClientMaxBodySize), and the garbage collections of those copies stalled every other request. Their handlers
   // are unproxiedRoute()s (server/auth/guard.ts): the same guard, limits and headers as here, applied by themselves.
   // Requests to them without a body (their GETs and DELETEs, other methods) still come here, for the 405 shape.
   // A literal, as Next.js requires: server/auth/unproxied.test.ts holds both entries to streamedApiRoutes.
   matcher: [
-    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs/[^/]+/diagnoses|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
     {
-      source: "/api/v1/:streamed(jobs/[^/]+/diagnoses|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)",
+      source: "/api/v1/:streamed(jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)",
       missing: [
         { type: "header", key: "content-type" },
         { type: "header", key: "content-length" },

@@ -43,7 +43,7 @@ describe("readBytes into one buffer", () => {
   const whole = Buffer.concat(parts);
 
   it("gives the body's bytes in order, in a buffer of their own that can be transferred to a worker, with or without a declared length", async () => {
-    for (const headers of [{ "content-length": String(whole.byteLength) }, {}]) {
+    for (const headers of [{ "content-length": String(whole.byteLength) }, {}] as Record<string, string>[]) {
       const bytes = await readBytes(post(streamed(parts), headers), 1_000_000);
       expect(Buffer.from(bytes).equals(whole)).toBe(true);
       expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, whole.byteLength]);
