@@ -14,8 +14,9 @@ import { apiContentSecurityPolicy, contentSecurityPolicy, withSecurityHeaders as
  * No request body may be larger than this, whatever the route (each route has its own, usually much smaller,
  * limit too: `readJson(request, schema, limit)`, cut short before Next.js buffers it by scripts/body-limit.mjs).
  * Next.js buffers bodies for the proxy up to `proxyClientMaxBodySize` (next.config.ts), set just above this. The
- * routes that take large bodies (rank tables: 32 MiB; diagnosis uploads: more) do not pass the proxy when they carry
- * one (`config.matcher`): their bodies stream to the handler, which checks its own limit.
+ * routes that take bodies over 1 MiB (rank tables and jobs: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
+ * more) do not pass the proxy when they carry one (`config.matcher`): their bodies stream to the handler, which
+ * checks its own limit.
  */
 export const maxBodyBytes = 32 * 1024 * 1024 + 64 * 1024;
 
