@@ -88,7 +88,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 export const config = {
   // The routes that take bodies of megabytes (streamedApiRoutes in server/http/body-limits.ts: rank tables, their
   // validation and inventory import, jobs, fault-event batches, diagnosis uploads) go straight to their route handler
-  // when the request carries a body: Next.js buffers the whole body of a request the proxy sees (and cuts it at
+  // when the request carries a body (Content-Type or Transfer-Encoding): Next.js buffers the whole body of a request the proxy sees (and cuts it at
   // proxyClientMaxBodySize), and the garbage collections of those copies stalled every other request. Their handlers
   // are unproxiedRoute()s (server/auth/guard.ts): the same guard, limits and headers as here, applied by themselves.
   // Requests to them without a body (their GETs and DELETEs, other methods) still come here, for the 405 shape.
@@ -97,9 +97,9 @@ export const config = {
     "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
     {
       source: "/api/v1/:streamed(jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)",
+      // Not Content-Length: clients send "Content-Length: 0" on a PUT or DELETE without a body, whose 405 is the proxy's.
       missing: [
         { type: "header", key: "content-type" },
-        { type: "header", key: "content-length" },
         { type: "header", key: "transfer-encoding" },
       ],
     },

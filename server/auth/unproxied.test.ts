@@ -47,7 +47,9 @@ describe("proxy.ts matcher", () => {
     for (const route of streamedApiRoutes) {
       expect(passesProxy(concrete(route), {}), route).toBe(true);
       expect(passesProxy(`${concrete(route)}/`, {}), route).toBe(true);
-      for (const header of [{ "content-type": "text/plain" }, { "content-length": "12" }, { "transfer-encoding": "chunked" }] as Record<string, string>[]) expect(passesProxy(concrete(route), header), `${route} ${JSON.stringify(header)}`).toBe(false);
+      for (const header of [{ "content-type": "text/plain" }, { "transfer-encoding": "chunked" }] as Record<string, string>[]) expect(passesProxy(concrete(route), header), `${route} ${JSON.stringify(header)}`).toBe(false);
+      // A PUT without a body, as clients send it (e2e/jobs.spec.ts): its 405 comes from the proxy.
+      expect(passesProxy(concrete(route), { "content-length": "0" }), route).toBe(true);
     }
   });
 

@@ -42,7 +42,7 @@ export const apiBodyLimits: Readonly<Record<string, number>> = {
  * 512 MiB). Next.js buffers the whole body of every request the proxy sees (and the handler then reads it again),
  * so a 16-32 MB body cost a buffered copy, its copy for the handler and several V8 collections of the external
  * memory they held, long enough to make /api/health wait over 100 ms (issue 13). proxy.ts `config.matcher` leaves
- * out a request to these paths when it carries a body (Content-Type, Content-Length or Transfer-Encoding; the
+ * out a request to these paths when it carries a body (Content-Type or Transfer-Encoding; the
  * matcher has to be a literal, server/auth/unproxied.test.ts holds it to this list), and every handler in their
  * route files is an `unproxiedRoute()` (server/auth/guard.ts), which applies what the proxy would have.
  */
