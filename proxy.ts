@@ -12,9 +12,11 @@ import { apiContentSecurityPolicy, contentSecurityPolicy, withSecurityHeaders as
 
 /**
  * No request body may be larger than this, whatever the route (each route has its own, usually much smaller,
- * limit too: `readJson(request, schema, limit)`). The largest legitimate body is a rank table upload (32 MiB).
+ * limit too: `readJson(request, schema, limit)`, cut short before Next.js buffers it by scripts/body-limit.mjs).
  * Next.js buffers bodies for the proxy up to `proxyClientMaxBodySize` (next.config.ts), set just above this. The
- * diagnosis uploads, which may be larger, do not pass the proxy (`config.matcher`) and check their own limit.
+ * routes that take bodies over 1 MiB (rank tables and jobs: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
+ * more) do not pass the proxy when they carry one (`config.matcher`): their bodies stream to the handler, which
+ * checks its own limit.
  */
 export const maxBodyBytes = 32 * 1024 * 1024 + 64 * 1024;
 
@@ -84,12 +86,22 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Diagnosis uploads (a job's logs: up to diagnosisBodyLimit, a few hundred MB) go straight to their route handler:
-  // Next.js buffers the whole body of a request the proxy sees, and cuts it at proxyClientMaxBodySize. That handler
-  // is an unproxiedRoute() (server/auth/guard.ts): the same guard, limits and headers as here, applied by itself.
-  // Requests to it without a body (no Content-Type: its GET, other methods) still come here, for the 405 shape.
+  // The routes that take bodies of megabytes (streamedApiRoutes in server/http/body-limits.ts: rank tables, their
+  // validation and inventory import, jobs, fault-event batches, diagnosis uploads) go straight to their route handler
+  // when the request carries a body (Content-Type or Transfer-Encoding): Next.js buffers the whole body of a request the proxy sees (and cuts it at
+  // proxyClientMaxBodySize), and the garbage collections of those copies stalled every other request. Their handlers
+  // are unproxiedRoute()s (server/auth/guard.ts): the same guard, limits and headers as here, applied by themselves.
+  // Requests to them without a body (their GETs and DELETEs, other methods) still come here, for the 405 shape.
+  // A literal, as Next.js requires: server/auth/unproxied.test.ts holds both entries to streamedApiRoutes.
   matcher: [
-    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/jobs/[^/]+/diagnoses/?$).*)",
-    { source: "/api/v1/jobs/:id/diagnoses", missing: [{ type: "header", key: "content-type" }] },
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
+    {
+      source: "/api/v1/:streamed(jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)",
+      // Not Content-Length: clients send "Content-Length: 0" on a PUT or DELETE without a body, whose 405 is the proxy's.
+      missing: [
+        { type: "header", key: "content-type" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
   ],
 };

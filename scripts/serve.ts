@@ -13,10 +13,9 @@ import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemoAccounts, seedDemoData } from "@/db/seed";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
-import { bodyLimitRules } from "@/server/http/body-limits";
 import { resolveDatabase } from "./database";
 import { scheduleRetention } from "./retention-schedule";
-import { serverNodeFlags } from "./server-node-flags";
+import { serverNodeFlags, serverPreloadEnv } from "./server-node-flags";
 
 const log = (line: string) => console.log(`[rankscope] ${line}`);
 const mode = process.argv[2];
@@ -24,17 +23,6 @@ if (mode !== "dev" && mode !== "start") {
   console.error("usage: tsx scripts/serve.ts dev|start");
   process.exit(2);
 }
-
-/**
- * Loaded into the Next.js process: stamps each request with its connection's address and scheme, which Next.js does
- * not expose (server/auth/request.ts reads them). NODE_OPTIONS rather than an argument, so that processes Next.js
- * forks (the dev server's) load it too.
- */
-const peerAddressPreload = new URL("./peer-address.mjs", import.meta.url).href;
-/** Also loaded into it: ends each API request's body just past its route's limit, before Next.js buffers it (the limits as JSON). */
-const bodyLimitPreload = new URL("./body-limit.mjs", import.meta.url).href;
-/** And: closes an event stream's connection once its client has read nothing for a while (stalled-streams.mjs). */
-const stalledStreamsPreload = new URL("./stalled-streams.mjs", import.meta.url).href;
 
 /**
  * The offline bundle (scripts/bundle.ts) runs Next.js's standalone server.js, named by RANKSCOPE_STANDALONE_SERVER,
@@ -96,10 +84,8 @@ async function main(): Promise<number> {
       ...(standaloneServer ? { HOSTNAME: process.env.RANKSCOPE_HOST ?? "0.0.0.0" } : {}),
       DATABASE_URL: database.url,
       PORT: port,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${JSON.stringify(peerAddressPreload)}`, `--import ${JSON.stringify(bodyLimitPreload)}`, `--import ${JSON.stringify(stalledStreamsPreload)}`]
-        .filter(Boolean)
-        .join(" "),
-      RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()),
+      // The request preloads (peer address, body limits): serverPreloadEnv says why.
+      ...serverPreloadEnv(),
     },
   });
   const unsupervise = database.embedded?.supervise(log);

@@ -1,3 +1,5 @@
+import { bodyLimitRules } from "@/server/http/body-limits";
+
 /**
  * Node flags of the console's server process (scripts/serve.ts), and of the ingestion bench's route process so that
  * it measures what runs. A larger young generation (64 MB semi-spaces instead of Node's 16 MB): a fault batch's
@@ -10,3 +12,16 @@
  * (after a warm-up round) it comes back either way (425 → 450 MB with the flag).
  */
 export const serverNodeFlags = ["--max-semi-space-size=64"];
+
+/**
+ * Loaded into the server process (scripts/serve.ts's Next.js, and the fault-injection suite's app process, so that
+ * it runs what production runs): peer-address.mjs stamps each request with its connection's address and scheme,
+ * which Next.js does not expose (server/auth/request.ts reads them); body-limit.mjs ends each API request's body
+ * just past its route's limit, before Next.js buffers it (the limits as JSON); stalled-streams.mjs closes an event
+ * stream's connection once its client has read nothing for a while. NODE_OPTIONS rather than arguments, so that
+ * processes Next.js forks (the dev server's) load them too.
+ */
+export function serverPreloadEnv(nodeOptions = process.env.NODE_OPTIONS): { NODE_OPTIONS: string; RANKSCOPE_BODY_LIMITS: string } {
+  const preloads = ["./peer-address.mjs", "./body-limit.mjs", "./stalled-streams.mjs"].map((file) => `--import ${JSON.stringify(new URL(file, import.meta.url).href)}`);
+  return { NODE_OPTIONS: [nodeOptions, ...preloads].filter(Boolean).join(" "), RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()) };
+}

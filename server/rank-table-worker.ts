@@ -1,21 +1,24 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
-import { validateRankTable, type Issue, type Lang, type ValidationReport } from "@/lib/rank-table";
-import { canonicalize, type CanonicalTable } from "@/lib/rank-table-workspace/canonical";
-import { inventoryFromRankTable, type Inventory } from "@/lib/topology/import";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
+import { assertJsonType, readBytes } from "./http/body";
+import { readRankTableBody, type RankTableBody, type RankTableBodyKind } from "./workers/rank-table-body";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "./workers/worker-pool";
 
 /**
  * The rank-table work of the API that costs seconds on a large table: validation (POST /rank-tables/validate),
  * canonicalisation for a save (POST /rank-tables, PUT /rank-tables/{id}) and the inventory a table describes
- * (the inventory preview and import). Inputs up to `inlineLimit` bytes (or characters) are handled on the request
- * thread (a few milliseconds); larger ones in the worker (server/workers/worker-pool.ts), one at a time with a
- * short queue, so a 32 MB body of hostile JSON costs that thread a copy, not seconds of CPU or its heap.
+ * (the inventory preview and import). Bodies up to `inlineLimit` bytes are handled on the request thread (a few
+ * milliseconds); larger ones in the worker (server/workers/worker-pool.ts), one at a time with a short queue. The
+ * worker gets the body's bytes (read once, as they stream in: these routes do not pass proxy.ts) and does all the
+ * rest (decoding, JSON, the schema, the table), so a 32 MB body of hostile JSON costs the request thread one copy
+ * of its bytes, not seconds of CPU, its heap, or the garbage collections of strings and objects as large.
  */
 export const inlineLimit = 256 * 1024;
 
 /** One job of server/workers/rank-table.worker.ts. */
-export type RankTableJob = { job: "validate"; bytes: Uint8Array; lang: Lang } | { job: "canonicalize"; text: string } | { job: "inventory"; text: string };
+export type RankTableJob = { job: "validate"; bytes: Uint8Array; lang: Lang } | { job: "body"; kind: RankTableBodyKind; bytes: Uint8Array };
 
 const globalPool = globalThis as { rankTableWorkerPool?: WorkerPool };
 
@@ -36,18 +39,27 @@ function runJob<T>(job: RankTableJob, transfer: ArrayBuffer[] = []): Promise<T> 
   return pool().run<T>(job, transfer);
 }
 
-export async function validateRankTableBody(bytes: Uint8Array, lang: Lang): Promise<ValidationReport> {
+/** The bytes as a buffer of their own (a body larger than Node's small-buffer pool already is one), to transfer. */
+function owned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+/** The validator's report on a table sent as the raw body (any content type). */
+export async function validateRankTableBody(request: Request, lang: Lang): Promise<ValidationReport> {
+  const bytes = await readBytes(request, rankTableBodyLimit);
   if (bytes.byteLength <= inlineLimit) return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), { lang });
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-  return runJob<ValidationReport>({ job: "validate", bytes: owned, lang }, [owned.buffer as ArrayBuffer]);
+  const job = owned(bytes);
+  return runJob<ValidationReport>({ job: "validate", bytes: job, lang }, [job.buffer as ArrayBuffer]);
 }
 
-/** The canonical text and summary a save stores (lib/rank-table-workspace/canonical.ts), with its DomainErrors. */
-export async function canonicalRankTable(text: string): Promise<CanonicalTable> {
-  return text.length <= inlineLimit ? canonicalize(text) : runJob<CanonicalTable>({ job: "canonicalize", text });
-}
-
-/** The inventory a rank table describes and its findings (lib/topology/import.ts). */
-export async function rankTableInventory(text: string): Promise<{ inventory: Inventory | null; issues: Issue[] }> {
-  return text.length <= inlineLimit ? inventoryFromRankTable(text) : runJob({ job: "inventory", text });
+/**
+ * A JSON body carrying a rank table (server/workers/rank-table-body.ts), read and worked through: its other fields
+ * and the table's canonical form (`create`, `update`) or inventory (`import`, `preview`). The errors readJson gives.
+ */
+export async function rankTableBody<K extends RankTableBodyKind>(request: Request, kind: K): Promise<RankTableBody<K>> {
+  assertJsonType(request);
+  const bytes = await readBytes(request, rankTableBodyLimit);
+  if (bytes.byteLength <= inlineLimit) return readRankTableBody(kind, bytes);
+  const job = owned(bytes);
+  return runJob<RankTableBody<K>>({ job: "body", kind, bytes: job }, [job.buffer as ArrayBuffer]);
 }

@@ -1,19 +1,23 @@
 /**
  * The fault-injection suite's app process: every API route handler behind proxy.ts, served by a plain node:http
- * server, as `next start` would run them but without a build (minutes on this machine). Requests go through the
- * proxy (the central permission check, 405s, 503s) and then the route handler found by lib/auth/api-methods.ts,
- * with the peer-address stamp of scripts/peer-address.mjs (loaded with --import). Streams are piped as they come.
+ * server, as `next start` would run them but without a build (minutes on this machine). Requests the proxy's
+ * `config.matcher` takes (test/proxy-matcher.ts decides as Next.js does) have their bodies buffered and go through
+ * the proxy (the central permission check, 405s, 503s) and then the route handler found by lib/auth/api-methods.ts;
+ * the others (bodies to the streamed routes) stream to their handler. The server's preloads (peer address, body
+ * limits) are loaded as scripts/serve.ts loads them (scripts/server-node-flags.ts). Streams are piped as they come.
  *
- * Run by scripts/fault-injection/run.ts as
- * `node --import ./scripts/peer-address.mjs --conditions=react-server --import tsx <this file>` with DATABASE_URL
- * and PORT; prints `listening` when ready.
+ * Run by scripts/fault-injection/run.ts as `node --conditions=react-server --import tsx <this file>` with
+ * serverPreloadEnv(), DATABASE_URL and PORT; prints `listening` when ready.
  */
+// First, as `next start` does: AsyncLocalStorage on globalThis, which next/server and the proxy matcher's compiler need.
+import "next/dist/server/node-environment-baseline";
 import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { apiMethods } from "@/lib/auth/api-methods";
 import { proxy } from "@/proxy";
+import { passesProxy } from "@/test/proxy-matcher";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -47,28 +51,40 @@ async function send(response: Response, outgoing: http.ServerResponse): Promise<
   body.pipe(outgoing);
 }
 
+function requestOf(incoming: http.IncomingMessage, body: BodyInit | undefined, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+  const url = `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
+  return new Request(url, { method: incoming.method, headers, body, signal, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) });
+}
+
+async function answer(incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  outgoing.on("close", () => abort.abort());
+  const pathname = new URL(incoming.url ?? "/", "http://localhost").pathname;
+  const hasBody = incoming.method !== "GET" && incoming.method !== "HEAD";
+  let request: Request;
+  if (passesProxy(pathname, incoming.headers)) {
+    // As Next.js does for the proxy: the whole body first.
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = hasBody ? Buffer.concat(chunks) : undefined;
+    const checked = await proxy(new NextRequest(requestOf(incoming, body)));
+    if (checked.headers.get("x-middleware-next") !== "1") return send(checked, outgoing);
+    request = requestOf(incoming, body, abort.signal);
+  } else {
+    request = requestOf(incoming, hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined, abort.signal);
+  }
+  const found = await handlerFor(pathname, incoming.method ?? "GET");
+  if (!found) return send(Response.json({ error: { code: "not_found", message: "no such route" } }, { status: 404 }), outgoing);
+  return send(await found.handler(request, { params: Promise.resolve(found.params) }), outgoing);
+}
+
 const server = http.createServer((incoming, outgoing) => {
-  const chunks: Buffer[] = [];
-  incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-  incoming.on("end", () => {
-    void (async () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-      const url = `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
-      const body = incoming.method === "GET" || incoming.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const init = { method: incoming.method, headers, body };
-      const abort = new AbortController();
-      outgoing.on("close", () => abort.abort());
-      const checked = await proxy(new NextRequest(url, init));
-      if (checked.headers.get("x-middleware-next") !== "1") return send(checked, outgoing);
-      const found = await handlerFor(new URL(url).pathname, incoming.method ?? "GET");
-      if (!found) return send(Response.json({ error: { code: "not_found", message: "no such route" } }, { status: 404 }), outgoing);
-      return send(await found.handler(new Request(url, { ...init, signal: abort.signal }), { params: Promise.resolve(found.params) }), outgoing);
-    })().catch((error: unknown) => {
-      console.error(error);
-      if (!outgoing.headersSent) outgoing.writeHead(500);
-      outgoing.end();
-    });
+  answer(incoming, outgoing).catch((error: unknown) => {
+    console.error(error);
+    if (!outgoing.headersSent) outgoing.writeHead(500);
+    outgoing.end();
   });
 });
 

@@ -23,7 +23,7 @@ import { migrate } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
-import { serverNodeFlags } from "../server-node-flags";
+import { serverNodeFlags, serverPreloadEnv } from "../server-node-flags";
 
 const log = (line: string) => console.log(`[faults] ${line}`);
 const failures: string[] = [];
@@ -42,8 +42,9 @@ async function startApp(databaseUrl: string): Promise<App> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags, "--import", "./scripts/peer-address.mjs", "--conditions=react-server", "--import", "tsx", "scripts/fault-injection/app-server.ts"],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" } },
+    [...serverNodeFlags, "--conditions=react-server", "--import", "tsx", "scripts/fault-injection/app-server.ts"],
+    // The server's own preloads (peer address, body limits), as scripts/serve.ts gives them to Next.js.
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...serverPreloadEnv(), DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" } },
   );
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the app process exited (${code}) before listening`)));

@@ -8,6 +8,8 @@
  * be a 4xx in the error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first
  * round warms the server up (see main); during the second /api/health, polled from its own thread, must answer within
  * 100 ms throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
+ * (The 16-32 MB chunked bodies to the large-body routes are what tested that bound: their bodies stream past
+ * proxy.ts to the handler and, when large, to the rank-table worker; see ARCHITECTURE.md "A request".)
  * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness
  * check; `--probe-only` sends only the probe.
  */
@@ -253,6 +255,8 @@ async function main(): Promise<number> {
     for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
     for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
     const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryAfter <= memoryBefore * (1 + memoryTolerance);
+    // A 5xx has its cause only in the server's log.
+    if (tally.failures.some((failure) => /: 5\d\d /.test(failure))) console.log(`--- server log ---\n${log.join("").slice(-4000)}`);
     console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
     return ok ? 0 : 1;
   } catch (error) {

@@ -82,9 +82,11 @@ export function route<Context = unknown>(
 }
 
 /**
- * route() for an API route proxy.ts does not see (its `config.matcher` leaves it out so that large request bodies
- * stream to the handler instead of being buffered whole first): the same guard (credentials, role, CSRF, rate limit),
- * and the security headers the proxy puts on every answer, errors included. The handler checks its own body limit.
+ * route() for the API routes proxy.ts does not see when a request carries a body (`streamedApiRoutes` in
+ * server/http/body-limits.ts; the proxy's `config.matcher` leaves them out so that large request bodies stream to the
+ * handler instead of being buffered whole first): the same guard (credentials, role, CSRF, rate limit), and the
+ * security headers the proxy puts on every answer, errors included. Every handler of such a route uses it (a GET with
+ * a body skips the proxy too). The body limit is the preload's (scripts/body-limit.mjs) and the handler's own.
  */
 export function unproxiedRoute<Context = unknown>(
   permission: Exclude<Permission, "public">,

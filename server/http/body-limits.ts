@@ -36,6 +36,27 @@ export const apiBodyLimits: Readonly<Record<string, number>> = {
   "POST /api/v1/rank-tables/validate": rankTableBodyLimit,
 };
 
+/**
+ * The API routes whose request bodies stream to their handler instead of passing proxy.ts: those that take bodies
+ * larger than this (rank tables and the jobs that carry them: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
+ * 512 MiB). Next.js buffers the whole body of every request the proxy sees (and the handler then reads it again),
+ * so a 16-32 MB body cost a buffered copy, its copy for the handler and several V8 collections of the external
+ * memory they held, long enough to make /api/health wait over 100 ms (issue 13). proxy.ts `config.matcher` leaves
+ * out a request to these paths when it carries a body (Content-Type or Transfer-Encoding; the
+ * matcher has to be a literal, server/auth/unproxied.test.ts holds it to this list), and every handler in their
+ * route files is an `unproxiedRoute()` (server/auth/guard.ts), which applies what the proxy would have.
+ */
+export const streamedBodyThreshold = 1024 * 1024;
+
+/** The routes (as app/api's folders name them) of `streamedBodyThreshold`. */
+export const streamedApiRoutes: readonly string[] = [
+  ...new Set(
+    Object.entries(apiBodyLimits)
+      .filter(([, limit]) => limit > streamedBodyThreshold)
+      .map(([key]) => key.split(" ")[1]!),
+  ),
+].sort();
+
 /** What the preload is given (JSON in RANKSCOPE_BODY_LIMITS): each route as a method and a path regex, static before dynamic. */
 export interface BodyLimitRules {
   default: number;

@@ -29,3 +29,29 @@ describe("readBytes", () => {
     expect(await refusal(readBytes(post("x".repeat(11)), 10))).toEqual({ status: 413, code: "payload_too_large" });
   });
 });
+
+describe("readBytes into one buffer", () => {
+  /** A body that arrives in `parts` chunks, as a socket delivers it. */
+  const streamed = (parts: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+  const parts = [Buffer.from("a".repeat(5000)), Buffer.from("b".repeat(7000)), Buffer.from("c".repeat(3))];
+  const whole = Buffer.concat(parts);
+
+  it("gives the body's bytes in order, in a buffer of their own that can be transferred to a worker, with or without a declared length", async () => {
+    for (const headers of [{ "content-length": String(whole.byteLength) }, {}] as Record<string, string>[]) {
+      const bytes = await readBytes(post(streamed(parts), headers), 1_000_000);
+      expect(Buffer.from(bytes).equals(whole)).toBe(true);
+      expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, whole.byteLength]);
+    }
+  });
+
+  it("refuses a body longer than it declared, or than the limit while it streams (413)", async () => {
+    expect(await refusal(readBytes(post(streamed(parts), { "content-length": "5000" }), 1_000_000))).toEqual({ status: 413, code: "payload_too_large" });
+    expect(await refusal(readBytes(post(streamed(parts)), 12_000))).toEqual({ status: 413, code: "payload_too_large" });
+  });
+});

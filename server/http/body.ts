@@ -9,8 +9,7 @@ import { ApiError } from "./errors";
  * JSON, 400 when it does not parse or has the wrong shape.
  */
 export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit = defaultBodyLimit): Promise<T> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, "unsupported_media_type", "the body must be JSON (Content-Type: application/json)");
+  assertJsonType(request);
   const text = await readText(request, limit);
   let value: unknown;
   try {
@@ -19,6 +18,12 @@ export async function readJson<T>(request: Request, schema: z.ZodType<T>, limit 
     throw new ApiError(400, "invalid_json", "the body is not valid JSON");
   }
   return schema.parse(value);
+}
+
+/** 415 unless the request says its body is JSON. */
+export function assertJsonType(request: Request): void {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, "unsupported_media_type", "the body must be JSON (Content-Type: application/json)");
 }
 
 /** The body as text: UTF-8, as JSON must be (RFC 8259 §8.1); other bytes are a 400, not replacement characters stored. */
@@ -40,7 +45,12 @@ export function effectiveBodyLimit(request: Request, limit: number): number {
   return Number.isFinite(stamped) && stamped >= 0 ? Math.min(limit, stamped) : limit;
 }
 
-/** The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). */
+/**
+ * The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). A declared
+ * length gets its buffer up front and each chunk is copied in as it arrives (and dropped), so a large body is held
+ * once; a chunked one is gathered and joined once. The answer owns its memory when it is larger than Node's
+ * small-buffer pool, so it can be transferred to a worker without another copy.
+ */
 export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
   const limit = effectiveBodyLimit(request, routeLimit);
   const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
@@ -48,18 +58,21 @@ export async function readBytes(request: Request, routeLimit: number): Promise<U
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  const into = Number.isSafeInteger(declared) && declared > 0 ? new Uint8Array(declared) : undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+    if (size + value.byteLength > limit || (into && size + value.byteLength > into.byteLength)) {
       await reader.cancel().catch(() => {});
       throw tooLarge();
     }
-    chunks.push(value);
+    if (into) into.set(value, size);
+    else chunks.push(value);
+    size += value.byteLength;
   }
+  if (into) return size === into.byteLength ? into : into.subarray(0, size);
   // A view of what Buffer.concat made (its own memory, or a slice of the small-buffer pool), not one more copy of it.
   const joined = Buffer.concat(chunks, size);
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);

@@ -1,26 +1,25 @@
 /**
  * Worker-thread entry of server/rank-table-worker.ts: one rank-table job per message, off the request thread.
- * `validate`: the report of a table whose text arrives as UTF-8 bytes (transferred, not copied) and is decoded
- * here, so the request thread never holds the decoded string. `canonicalize`: the canonical text and summary a
- * saved revision stores. `inventory`: the inventory the table describes, with its findings. A DomainError (the
- * table cannot be stored) goes back as its parts and is thrown again on the request thread.
+ * Bodies arrive as UTF-8 bytes (transferred, not copied) and are decoded here, so the request thread never holds
+ * the decoded string. `validate`: the report of a table sent raw. `body`: a JSON body carrying a table, parsed and
+ * checked here, with the table's canonical form or inventory (./rank-table-body.ts). A DomainError (the table
+ * cannot be stored) or a ZodError (the body has the wrong shape) goes back as its parts and is thrown again on the
+ * request thread.
  */
 import { parentPort } from "node:worker_threads";
-import { DomainError } from "@/lib/errors";
 import { validateRankTable, type Lang } from "@/lib/rank-table";
-import { canonicalize } from "@/lib/rank-table-workspace/canonical";
-import { inventoryFromRankTable } from "@/lib/topology/import";
-import type { RankTableJob } from "../rank-table-worker";
-import type { WorkerAnswer } from "./worker-pool";
+import type { RankTableJob } from "@/server/rank-table-worker";
+// Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
+// bundle's import.meta.url as the source's, starts it from there through tsx, which resolves @/ from tsconfig.json.
+import { readRankTableBody } from "@/server/workers/rank-table-body";
+import { workerFailure, type WorkerAnswer } from "@/server/workers/worker-pool";
 
 function run(job: RankTableJob): unknown {
   switch (job.job) {
     case "validate":
       return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(job.bytes), { lang: job.lang as Lang });
-    case "canonicalize":
-      return canonicalize(job.text);
-    case "inventory":
-      return inventoryFromRankTable(job.text);
+    case "body":
+      return readRankTableBody(job.kind, job.bytes);
   }
 }
 
@@ -29,10 +28,7 @@ parentPort!.on("message", (job: RankTableJob) => {
   try {
     answer = { ok: true, value: run(job) };
   } catch (error) {
-    answer =
-      error instanceof DomainError
-        ? { ok: false, message: error.message, domain: { kind: error.kind, code: error.code, details: error.details } }
-        : { ok: false, message: error instanceof Error ? error.message : String(error) };
+    answer = workerFailure(error);
   }
   parentPort!.postMessage(answer);
 });

@@ -1,4 +1,5 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
+import { ZodError, type z } from "zod";
 import { DomainError, type DomainErrorKind } from "@/lib/errors";
 
 /**
@@ -19,8 +20,18 @@ export interface WorkerPoolOptions {
   label: string;
 }
 
-/** What a worker posts back for a job: its value, or its error (a DomainError as its parts, thrown again here). */
-export type WorkerAnswer = { ok: true; value: unknown } | { ok: false; message: string; domain?: { kind: DomainErrorKind; code: string; details?: unknown } };
+/** What a worker posts back for a job: its value, or its error (a DomainError or a ZodError as its parts, thrown again here). */
+export type WorkerAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; domain?: { kind: DomainErrorKind; code: string; details?: unknown }; zodIssues?: z.core.$ZodIssue[] };
+
+/** A worker's answer for a job that threw `error` (in the worker). */
+export function workerFailure(error: unknown): WorkerAnswer {
+  if (error instanceof DomainError) return { ok: false, message: error.message, domain: { kind: error.kind, code: error.code, details: error.details } };
+  // Issues are plain data, but may carry what failed (`input`): only what a structured clone can take goes back.
+  if (error instanceof ZodError) return { ok: false, message: error.message, zodIssues: JSON.parse(JSON.stringify(error.issues)) as z.core.$ZodIssue[] };
+  return { ok: false, message: error instanceof Error ? error.message : String(error) };
+}
 
 interface Job {
   message: unknown;
@@ -95,6 +106,7 @@ export class WorkerPool {
       if (!job) return;
       if (answer.ok) job.resolve(answer.value);
       else if (answer.domain) job.reject(new DomainError(answer.domain.kind, answer.message, { code: answer.domain.code, details: answer.domain.details }));
+      else if (answer.zodIssues) job.reject(new ZodError(answer.zodIssues));
       else job.reject(new Error(`${this.options.label} failed in the worker: ${answer.message}`));
     });
     worker.on("error", (error: Error & { code?: string }) => {

@@ -38,6 +38,15 @@ export const rankTableUpdateSchema = z.object({
 export type RankTableUpdate = z.infer<typeof rankTableUpdateSchema>;
 
 /**
+ * POST /api/v1/clusters/{id}/inventory/preview: the rank table to read an inventory from. Rank tables of 16,384 ranks
+ * are about 4 MB of canonical JSON; the limit leaves room for comments and indentation.
+ */
+export const inventoryPreviewSchema = z.object({ text: z.string().min(1).max(32 * 1024 * 1024) });
+
+/** PUT /api/v1/clusters/{id}/inventory: the table, and the inventory revision the operator previewed against (a change in between refuses the write: 409). */
+export const inventoryImportSchema = inventoryPreviewSchema.extend({ expectedRevision: z.number().int().positive() });
+
+/**
  * PATCH /api/v1/rank-tables/{id}: the table's name and linked cluster (null unlinks). They describe the table, not
  * its content, so changing them adds no revision and needs no If-Match.
  */

@@ -5,7 +5,7 @@ import { ingestFaultEvents, listTimeline } from "@/db/queries/faults";
 import { maxBatchBytes } from "@/db/schema/fault-event/constants";
 import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { queryObject } from "@/server/faults/http";
-import { route } from "@/server/auth/guard";
+import { unproxiedRoute } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { jsonRead } from "@/server/http/read-routing";
@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
  * the events overlapping the window (began before `to`, not ended before `from`), a density of the window, and
  * the total. Times are ISO 8601 or epoch ms.
  */
-export const GET = route("read", async ({ request }) => {
+export const GET = unproxiedRoute("read", async ({ request }) => {
   const query = timelineQuerySchema.parse(queryObject(request, ["kind", "level"]));
   return jsonRead(request, async ({ db, pool }) => listTimeline(pool, await getClusterOrThrow(db, query.cluster), query));
 });
@@ -28,7 +28,7 @@ export const GET = route("read", async ({ request }) => {
  * `atomic=all` (the default) one invalid item writes nothing and answers 422 `invalid_events` with the items.
  * `dryRun=1` says what would happen and writes nothing.
  */
-export const POST = route("write", async ({ request, actor }) => {
+export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { atomic, dryRun } = ingestQuerySchema.parse(queryObject(request));
   const items = await readJson(request, batchSchema, maxBatchBytes);
   const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });

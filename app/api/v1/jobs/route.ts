@@ -4,14 +4,14 @@ import { createJob, listJobs } from "@/db/queries/jobs";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
-import { route } from "@/server/auth/guard";
+import { unproxiedRoute } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { jsonRead } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
 /** `GET /api/v1/jobs[?cluster=<slug or id>]`: jobs, newest first, with state, size, cluster and last diagnosis. */
-export const GET = route("read", async ({ request }) => {
+export const GET = unproxiedRoute("read", async ({ request }) => {
   const { cluster } = jobListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   return jsonRead(request, async ({ db }) => ({ items: await listJobs(db, cluster) }));
 });
@@ -22,7 +22,7 @@ export const GET = route("read", async ({ request }) => {
  * the job with its port check (`ports`: its ports per host, its PT findings); 409 job_exists when the cluster has a
  * job of that name in the namespace.
  */
-export const POST = route("write", async ({ request, actor }) => {
+export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const input = await readJson(request, jobCreateSchema, jobBodyLimit);
   const handle = appDatabase();
   const job = await createJob(handle, input, actor);

@@ -135,6 +135,24 @@ describe("rank tables: create, read, save, revisions, export, delete", () => {
     expect((await unstorable.json()).error.code).toBe("invalid_text");
   });
 
+  it("refuses a large body that is not the right JSON in the worker as readJson does on the request thread: invalid UTF-8, invalid JSON, the wrong shape, unstorable text", async () => {
+    const padding = " ".repeat(inlineLimit);
+    const post = (body: BodyInit) => create(new Request(`${origin}/api/v1/rank-tables`, { method: "POST", body, headers: auth("editor", { "content-type": "application/json" }) }), none);
+    const invalidUtf8 = Buffer.concat([Buffer.from(`{"name":"x","text":"${padding}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const cases: [BodyInit, number, string][] = [
+      [invalidUtf8, 400, "invalid_utf8"],
+      [`{"name":"x","text":"${padding}"`, 400, "invalid_json"],
+      [JSON.stringify({ text: `{}${padding}` }), 400, "invalid_request"],
+      [JSON.stringify({ name: "nul\u0000", text: `{}${padding}` }), 422, "invalid_text"],
+    ];
+    for (const [body, status, code] of cases) {
+      const response = await post(body);
+      expect([code, response.status, (await response.json()).error.code]).toEqual([code, status, code]);
+    }
+    const notJson = await create(new Request(`${origin}/api/v1/rank-tables`, { method: "POST", body: `{}${padding}`, headers: auth("editor", { "content-type": "text/plain" }) }), none);
+    expect(notJson.status).toBe(415);
+  });
+
   it("refuses text that is not JSON (422, with the position), a viewer (403), and a missing name (400)", async () => {
     const broken = await createTable("broken", '{"status": ');
     expect(broken.status).toBe(422);

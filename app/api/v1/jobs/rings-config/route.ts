@@ -3,7 +3,7 @@ import { appDatabase } from "@/db/client";
 import { ingestRingsConfig } from "@/db/queries/jobs-rings-config";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
-import { route } from "@/server/auth/guard";
+import { unproxiedRoute } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
 import { z } from "zod";
 
@@ -17,7 +17,7 @@ const querySchema = z.object({ cluster: z.string().trim().min(1).max(200) });
  * `{status: created|updated|unchanged, job, ports}` (201 when created; `ports` is the job's port check: its ports per
  * host and its PT findings); a malformed ConfigMap is 422 invalid_rings_config with the path.
  */
-export const POST = route("write", async ({ request, actor }) => {
+export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { cluster } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const body = await readJson(request, z.unknown(), jobBodyLimit);
   const handle = appDatabase();

@@ -1,17 +1,16 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { deleteRankTable, getRankTable, updateRankTable, updateRankTableMetadata } from "@/db/queries/rank-tables";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
-import { rankTableMetadataSchema, rankTableUpdateSchema } from "@/db/schema/rank-table/validation";
-import { route } from "@/server/auth/guard";
+import { rankTableMetadataSchema } from "@/db/schema/rank-table/validation";
+import { unproxiedRoute } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
-import { canonicalRankTable } from "@/server/rank-table-worker";
+import { rankTableBody } from "@/server/rank-table-worker";
 import { detailResponse, ifMatchRevision, notFound, tableId, type IdContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
 /** The rank table with the canonical text of its current revision; ETag is the revision. */
-export const GET = route<IdContext>("read", async ({ context }) => {
+export const GET = unproxiedRoute<IdContext>("read", async ({ context }) => {
   const id = await tableId(context);
   const detail = await getRankTable(appDatabase().db, id);
   if (!detail) throw notFound(id);
@@ -21,14 +20,13 @@ export const GET = route<IdContext>("read", async ({ context }) => {
 /**
  * Saves a new revision from `{ text, name?, clusterId?, comment? }`. If-Match must name the revision the edit
  * started from; if another save came in between: 409 revision_conflict, details.current is the current table. A large
- * text is read off the request thread.
+ * body is read off the request thread.
  */
-export const PUT = route<IdContext>("write", async ({ request, context, actor }) => {
+export const PUT = unproxiedRoute<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const expected = ifMatchRevision(request);
-  const input = await readJson(request, rankTableUpdateSchema, rankTableBodyLimit);
-  const canonical = await canonicalRankTable(input.text);
-  return detailResponse(await updateRankTable(appDatabase().db, id, expected, input, actor, canonical));
+  const { fields, work: canonical } = await rankTableBody(request, "update");
+  return detailResponse(await updateRankTable(appDatabase().db, id, expected, { ...fields, text: canonical.text }, actor, canonical));
 });
 
 /**
@@ -36,14 +34,14 @@ export const PUT = route<IdContext>("write", async ({ request, context, actor })
  * The content is unchanged, so no revision is added and no If-Match is needed; the answer's ETag is the
  * (unchanged) current revision. An unknown cluster: 422 unknown_cluster.
  */
-export const PATCH = route<IdContext>("write", async ({ request, context, actor }) => {
+export const PATCH = unproxiedRoute<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const input = await readJson(request, rankTableMetadataSchema);
   return detailResponse(await updateRankTableMetadata(appDatabase().db, id, input, actor));
 });
 
 /** Deletes the rank table and all its revisions. */
-export const DELETE = route<IdContext>("write", async ({ context, actor }) => {
+export const DELETE = unproxiedRoute<IdContext>("write", async ({ context, actor }) => {
   const id = await tableId(context);
   if (!(await deleteRankTable(appDatabase().db, id, actor))) throw notFound(id);
   return NextResponse.json({ deleted: id });

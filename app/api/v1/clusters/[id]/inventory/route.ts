@@ -1,35 +1,26 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { replaceInventory } from "@/db/queries/topology";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
-import { route } from "@/server/auth/guard";
-import { readJson } from "@/server/http/body";
+import { unproxiedRoute } from "@/server/auth/guard";
 import { ApiError } from "@/server/http/errors";
-import { MAX_ISSUES, previewImport, tableBody } from "./shared";
+import { MAX_ISSUES, previewImport } from "./shared";
 
 export const dynamic = "force-dynamic";
-
-const body = tableBody.extend({
-  /** The inventory revision the operator previewed against: a change in between refuses the write (409). */
-  expectedRevision: z.number().int().positive(),
-});
 
 /**
  * `PUT /api/v1/clusters/{id}/inventory` with `{"text", "expectedRevision"}`: replaces the cluster's inventory with
  * the one the rank table describes, in one transaction. A table with errors answers 422 with its findings.
  */
-export const PUT = route<{ params: Promise<{ id: string }> }>("write", async ({ request, context, actor }) => {
+export const PUT = unproxiedRoute<{ params: Promise<{ id: string }> }>("write", async ({ request, context, actor }) => {
   const { id } = await context.params;
-  const { text, expectedRevision } = await readJson(request, body, rankTableBodyLimit);
-  const preview = await previewImport(id, text);
+  const { preview, fields } = await previewImport(id, request, "import");
   if (!preview.valid || !preview.next || !preview.diff) {
     throw new ApiError(422, "invalid_rank_table", "the rank table has errors: fix them before importing it", {
       issues: preview.issues.filter((issue) => issue.severity === "error").slice(0, MAX_ISSUES),
     });
   }
   const { diff } = preview;
-  const revision = await replaceInventory(appDatabase().db, preview.cluster.id, preview.next, expectedRevision, actor, {
+  const revision = await replaceInventory(appDatabase().db, preview.cluster.id, preview.next, fields.expectedRevision, actor, {
     serversAdded: diff.servers.added.length,
     serversRemoved: diff.servers.removed.length,
     serversChanged: diff.servers.changed.length,

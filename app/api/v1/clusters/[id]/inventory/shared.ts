@@ -1,17 +1,12 @@
 import "server-only";
-import { z } from "zod";
 import { appDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { loadClusterInventory } from "@/db/queries/topology";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import { diffInventory, type Inventory, type InventoryDiff } from "@/lib/topology/import";
 import type { Issue } from "@/lib/rank-table";
-import { rankTableInventory } from "@/server/rank-table-worker";
-
-/** Rank tables of 16,384 ranks are about 4 MB of canonical JSON; leave room for comments and indentation. */
-export const MAX_TABLE_CHARS = 32 * 1024 * 1024;
-
-export const tableBody = z.object({ text: z.string().min(1).max(MAX_TABLE_CHARS) });
+import { rankTableBody } from "@/server/rank-table-worker";
+import type { RankTableBodyFields, RankTableBodyKind } from "@/server/workers/rank-table-body";
 
 export interface Preview {
   cluster: ClusterHeader;
@@ -23,14 +18,22 @@ export interface Preview {
   next: Inventory | null;
 }
 
-/** The table is read off the request thread when it is large (server/rank-table-worker.ts). */
-export async function previewImport(idOrSlug: string, text: string): Promise<Preview> {
+/**
+ * The cluster (404 before the body is read), then the table the body carries, read off the request thread when it is
+ * large (server/rank-table-worker.ts), as an inventory compared with the cluster's; with the body's other fields.
+ */
+export async function previewImport<K extends Extract<RankTableBodyKind, "import" | "preview">>(
+  idOrSlug: string,
+  request: Request,
+  kind: K,
+): Promise<{ preview: Preview; fields: RankTableBodyFields<K> }> {
   const { db } = appDatabase();
   const cluster = await getClusterOrThrow(db, idOrSlug);
-  const { inventory: next, issues } = await rankTableInventory(text);
-  if (!next) return { cluster, valid: false, issues, counts: null, diff: null, next: null };
+  const { fields, work } = await rankTableBody(request, kind);
+  const { inventory: next, issues } = work as { inventory: Inventory | null; issues: Issue[] };
+  if (!next) return { fields, preview: { cluster, valid: false, issues, counts: null, diff: null, next: null } };
   const current = { mode: cluster.mode, ...(await loadClusterInventory(db, cluster.id)) };
-  return {
+  const preview: Preview = {
     cluster,
     valid: true,
     issues,
@@ -43,6 +46,7 @@ export async function previewImport(idOrSlug: string, text: string): Promise<Pre
     diff: diffInventory(current, next),
     next,
   };
+  return { fields, preview };
 }
 
 /** At most this many findings go back to the browser; the rank-table page shows them all. */
