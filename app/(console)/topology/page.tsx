@@ -29,10 +29,10 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   const cluster = state.cluster ? await findCluster(handle.db, state.cluster) : await firstCluster(handle.db);
   const queryClient = new QueryClient();
   if (cluster) {
-    const { level, id } = viewOf(state);
+    const { level, id, expand } = viewOf(state);
     try {
-      const view = await (await loadTopologyView(handle, cluster, level, id)).build();
-      queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id), view);
+      const view = await (await loadTopologyView(handle, cluster, level, id, expand)).build();
+      queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id, expand), view);
     } catch (error) {
       // A super pod or server the cluster does not have: the client asks the API, which says so.
       if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
