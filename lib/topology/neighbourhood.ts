@@ -71,7 +71,7 @@ export const NEIGHBOURHOOD_GEOMETRY: ServerGeometry = {
   dieHeight: 28,
   dieGap: 14,
   npuPadding: 4,
-  npuHeader: 0,
+  npuHeader: 16,
   npuGap: 8,
   npuColumns: 4,
   serverPadding: 10,
