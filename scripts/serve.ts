@@ -13,6 +13,7 @@ import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemoFaults } from "@/db/queries/faults";
 import { seedDemoJobs } from "@/db/queries/jobs-seed";
 import { seedDemo, seedDemoAccounts } from "@/db/seed";
+import { e2eSuperCluster } from "@/lib/topology/large-cluster";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { bodyLimitRules } from "@/server/http/body-limits";
@@ -62,6 +63,11 @@ async function main(): Promise<number> {
       if (faults) log(`seeded a simulated day of faults: ${faults} events`);
       const jobs = await seedDemoJobs(handle);
       if (jobs) log(`seeded demo jobs: ${jobs} (one failed, with its diagnosis)`);
+    }
+    // The end-to-end tests' SuperCluster-shaped cluster (64 super pods, past the topology's aggregation thresholds).
+    if (process.env.RANKSCOPE_SEED_SCALE === "1") {
+      const seeded = await seedDemo(handle.db, [e2eSuperCluster()]);
+      if (seeded.created.length) log(`seeded the scale test cluster: ${seeded.created.join(", ")}`);
     }
     // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).
     if ((database.embedded && seedingDemo) || process.env.RANKSCOPE_DEMO_ACCOUNTS === "1") {
