@@ -173,16 +173,23 @@ export function cellPainter(input: PainterInput) {
     node.kind === "die" ||
     node.kind === "plane" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
-  /** An aggregate: its name, then as room allows its counts and its distribution in words. */
+  /**
+   * An aggregate: its name (its id alone when narrow), then as room allows its counts and its distribution in words;
+   * when there is room for one line only, the trouble goes beside the name ("pod-37 · 1 faulty").
+   */
   const aggregateLabel = (node: TopologyNode, pixelsPerUnit: number): Omit<CellLabel, "width"> | null => {
     const height = node.height * pixelsPerUnit;
-    if (height < 12 || node.width * pixelsPerUnit < 30) return null;
+    const width = node.width * pixelsPerUnit;
+    if (height < 12 || width < 30) return null;
     const fontSize = height >= 60 ? 12 : height >= 30 ? 10 : 9;
-    const name = node.kind === "superpod" ? labels.superPod(node.id) : node.id;
-    const lines = [`{b|${name}}`];
-    if (height >= 45 && node.counts) lines.push(labels.counts(node));
-    if (height >= 30 && node.healthCounts) lines.push(labels.healthCounts(node.healthCounts));
-    return { text: lines.join("\n"), position: "insideTopLeft", bold: true, fontSize };
+    const name = `{b|${node.kind === "superpod" && width >= 150 ? labels.superPod(node.id) : node.id}}`;
+    const counts = node.healthCounts;
+    const trouble = counts ? labels.healthCounts({ ...counts, healthy: 0 }) : "";
+    let lines: string[];
+    if (height >= 52) lines = [name, ...(node.counts ? [labels.counts(node)] : []), ...(counts ? [labels.healthCounts(counts)] : [])];
+    else if (height >= 34) lines = [name, trouble || (counts ? labels.healthCounts(counts) : "")];
+    else lines = [trouble ? `${name} · ${trouble}` : name];
+    return { text: lines.filter(Boolean).join("\n"), position: "insideTopLeft", bold: true, fontSize };
   };
 
   const labelOf = (node: TopologyNode, pixelsPerUnit: number): (Omit<CellLabel, "width" | "fontSize"> & { fontSize?: number }) | null => {

@@ -194,7 +194,7 @@ export function layoutPlainServers(count: number): { bounds: { width: number; he
  * the super pod view, each with its name, counts and health distribution (drawn as a bar).
  */
 export const AGGREGATE_GEOMETRY = {
-  pod: { width: 280, height: 120 },
+  pod: { width: 240, height: 120 },
   podGap: 70,
   server: { width: 170, height: 70 },
   serverGap: 30,
