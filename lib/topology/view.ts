@@ -1,5 +1,5 @@
 import { DomainError } from "@/lib/errors";
-import type { LinkKind } from "@/lib/inventory/vocabulary";
+import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import {
   AGGREGATE_GEOMETRY,
@@ -53,6 +53,10 @@ class PairCounter {
     if (entry) entry.count++;
     else this.counts.set(key, { source, target, kind, count: 1 });
   }
+  /** A link already counted elsewhere (pairs of super pods). */
+  addCounted(link: TopologyLink): void {
+    this.counts.set(`${link.kind}\u0000${link.source}\u0000${link.target}`, { ...link });
+  }
   links(): TopologyLink[] {
     return [...this.counts.values()];
   }
@@ -85,13 +89,48 @@ export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, po
   return path;
 }
 
-/** The RoCE parameter plane between super pods, one drawn link per pair of pods and kind. */
+/**
+ * The RoCE parameter plane between super pods, one drawn link per pair of pods and kind, counted once per index (the
+ * index is kept per inventory revision): at half a million dies this walks 2.6 million link ends, so it allocates
+ * nothing per link (pairs are numbered, not named) and is not walked again when only the health changed.
+ */
+const podPairsOf = new WeakMap<TopologyIndex, TopologyLink[]>();
 function countPodPairs(index: TopologyIndex, pairs: PairCounter): void {
-  forEachLink(index, index.dieById.values(), (a, b, kind) => {
-    const pa = a.server.pod;
-    const pb = b.server.pod;
-    if (pa && pb && pa !== pb && a.id < b.id) pairs.add(kind, pa.id, pb.id);
-  });
+  let links = podPairsOf.get(index);
+  if (!links) {
+    const podNumber = new Map(index.pods.map((pod, i) => [pod, i]));
+    const kindNumber = new Map(linkKinds.map((kind, i) => [kind, i]));
+    const podCount = index.pods.length;
+    const counts = new Map<number, number>();
+    for (const pod of index.pods) {
+      const pa = podNumber.get(pod)!;
+      for (const server of pod.servers) {
+        for (const die of server.dies) {
+          for (const link of index.dieLinks.get(die.id) ?? []) {
+            const other = link.peer.server.pod;
+            if (!other || other === pod) continue;
+            const pb = podNumber.get(other)!;
+            // Each link is kept on both its dies: count it from the lower-numbered pod's end only.
+            if (pa > pb) continue;
+            const key = (pa * podCount + pb) * linkKinds.length + kindNumber.get(link.kind)!;
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          }
+        }
+      }
+    }
+    links = [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([key, count]) => {
+        const kind = linkKinds[key % linkKinds.length]!;
+        const pair = Math.floor(key / linkKinds.length);
+        const a = index.pods[Math.floor(pair / podCount)]!.id;
+        const b = index.pods[pair % podCount]!.id;
+        const [source, target] = a < b ? [a, b] : [b, a];
+        return { source, target, kind, count };
+      });
+    podPairsOf.set(index, links);
+  }
+  for (const link of links) pairs.addCounted(link);
 }
 
 function clusterView(index: TopologyIndex): TopologyView {
