@@ -112,10 +112,12 @@ test.describe("Topology at SuperCluster scale", () => {
     await expect(page.getByTestId("neighbourhood-summary")).toHaveText(/^1 hop from p37-s011\/d5/);
     await collect("neighbourhood, reloaded");
 
-    // And back: every step is in the URL.
+    // And back, one step at a time: every step is in the URL (the seed die, then the hops).
     await page.goBack();
+    await expect(page).not.toHaveURL(/from=/);
+    await expect(page.getByTestId("neighbourhood-summary")).toHaveText(/^1 hop from p37-s011: \d+ dies on \d+ servers drawn$/);
     await page.goBack();
-    await page.goBack();
+    await expect(page).not.toHaveURL(/hops=/);
     await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
     await page.getByRole("navigation", { name: "Topology path" }).getByRole("link", { name: NAME }).click();
     await expect(summary(page)).toHaveText("Cluster · 64 super pods as aggregates · 63 links: RoCE parameter plane");
