@@ -119,8 +119,11 @@ test.describe("Topology at SuperCluster scale", () => {
     await page.goBack();
     await expect(page).not.toHaveURL(/hops=/);
     await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
+    // The page came back from a reload: wait for it to be interactive (its graph drawn) before using the breadcrumb.
+    await drawn(page, testInfo, "server p37-s011, back");
     await page.getByRole("navigation", { name: "Topology path" }).getByRole("link", { name: NAME }).click();
-    await expect(summary(page)).toHaveText("Cluster · 64 super pods as aggregates · 63 links: RoCE parameter plane");
+    await expect(page).not.toHaveURL(/level=/);
+    await expect(summary(page)).toHaveText("Cluster · 64 super pods as aggregates · 63 links: RoCE parameter plane", { timeout: 30_000 });
     await drawn(page, testInfo, "back at the cluster");
 
     // A pod of 1,040 dies draws its 65 servers as aggregates; drilling in still reaches a server and its dies.
