@@ -43,9 +43,10 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/serve.ts start",
     url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 120_000,
+    // Seeding the demo and the scale test's SuperCluster (17,168 dies) on a busy machine.
+    timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_SEED_SCALE: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
   },
 });

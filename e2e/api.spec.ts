@@ -12,6 +12,8 @@ test.describe("API", () => {
     expect(clusters).toEqual([
       expect.objectContaining({ name: "Atlas 900 A3 SuperPoD (demo)", superPods: 2, servers: 96, npus: 768, devices: 1536 }),
       expect.objectContaining({ name: "Atlas 800T A2 training (demo)", superPods: 0, servers: 4, npus: 32, devices: 32 }),
+      // Seeded for e2e/topology-scale.spec.ts (RANKSCOPE_SEED_SCALE=1).
+      expect.objectContaining({ name: "SuperCluster (e2e, 64 super pods)", superPods: 64, servers: 1073, npus: 8584, devices: 17168 }),
     ]);
   });
 

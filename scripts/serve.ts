@@ -10,7 +10,8 @@ import { connectDatabase } from "@/db/client";
 import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { bootstrapAdmin } from "@/db/queries/users";
-import { seedDemoAccounts, seedDemoData } from "@/db/seed";
+import { seedDemo, seedDemoAccounts, seedDemoData } from "@/db/seed";
+import { e2eSuperCluster } from "@/lib/topology/large-cluster";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { resolveDatabase } from "./database";
@@ -49,6 +50,11 @@ async function main(): Promise<number> {
       if (seeded.faults) log(`seeded a simulated day of faults: ${seeded.faults} events`);
       if (seeded.cpuLayouts) log(`seeded CPU layouts for ${seeded.cpuLayouts} servers`);
       if (seeded.jobs) log(`seeded demo jobs: ${seeded.jobs} (one failed, with its diagnosis)`);
+    }
+    // The end-to-end tests' SuperCluster-shaped cluster (64 super pods, past the topology's aggregation thresholds).
+    if (process.env.RANKSCOPE_SEED_SCALE === "1") {
+      const seeded = await seedDemo(handle.db, [e2eSuperCluster()]);
+      if (seeded.created.length) log(`seeded the scale test cluster: ${seeded.created.join(", ")}`);
     }
     // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).
     if ((database.embedded && seedingDemo) || process.env.RANKSCOPE_DEMO_ACCOUNTS === "1") {

@@ -18,7 +18,12 @@ import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "
 export const inlineLimit = 256 * 1024;
 
 /** One job of server/workers/rank-table.worker.ts. */
-export type RankTableJob = { job: "validate"; bytes: Uint8Array; lang: Lang } | { job: "body"; kind: RankTableBodyKind; bytes: Uint8Array };
+export type RankTableJob =
+  | { job: "validate"; bytes: Uint8Array; lang: Lang }
+  | { job: "body"; kind: RankTableBodyKind; bytes: Uint8Array }
+  // The CLI's `cluster add --from DIR` (scripts/cli/commands/cluster.ts): one SuperPoD table's inventory, read while
+  // the previous one is written.
+  | { job: "inventory"; text: string };
 
 const globalPool = globalThis as { rankTableWorkerPool?: WorkerPool };
 

@@ -1,6 +1,6 @@
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import { SUPER_POD_VIEW_GEOMETRY } from "@/lib/topology/layout";
-import type { NodeKind, TopologyNode, TopologyView } from "@/lib/topology/model";
+import type { Health, HealthCounts, NodeKind, TopologyNode, TopologyView } from "@/lib/topology/model";
 import { HEALTH_COLORS, OVERLAY_COLORS } from "./colors";
 
 /**
@@ -55,6 +55,8 @@ export interface ChartLabels {
   /** A short name for narrow dies: "dev 5". */
   dieShort: (node: TopologyNode) => string;
   counts: (node: TopologyNode) => string;
+  /** A distribution in words, worst first, healthy dies last ("1 faulty · 131,071 healthy"): colour is never the only signal. */
+  healthCounts: (counts: HealthCounts) => string;
   rank: (rank: number) => string;
   linkCount: (kind: LinkKind, count: number) => string;
   tooltip: (node: TopologyNode, rank: number | undefined) => string;
@@ -106,6 +108,33 @@ interface CellLook {
   lineWidth: number;
   dashed: boolean;
   label: CellLabel | null;
+  /** An aggregate's health distribution, drawn as a stacked bar along its bottom edge. */
+  bar?: { color: string; from: number; to: number }[];
+}
+
+/** Worst first: the order of an aggregate's bar and of its words. */
+export const BAR_ORDER: readonly Health[] = ["faulty", "degraded", "unknown", "healthy"];
+
+/**
+ * An aggregate's stacked bar: one segment per state present, in BAR_ORDER, widths in proportion to the dies, as
+ * fractions of the bar. A state with any die gets at least `minimum` of the bar, so that 3 faulty dies of 131,072
+ * still show; the largest segment gives up the room. The segments always tile the bar exactly.
+ */
+export function healthBar(counts: HealthCounts, minimum: number): { tone: Health; from: number; to: number }[] {
+  const total = BAR_ORDER.reduce((sum, tone) => sum + counts[tone], 0);
+  if (total === 0) return [];
+  const present = BAR_ORDER.filter((tone) => counts[tone] > 0);
+  const widths = present.map((tone) => Math.max(counts[tone] / total, minimum));
+  const excess = widths.reduce((a, b) => a + b, 0) - 1;
+  const largest = widths.indexOf(Math.max(...widths));
+  widths[largest] = Math.max(0, widths[largest]! - excess);
+  let from = 0;
+  return present.map((tone, i) => {
+    const to = i === present.length - 1 ? 1 : Math.min(1, from + widths[i]!);
+    const segment = { tone, from, to };
+    from = to;
+    return segment;
+  });
 }
 
 /**
@@ -144,8 +173,28 @@ export function cellPainter(input: PainterInput) {
     node.kind === "die" ||
     node.kind === "plane" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
+  /**
+   * An aggregate: its name (its id alone when narrow), then as room allows its counts and its distribution in words;
+   * when there is room for one line only, the trouble goes beside the name ("pod-37 · 1 faulty").
+   */
+  const aggregateLabel = (node: TopologyNode, pixelsPerUnit: number): Omit<CellLabel, "width"> | null => {
+    const height = node.height * pixelsPerUnit;
+    const width = node.width * pixelsPerUnit;
+    if (height < 12 || width < 30) return null;
+    const fontSize = height >= 60 ? 12 : height >= 30 ? 10 : 9;
+    const name = `{b|${node.kind === "superpod" && width >= 150 ? labels.superPod(node.id) : node.id}}`;
+    const counts = node.healthCounts;
+    const trouble = counts ? labels.healthCounts({ ...counts, healthy: 0 }) : "";
+    let lines: string[];
+    if (height >= 52) lines = [name, ...(node.counts ? [labels.counts(node)] : []), ...(counts ? [labels.healthCounts(counts)] : [])];
+    else if (height >= 34) lines = [name, trouble || (counts ? labels.healthCounts(counts) : "")];
+    else lines = [trouble ? `${name} · ${trouble}` : name];
+    return { text: lines.filter(Boolean).join("\n"), position: "insideTopLeft", bold: true, fontSize };
+  };
+
   const labelOf = (node: TopologyNode, pixelsPerUnit: number): (Omit<CellLabel, "width" | "fontSize"> & { fontSize?: number }) | null => {
     const pixels = node.width * pixelsPerUnit;
+    if (node.aggregated) return aggregateLabel(node, pixelsPerUnit);
     switch (node.kind) {
       case "superpod":
         return detail.podLabels === "full"
@@ -192,6 +241,24 @@ export function cellPainter(input: PainterInput) {
     }
   };
 
+  /**
+   * An aggregate is not one colour: a neutral box with a stacked bar of its dies' states along the bottom, outlined in
+   * its worst state (thicker when faulty), with the distribution in words when there is room.
+   */
+  const aggregateLook = (node: TopologyNode, pixelsPerUnit: number): CellLook => {
+    const label = aggregateLabel(node, pixelsPerUnit);
+    const barPixels = node.width * pixelsPerUnit;
+    const bar = node.healthCounts ? healthBar(node.healthCounts, Math.min(0.5, 6 / Math.max(1, barPixels))) : [];
+    return {
+      fill: colors.box,
+      stroke: node.health === "faulty" || node.health === "degraded" ? health[node.health] : colors.border,
+      lineWidth: node.health === "faulty" ? 3 : node.health === "degraded" ? 2 : 1,
+      dashed: false,
+      label: label && { ...label, width: Math.max(0, node.width * pixelsPerUnit - 8) },
+      bar: bar.map((segment) => ({ color: health[segment.tone], from: segment.from, to: segment.to })),
+    };
+  };
+
   return {
     rankOf,
     look(node: TopologyNode, pixelsPerUnit: number): CellLook | null {
@@ -200,6 +267,7 @@ export function cellPainter(input: PainterInput) {
         detail = detailAt(basis, pixelsPerUnit);
       }
       if (!visible(node)) return null;
+      if (node.aggregated) return aggregateLook(node, pixelsPerUnit);
       const leaf = isLeaf(node);
       const known = health[node.health] !== health.unknown;
       const label = labelOf(node, pixelsPerUnit);

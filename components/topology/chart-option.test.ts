@@ -5,7 +5,8 @@ import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
 import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
-import type { ChartLabels } from "./cell-painter";
+import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
+import { healthBar, type ChartLabels } from "./cell-painter";
 import { chartOption, fitScale, fittedExtent, selectionOutline } from "./chart-option";
 import { HEALTH_COLORS, LINK_STYLES, OVERLAY_COLORS } from "./colors";
 import { linkSegments, ROUTE_MARGIN } from "./link-routing";
@@ -17,6 +18,7 @@ const labels: ChartLabels = {
   die: (n) => `Die ${n.dieIndex}`,
   dieShort: (n) => `dev ${n.deviceId}`,
   counts: () => "",
+  healthCounts: (c) => `${c.faulty} faulty`,
   rank: (r) => `rank ${r}`,
   linkCount: (k, c) => `${k} ×${c}`,
   tooltip: (n, rank) => (rank === undefined ? n.id : `${n.id} rank ${rank}`),
@@ -115,6 +117,42 @@ describe("chart option", () => {
     expect(pod(fit).style.fill).not.toBe(HEALTH_COLORS.light.faulty);
     expect(paint(cells, fit / 3, view.nodes).filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(0);
     expect(pod(fit / 3).style.fill).toBe(HEALTH_COLORS.light.faulty);
+  });
+
+  it("draws an aggregated super pod as a distribution, not one colour: one faulty die of 4,352 still shows, outlined and in words", () => {
+    const index = indexOf(largeA3Cluster(64, 17));
+    const view = withHealth(
+      buildTopologyView(index, "cluster", null),
+      healthOverlay(index, [{ superPodId: "pod-9", serverId: "p9-s004", npuIndex: 1, deviceId: 3, planeKey: null, level: "RestartNPU" }]),
+    );
+    const size = { width: 1200, height: 700 };
+    const [cells] = chartOption({ view, size, theme: "dark", ranks: undefined, labels }).series;
+    const drawn = paint(cells, fitScale(view.bounds, size), view.nodes);
+    const group = (id: string) => drawn.find(({ node }) => node.id === id)!.element as unknown as { type: string; children: DrawnRect[] };
+    const faulty = group("pod-9");
+    expect(faulty.type).toBe("group");
+    const [box, ...bar] = faulty.children;
+    expect(box!.style.fill).not.toBe(HEALTH_COLORS.dark.faulty);
+    expect(box!.style.stroke).toBe(HEALTH_COLORS.dark.faulty);
+    expect(bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.faulty, HEALTH_COLORS.dark.healthy]);
+    // 1 of 272 dies would be a sliver; the bar gives it at least 4 pixels.
+    expect(bar[0]!.shape.width).toBeGreaterThanOrEqual(4 * 0.99);
+    expect(box!.textContent?.style.text).toContain("1 faulty");
+    // A healthy pod: one green segment, a plain outline.
+    const healthy = group("pod-10");
+    expect(healthy.children.slice(1).map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.healthy]);
+    expect(healthy.children[0]!.style.stroke).not.toBe(HEALTH_COLORS.dark.faulty);
+  });
+
+  it("tiles an aggregate's bar exactly, worst first, every present state at least its minimum", () => {
+    expect(healthBar({ healthy: 131_069, degraded: 0, faulty: 3, unknown: 0 }, 0.02)).toEqual([
+      { tone: "faulty", from: 0, to: 0.02 },
+      { tone: "healthy", from: 0.02, to: 1 },
+    ]);
+    expect(healthBar({ healthy: 0, degraded: 0, faulty: 0, unknown: 0 }, 0.02)).toEqual([]);
+    const even = healthBar({ healthy: 25, degraded: 25, faulty: 25, unknown: 25 }, 0.02);
+    expect(even.map((s) => s.tone)).toEqual(["faulty", "degraded", "unknown", "healthy"]);
+    expect(even.map((s) => s.to - s.from)).toEqual([0.25, 0.25, 0.25, 0.25]);
   });
 
   it("fills a bus plane's bar with its health, its name in a font that fits the bar, none when the bar is too thin", () => {

@@ -118,13 +118,13 @@ export function chartOption(input: ChartInput) {
     const look = painter.look(node, rect.width / node.width);
     if (!look) return null;
     const label = look.label;
-    return {
-      type: "rect",
+    const cell = {
+      type: "rect" as const,
       shape: rect,
       style: { fill: look.fill, stroke: look.stroke, lineWidth: look.lineWidth, lineDash: look.dashed ? [4, 3] : undefined },
       textContent: label
         ? {
-            type: "text",
+            type: "text" as const,
             silent: true,
             style: {
               text: label.text,
@@ -132,12 +132,30 @@ export function chartOption(input: ChartInput) {
               fontSize: label.fontSize,
               lineHeight: 16,
               width: label.width,
-              overflow: "truncate",
+              overflow: "truncate" as const,
               rich: label.bold ? richBold(label.fontSize) : undefined,
             },
           }
         : undefined,
       textConfig: label ? { position: label.position, inside: true, distance: label.distance } : undefined,
+    };
+    if (!look.bar?.length) return cell;
+    // An aggregate's health distribution: a stacked bar inside the bottom of its box.
+    const barHeight = Math.max(3, Math.min(14, rect.height * 0.16));
+    const inset = Math.min(6, rect.width * 0.04);
+    const barWidth = rect.width - 2 * inset;
+    const y = rect.y + rect.height - barHeight - inset;
+    return {
+      type: "group",
+      children: [
+        cell,
+        ...look.bar.map((segment) => ({
+          type: "rect" as const,
+          silent: true,
+          shape: { x: rect.x + inset + segment.from * barWidth, y, width: (segment.to - segment.from) * barWidth, height: barHeight },
+          style: { fill: segment.color },
+        })),
+      ],
     };
   };
 

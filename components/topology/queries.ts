@@ -11,11 +11,14 @@ import {
   type TopologyView,
 } from "@/lib/topology/model";
 
+import { expandParams, NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
+
 const base = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/topology`;
 
-export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal): Promise<TopologyView> {
+export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal, expand: ViewExpand = NO_EXPAND): Promise<TopologyView> {
   const params = new URLSearchParams({ level });
   if (id !== null) params.set("id", id);
+  expandParams(expand, params);
   return fetchJson(`${base(cluster)}?${params}`, topologyViewSchema, { signal });
 }
 

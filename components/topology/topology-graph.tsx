@@ -48,7 +48,8 @@ function currentWindow(chart: EChartsInstance): ZoomWindow | undefined {
  */
 export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken, overlay }: Props) {
   // A new view (level or id) starts from the fit; other changes keep the operator's zoom and pan.
-  const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}`;
+  const around = view.neighbourhood;
+  const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}|${around ? `${around.hops}|${around.from}|${around.kinds.join()}` : ""}`;
   const chartRef = useRef<EChartsInstance | null>(null);
   const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay });
   useEffect(() => {

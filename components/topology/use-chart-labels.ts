@@ -3,8 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { TopologyNode } from "@/lib/topology/model";
-import type { ChartLabels } from "./cell-painter";
+import type { HealthCounts, TopologyNode } from "@/lib/topology/model";
+import { BAR_ORDER, type ChartLabels } from "./cell-painter";
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -14,6 +14,10 @@ export function useChartLabels(): ChartLabels {
   return useMemo<ChartLabels>(() => {
     const field = (name: string, value: string | number | null | undefined) =>
       value === null || value === undefined ? "" : `<div>${escapeHtml(t(`fields.${name}`))}: <b>${escapeHtml(String(value))}</b></div>`;
+    const healthCounts = (counts: HealthCounts) =>
+      BAR_ORDER.filter((tone) => counts[tone] > 0)
+        .map((tone) => t(`healthCount.${tone}`, { count: counts[tone] }))
+        .join(" · ");
     const plane = (node: TopologyNode) => t("labels.plane", { index: node.planeIndex ?? 0, switches: node.switches ?? 0, servers: node.counts?.servers ?? 0 });
     return {
       superPod: (id) => t("labels.superPod", { id }),
@@ -21,6 +25,7 @@ export function useChartLabels(): ChartLabels {
       npu: (index) => t("labels.npu", { index }),
       die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
       dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
+      healthCounts,
       counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
       rank: (rank) => t("labels.rank", { rank }),
       linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
@@ -40,8 +45,10 @@ export function useChartLabels(): ChartLabels {
           field("hostPort", node.hostPort),
           field("superDeviceId", node.superDeviceId),
           field("rank", rank),
+          field("hop", node.hop),
           node.kind === "plane" ? `<div>${escapeHtml(plane(node))}</div>` : "",
           node.counts && node.kind !== "die" && node.kind !== "plane" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
+          node.healthCounts ? `<div>${escapeHtml(healthCounts(node.healthCounts))}</div>` : "",
           node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
         ].join(""),
     };

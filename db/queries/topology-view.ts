@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { withFaultHealth } from "@/lib/faults/health";
+import { linkKinds } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
 import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
+import { NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
 import { podBusPlanes } from "./fabric";
@@ -19,11 +21,18 @@ export interface TopologyViewLoad {
 }
 
 /**
- * The one loader of a topology view (index and, for a super pod, its bus planes → view → fault health), for the
- * page's first paint and for `GET /api/v1/clusters/{id}/topology`. The health and planes are read first, so the route
- * can answer 304 or a cached body without laying anything out.
+ * The one loader of a topology view (index and, for a super pod, its bus planes → view → fault health, aggregated
+ * per super pod, server and NPU), for the page's first paint and for `GET /api/v1/clusters/{id}/topology`. The health
+ * and planes are read first, so the route can answer 304 or a cached body without laying anything out. `expand`: a
+ * server view's neighbourhood (hops along link kinds; none: every kind).
  */
-export async function loadTopologyView(handle: DatabaseHandle, cluster: ClusterHeader, level: TopologyLevel, id: string | null): Promise<TopologyViewLoad> {
+export async function loadTopologyView(
+  handle: DatabaseHandle,
+  cluster: ClusterHeader,
+  level: TopologyLevel,
+  id: string | null,
+  expand: ViewExpand = NO_EXPAND,
+): Promise<TopologyViewLoad> {
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. A super pod of
   // a cluster with a bus fabric is drawn with its planes instead of HCCS links between servers: they are part of it
   // too, since choosing another fabric profile changes them without a new inventory revision.
@@ -35,8 +44,10 @@ export async function loadTopologyView(handle: DatabaseHandle, cluster: ClusterH
   return {
     faultsVersion: health.version + fabricVersion,
     build: async () => {
-      const view = buildTopologyView(await topologyIndex(handle.db, cluster), level, id, planes);
-      return health.collected ? withFaultHealth(view, health.faults) : view;
+      const index = await topologyIndex(handle.db, cluster);
+      const expansion = level === "server" && expand.hops > 0 ? { hops: expand.hops, kinds: expand.via.length ? expand.via : linkKinds, from: expand.from } : undefined;
+      const view = buildTopologyView(index, level, id, planes, expansion);
+      return withHealth(view, healthOverlay(index, health.collected ? health.faults : null));
     },
   };
 }

@@ -176,15 +176,29 @@ export function layoutClusterPods(podServers: readonly number[]): ClusterLayout 
   };
 }
 
+/** `count` equal cells in a serpentine grid near the canvas's shape (neighbours in order stay side by side). */
+export function layoutCellGrid(count: number, cell: { width: number; height: number }, gap: number): { bounds: { width: number; height: number }; boxes: Box[] } {
+  const columns = gridColumns(count, cell.width, cell.height);
+  return { bounds: gridSize(count, cell, gap, columns), boxes: gridCells(count, cell, gap, columns, { x: 0, y: 0 }, true) };
+}
+
 /** Servers without super pods (AI Server mode) in a serpentine grid. */
 export function layoutPlainServers(count: number): { bounds: { width: number; height: number }; servers: Box[] } {
   const g = CLUSTER_VIEW_GEOMETRY;
-  const columns = gridColumns(count, g.plainServer.width, g.plainServer.height);
-  return {
-    bounds: gridSize(count, g.plainServer, g.plainServerGap, columns),
-    servers: gridCells(count, g.plainServer, g.plainServerGap, columns, { x: 0, y: 0 }, true),
-  };
+  const grid = layoutCellGrid(count, g.plainServer, g.plainServerGap);
+  return { bounds: grid.bounds, servers: grid.boxes };
 }
+
+/**
+ * Cells that stand for what they hold (too many to draw one by one): a super pod in the cluster view, a server in
+ * the super pod view, each with its name, counts and health distribution (drawn as a bar).
+ */
+export const AGGREGATE_GEOMETRY = {
+  pod: { width: 240, height: 120 },
+  podGap: 70,
+  server: { width: 170, height: 70 },
+  serverGap: 30,
+} as const;
 
 export const SUPER_POD_SERVER_GAP = 40;
 
@@ -218,10 +232,15 @@ export const PLANE_BAR_GAP = 14;
  */
 export function layoutSuperPodWithPlanes(serverNpuDies: readonly (readonly number[])[], planes: number): ReturnType<typeof layoutSuperPod> & { planes: Box[] } {
   const pod = layoutSuperPod(serverNpuDies);
-  const top = pod.bounds.height + SUPER_POD_SERVER_GAP;
-  const boxes = Array.from({ length: planes }, (_, i) => ({ x: 0, y: top + i * (PLANE_BAR_HEIGHT + PLANE_BAR_GAP), width: pod.bounds.width, height: PLANE_BAR_HEIGHT }));
-  const height = planes === 0 ? pod.bounds.height : top + planes * PLANE_BAR_HEIGHT + (planes - 1) * PLANE_BAR_GAP;
-  return { ...pod, bounds: { width: pod.bounds.width, height }, planes: boxes };
+  return { ...pod, ...planesBelow(pod.bounds, planes) };
+}
+
+/** `planes` bus plane bars below a grid of `bounds`, each as wide as it, and the bounds of both. */
+export function planesBelow(bounds: { width: number; height: number }, planes: number): { bounds: { width: number; height: number }; planes: Box[] } {
+  const top = bounds.height + SUPER_POD_SERVER_GAP;
+  const boxes = Array.from({ length: planes }, (_, i) => ({ x: 0, y: top + i * (PLANE_BAR_HEIGHT + PLANE_BAR_GAP), width: bounds.width, height: PLANE_BAR_HEIGHT }));
+  const height = planes === 0 ? bounds.height : top + planes * PLANE_BAR_HEIGHT + (planes - 1) * PLANE_BAR_GAP;
+  return { bounds: { width: bounds.width, height }, planes: boxes };
 }
 
 export function overlaps(a: Box, b: Box): boolean {

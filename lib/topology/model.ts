@@ -20,6 +20,21 @@ export type Health = (typeof healthStates)[number];
 
 const box = { x: z.number(), y: z.number(), width: z.number(), height: z.number() };
 
+/**
+ * How many dies of a node (or view) are in each health state: an aggregate's health as a distribution, so that 3
+ * faulty dies of 131,072 still show (lib/topology/health-overlay.ts). The parts always sum to the node's dies.
+ */
+export const healthCountsSchema = z.object({
+  healthy: z.number().int().nonnegative(),
+  degraded: z.number().int().nonnegative(),
+  faulty: z.number().int().nonnegative(),
+  unknown: z.number().int().nonnegative(),
+});
+export type HealthCounts = z.infer<typeof healthCountsSchema>;
+
+/** The most hops a neighbourhood expands (lib/topology/neighbourhood.ts). */
+export const MAX_HOPS = 3;
+
 export const topologyNodeSchema = z.object({
   id: z.string(),
   kind: z.enum(nodeKinds),
@@ -32,6 +47,14 @@ export const topologyNodeSchema = z.object({
   /** Whether `level=<kind>&id=<id>` opens a view of this node. */
   drillable: z.boolean(),
   counts: z.object({ servers: z.number().int(), npus: z.number().int(), dies: z.number().int() }).optional(),
+  /** Its dies per health state (super pods, servers, NPUs): how an aggregate shows where the trouble is. */
+  healthCounts: healthCountsSchema.optional(),
+  /** Drawn as one cell standing for what it holds (too many to draw): its contents are in the view one level down. */
+  aggregated: z.boolean().optional(),
+  /** In a neighbourhood: the fewest hops from the seed (0 for the seed's own dies and server). */
+  hop: z.number().int().nonnegative().optional(),
+  /** In a neighbourhood, a server drawn with only the dies reached: how many of its dies are drawn. */
+  drawnDies: z.number().int().nonnegative().optional(),
   superPodId: z.string().nullable().optional(),
   serverId: z.string().optional(),
   hostIp: z.string().nullable().optional(),
@@ -86,6 +109,27 @@ export const topologyViewSchema = z.object({
   links: z.array(topologyLinkSchema),
   /** Links that leave the view (to other servers or super pods), per kind and peer, for the details panel. */
   external: z.array(z.object({ kind: z.enum(linkKinds), peer: z.string(), peerKind: z.enum(nodeKinds), count: z.number().int() })),
+  /** The dies of the whole view's scope (the cluster, the super pod, the server) per health state. */
+  health: healthCountsSchema.optional(),
+  /** A server view expanded along links (`hops` > 0): what was expanded, and how much was left undrawn. */
+  neighbourhood: z
+    .object({
+      /** The die expanded from, or null for the whole server. */
+      from: z.string().nullable(),
+      hops: z.number().int().min(1).max(MAX_HOPS),
+      kinds: z.array(z.enum(linkKinds)),
+      /** Dies within `hops` (the seed's included), as far as counted (see `reachedCapped`). */
+      reached: z.number().int(),
+      /** True when there were more than the count bound: `reached` is a lower bound. */
+      reachedCapped: z.boolean(),
+      /** Dies drawn (at most the cap), and servers they are in. */
+      drawn: z.number().int(),
+      servers: z.number().int(),
+      /** Dies reached but not drawn (the cap): `reached` − `drawn`. */
+      omitted: z.number().int(),
+      cap: z.number().int(),
+    })
+    .optional(),
 });
 export type TopologyView = z.infer<typeof topologyViewSchema>;
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { landingViewOf, parseSelection, topologyQuery, topologySearchParams } from "./url";
+import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf } from "./url";
 
 describe("topology search params", () => {
   it("parses a deep link and writes it back the same", () => {
     const raw = { cluster: "atlas-a3-demo", level: "server", id: "sp0-node03", sel: "die:sp0-node03/d5", q: "192.168.4.11", field: "deviceIp" };
     const state = topologySearchParams.parse(raw);
-    expect(state).toEqual({ ...raw, ranks: "inventory" });
+    expect(state).toEqual({ ...raw, ranks: "inventory", hops: 0 });
     expect(Object.fromEntries(new URLSearchParams(topologyQuery(state)))).toEqual(raw);
     expect(parseSelection(state.sel)).toEqual({ kind: "die", id: "sp0-node03/d5" });
     expect(topologySearchParams.parse({ ranks: "table:12" }).ranks).toBe("table:12");
@@ -20,8 +20,21 @@ describe("topology search params", () => {
       level: "cluster",
       field: "any",
       ranks: "inventory",
+      hops: 0,
     });
     expect(topologyQuery({ level: "cluster", id: "ignored" })).toBe("");
+  });
+
+  it("keeps a server view's neighbourhood (hops, link kinds, seed die) in the link, and only for a server view", () => {
+    const raw = { cluster: "big", level: "server", id: "p3-s005", hops: "2", via: "roce,hccs", from: "p3-s005/d4" };
+    const state = topologySearchParams.parse(raw);
+    expect(state).toMatchObject({ hops: 2, via: ["hccs", "roce"], from: "p3-s005/d4" });
+    expect(viewOf(state).expand).toEqual({ hops: 2, via: ["hccs", "roce"], from: "p3-s005/d4" });
+    expect(Object.fromEntries(new URLSearchParams(topologyQuery(state)))).toEqual({ ...raw, via: "hccs,roce" });
+    // Out of range, unknown kinds, or another level: no expansion.
+    expect(topologySearchParams.parse({ hops: "7", via: "warp" })).toMatchObject({ hops: 0, via: [] });
+    expect(viewOf(topologySearchParams.parse({ level: "superpod", id: "0", hops: "2" })).expand.hops).toBe(0);
+    expect(topologyQuery({ level: "superpod", id: "0", hops: 2 })).toBe("level=superpod&id=0");
   });
 
   it("lands on a node in the view that shows it, selected", () => {

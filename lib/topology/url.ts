@@ -1,5 +1,18 @@
 import { z } from "zod";
-import { nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel } from "@/lib/topology/model";
+import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
+import { MAX_HOPS, nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel } from "@/lib/topology/model";
+
+/**
+ * The link kinds a neighbourhood expands along, as a URL value: comma-separated, in the vocabulary's order, each
+ * once; unknown names are dropped, and none left means every kind.
+ */
+export const linkKindList = z
+  .string()
+  .max(200)
+  .transform((value) => {
+    const wanted = new Set(value.split(","));
+    return linkKinds.filter((kind) => wanted.has(kind));
+  });
 
 /**
  * The topology page's URL state, parsed in one place: the cluster, the view (level + id), the selected node
@@ -25,12 +38,44 @@ export const topologySearchParams = z.object({
     .regex(/^(inventory|file|table:\d{1,9})$/)
     .catch("inventory")
     .default("inventory"),
+  /** A server view expanded `hops` hops (0: the server alone) along the link kinds `via` (none: all), from die `from` (none: the whole server). */
+  hops: z.coerce.number().int().min(0).max(MAX_HOPS).catch(0).default(0),
+  via: linkKindList.optional().catch(undefined),
+  from: z.string().min(1).max(200).optional().catch(undefined),
 });
 export type TopologySearchParams = z.infer<typeof topologySearchParams>;
 
-/** The view the state names: the cluster view has no id; a super pod or server view names its node. */
-export function viewOf(state: Pick<TopologySearchParams, "level" | "id">): { level: TopologyLevel; id: string | null } {
-  return { level: state.level, id: state.level === "cluster" ? null : (state.id ?? null) };
+/** What a server view is expanded by; the same fields in the page's URL and in the API's query. */
+export interface ViewExpand {
+  hops: number;
+  /** Empty: every kind. */
+  via: readonly LinkKind[];
+  from: string | null;
+}
+export const NO_EXPAND: ViewExpand = { hops: 0, via: [], from: null };
+
+/**
+ * The view the state names: the cluster view has no id; a super pod or server view names its node; only a server
+ * view expands (a neighbourhood), and only with hops.
+ */
+export function viewOf(state: Pick<TopologySearchParams, "level" | "id"> & Partial<Pick<TopologySearchParams, "hops" | "via" | "from">>): {
+  level: TopologyLevel;
+  id: string | null;
+  expand: ViewExpand;
+} {
+  const expand: ViewExpand =
+    state.level === "server" && (state.hops ?? 0) > 0 ? { hops: state.hops!, via: state.via ?? [], from: state.from ?? null } : NO_EXPAND;
+  return { level: state.level, id: state.level === "cluster" ? null : (state.id ?? null), expand };
+}
+
+/** An expansion as URL parameters (`hops`, `via`, `from`), defaults left out: for the page's URL and the API's. */
+export function expandParams(expand: ViewExpand, params = new URLSearchParams()): URLSearchParams {
+  if (expand.hops > 0) {
+    params.set("hops", String(expand.hops));
+    if (expand.via.length > 0 && expand.via.length < linkKinds.length) params.set("via", expand.via.join(","));
+    if (expand.from) params.set("from", expand.from);
+  }
+  return params;
 }
 
 export function parseSelection(sel: string | undefined): { kind: NodeKind; id: string } | null {
@@ -49,6 +94,7 @@ export function topologyQuery(state: Partial<TopologySearchParams>): string {
   if (state.q) params.set("q", state.q);
   if (state.field && state.field !== "any") params.set("field", state.field);
   if (state.ranks && state.ranks !== "inventory") params.set("ranks", state.ranks);
+  if (state.level === "server") expandParams({ hops: state.hops ?? 0, via: state.via ?? [], from: state.from ?? null }, params);
   return params.toString();
 }
 

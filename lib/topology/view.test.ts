@@ -8,7 +8,7 @@ import { contains, gridCells, overlaps } from "./layout";
 import type { TopologyView } from "./model";
 import { searchTopology } from "./search";
 import { indexOf } from "./test-support";
-import { buildTopologyView, TopologyNotFoundError } from "./view";
+import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, POD_DIES_MAX, TopologyNotFoundError } from "./view";
 
 const demo = indexOf(demoA3Cluster());
 const a2 = indexOf(demoA2Cluster());
@@ -184,6 +184,31 @@ describe("topology views", () => {
     const pod = buildTopologyView(large, "superpod", "pod-17");
     expect(pod.nodes.filter((n) => n.kind === "die")).toHaveLength(512);
     expectNoOverlaps(pod);
+  });
+
+  it("draw aggregates past their thresholds: super pods as one cell each in a cluster of many servers, servers as one cell each in a big pod", () => {
+    // 64 super pods × 17 servers: more servers than the cluster view draws one by one.
+    const superCluster = indexOf(largeA3Cluster(64, 17));
+    expect(superCluster.servers.length).toBeGreaterThan(CLUSTER_SERVER_CELLS_MAX);
+    const cluster = buildTopologyView(superCluster, "cluster", null);
+    expect(cluster.nodes).toHaveLength(64);
+    expect(cluster.nodes.every((n) => n.kind === "superpod" && n.aggregated && n.drillable)).toBe(true);
+    expect(cluster.nodes[0]!.counts).toEqual({ servers: 17, npus: 136, dies: 272 });
+    // The RoCE plane between neighbouring pods, one drawn link per pair, standing for every rail between them.
+    expect(cluster.links).toHaveLength(63);
+    expect(cluster.links.every((link) => link.kind === "roce" && link.count === 17 * 16)).toBe(true);
+    expectNoOverlaps(cluster);
+    // A pod of 65 servers × 16 dies is more dies than a pod view draws: its servers are aggregates.
+    const bigPods = indexOf(largeA3Cluster(2, 65));
+    expect(bigPods.pods[0]!.dies).toBeGreaterThan(POD_DIES_MAX);
+    const pod = buildTopologyView(bigPods, "superpod", "pod-0");
+    expect(pod.nodes).toHaveLength(65);
+    expect(pod.nodes.every((n) => n.kind === "server" && n.aggregated && n.drillable && n.counts?.dies === 16)).toBe(true);
+    expect(pod.links.filter((link) => link.kind === "hccs")).toHaveLength(65);
+    expectNoOverlaps(pod);
+    // Below the thresholds nothing changes: the 16,384-die cluster is still drawn server by server.
+    expect(buildTopologyView(large, "cluster", null).nodes.some((n) => n.aggregated)).toBe(false);
+    expect(buildTopologyView(large, "superpod", "pod-0").nodes.some((n) => n.aggregated)).toBe(false);
   });
 
   it("refuse ids the inventory does not have", () => {

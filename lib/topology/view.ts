@@ -1,15 +1,36 @@
 import { DomainError } from "@/lib/errors";
-import type { LinkKind } from "@/lib/inventory/vocabulary";
+import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import {
+  AGGREGATE_GEOMETRY,
+  layoutCellGrid,
   layoutClusterPods,
   layoutPlainServers,
   layoutServer,
   layoutSuperPodWithPlanes,
+  planesBelow,
   SERVER_VIEW_GEOMETRY,
 } from "./layout";
 import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
+import { drawNeighbourhood, expandNeighbourhood, NEIGHBOURHOOD_MAX_DIES } from "./neighbourhood";
 import { dieNode, npuNode, planeNode, podLabel, podNode, round, serverNode, type PodBusPlane } from "./nodes";
+
+/**
+ * Past these sizes a view draws aggregates instead of every cell (issue 21: a SuperCluster of 64 super pods × 8,192
+ * NPUs): the cluster view draws each super pod as one cell once the cluster has more servers than this (the
+ * 16,384-die cluster's 1,024 servers are still drawn one by one), and a super pod view draws each server as one cell
+ * once the pod has more dies than this (the demo's pods have 768). An aggregate shows its counts and its dies' health
+ * as a distribution; drilling in opens its own view.
+ */
+export const CLUSTER_SERVER_CELLS_MAX = 1024;
+export const POD_DIES_MAX = 1024;
+
+/** A server view expanded along links: `hops` (0: the server alone) along `kinds`, from one of its dies or all. */
+export interface ViewExpansion {
+  hops: number;
+  kinds: readonly LinkKind[];
+  from: string | null;
+}
 
 /** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
 export class TopologyNotFoundError extends DomainError {
@@ -31,6 +52,10 @@ class PairCounter {
     const entry = this.counts.get(key);
     if (entry) entry.count++;
     else this.counts.set(key, { source, target, kind, count: 1 });
+  }
+  /** A link already counted elsewhere (pairs of super pods). */
+  addCounted(link: TopologyLink): void {
+    this.counts.set(`${link.kind}\u0000${link.source}\u0000${link.target}`, { ...link });
   }
   links(): TopologyLink[] {
     return [...this.counts.values()];
@@ -64,12 +89,61 @@ export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, po
   return path;
 }
 
+/**
+ * The RoCE parameter plane between super pods, one drawn link per pair of pods and kind, counted once per index (the
+ * index is kept per inventory revision): at half a million dies this walks 2.6 million link ends, so it allocates
+ * nothing per link (pairs are numbered, not named) and is not walked again when only the health changed.
+ */
+const podPairsOf = new WeakMap<TopologyIndex, TopologyLink[]>();
+function countPodPairs(index: TopologyIndex, pairs: PairCounter): void {
+  let links = podPairsOf.get(index);
+  if (!links) {
+    const podNumber = new Map(index.pods.map((pod, i) => [pod, i]));
+    const kindNumber = new Map(linkKinds.map((kind, i) => [kind, i]));
+    const podCount = index.pods.length;
+    const counts = new Map<number, number>();
+    for (const pod of index.pods) {
+      const pa = podNumber.get(pod)!;
+      for (const server of pod.servers) {
+        for (const die of server.dies) {
+          for (const link of index.dieLinks.get(die.id) ?? []) {
+            const other = link.peer.server.pod;
+            if (!other || other === pod) continue;
+            const pb = podNumber.get(other)!;
+            // Each link is kept on both its dies: count it from the lower-numbered pod's end only.
+            if (pa > pb) continue;
+            const key = (pa * podCount + pb) * linkKinds.length + kindNumber.get(link.kind)!;
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          }
+        }
+      }
+    }
+    links = [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([key, count]) => {
+        const kind = linkKinds[key % linkKinds.length]!;
+        const pair = Math.floor(key / linkKinds.length);
+        const a = index.pods[Math.floor(pair / podCount)]!.id;
+        const b = index.pods[pair % podCount]!.id;
+        const [source, target] = a < b ? [a, b] : [b, a];
+        return { source, target, kind, count };
+      });
+    podPairsOf.set(index, links);
+  }
+  for (const link of links) pairs.addCounted(link);
+}
+
 function clusterView(index: TopologyIndex): TopologyView {
   const nodes: TopologyNode[] = [];
   const pairs = new PairCounter();
   const external: TopologyView["external"] = [];
   let bounds: { width: number; height: number };
-  if (index.pods.length > 0) {
+  if (index.pods.length > 0 && index.servers.length > CLUSTER_SERVER_CELLS_MAX) {
+    const layout = layoutCellGrid(index.pods.length, AGGREGATE_GEOMETRY.pod, AGGREGATE_GEOMETRY.podGap);
+    bounds = layout.bounds;
+    index.pods.forEach((pod, i) => nodes.push({ ...podNode(pod, layout.boxes[i]!), aggregated: true }));
+    countPodPairs(index, pairs);
+  } else if (index.pods.length > 0) {
     const layout = layoutClusterPods(index.pods.map((pod) => pod.servers.length));
     bounds = layout.bounds;
     index.pods.forEach((pod, i) => {
@@ -77,12 +151,7 @@ function clusterView(index: TopologyIndex): TopologyView {
       nodes.push(podNode(pod, podLayout.box));
       pod.servers.forEach((server, j) => nodes.push(serverNode(server, podLayout.servers[j]!, pod.id)));
     });
-    // The RoCE parameter plane between super pods, one drawn link per pair of pods.
-    forEachLink(index, index.dieById.values(), (a, b, kind) => {
-      const pa = a.server.pod?.id;
-      const pb = b.server.pod?.id;
-      if (pa !== undefined && pb !== undefined && pa !== pb && a.id < b.id) pairs.add(kind, pa, pb);
-    });
+    countPodPairs(index, pairs);
   } else {
     const layout = layoutPlainServers(index.servers.length);
     bounds = layout.bounds;
@@ -104,17 +173,12 @@ function clusterView(index: TopologyIndex): TopologyView {
   };
 }
 
-/**
- * A super pod: its servers with their NPUs and dies, and either its bus planes (a cluster with a fabric: one bar per
- * plane, which stands for every server's uplinks into it) or, without a fabric, the inventory's HCCS links between
- * servers, aggregated per pair of servers.
- */
-function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly PodBusPlane[]): TopologyView {
+/** A super pod's servers drawn with their NPUs and dies (into `nodes`), and the planes' places. */
+function detailedPodServers(pod: IndexedPod, planes: number, nodes: TopologyNode[]) {
   const layout = layoutSuperPodWithPlanes(
     pod.servers.map((server) => server.npus.map((npu) => npu.dies.length)),
-    planes.length,
+    planes,
   );
-  const nodes: TopologyNode[] = [];
   pod.servers.forEach((server, i) => {
     const serverLayout = layout.servers[i]!;
     nodes.push(serverNode(server, serverLayout.box, null));
@@ -124,6 +188,24 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
       npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
     });
   });
+  return layout;
+}
+
+/** A super pod with too many dies to draw: each server one aggregate cell (into `nodes`), and the planes' places. */
+function aggregatePodServers(pod: IndexedPod, planes: number, nodes: TopologyNode[]) {
+  const grid = layoutCellGrid(pod.servers.length, AGGREGATE_GEOMETRY.server, AGGREGATE_GEOMETRY.serverGap);
+  pod.servers.forEach((server, i) => nodes.push({ ...serverNode(server, grid.boxes[i]!, null), aggregated: true }));
+  return planesBelow(grid.bounds, planes);
+}
+
+/**
+ * A super pod: its servers with their NPUs and dies, and either its bus planes (a cluster with a fabric: one bar per
+ * plane, which stands for every server's uplinks into it) or, without a fabric, the inventory's HCCS links between
+ * servers, aggregated per pair of servers.
+ */
+function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly PodBusPlane[]): TopologyView {
+  const nodes: TopologyNode[] = [];
+  const layout = pod.dies > POD_DIES_MAX ? aggregatePodServers(pod, planes.length, nodes) : detailedPodServers(pod, planes.length, nodes);
   planes.forEach((plane, i) => nodes.push(planeNode(plane, pod.id, layout.planes[i]!)));
   // Inside the pod: the bus planes when drawn, else the HCCS links between servers; links to other pods are external.
   const pairs = new PairCounter();
@@ -153,7 +235,20 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
   };
 }
 
-function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
+function serverView(index: TopologyIndex, server: IndexedServer, expansion: ViewExpansion | undefined): TopologyView {
+  const outside = new PairCounter();
+  forEachLink(index, server.dies, (a, b, kind) => {
+    if (b.server !== server) outside.add(kind, "", b.server.id);
+  });
+  const base = {
+    cluster: header(index),
+    level: "server" as const,
+    id: server.id,
+    path: crumbsFor(index, server, null),
+    counts: { superPods: server.pod ? 1 : 0, servers: 1, npus: server.npus.length, dies: server.dies.length },
+    external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "server" as const, count: link.count })),
+  };
+  if (expansion && expansion.hops > 0) return { ...base, ...neighbourhoodOf(index, server, expansion) };
   const layout = layoutServer(
     server.npus.map((npu) => npu.dies.length),
     SERVER_VIEW_GEOMETRY,
@@ -166,32 +261,49 @@ function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
     npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
   });
   const links: TopologyLink[] = [];
-  const outside = new PairCounter();
   forEachLink(index, server.dies, (a, b, kind) => {
-    if (b.server === server) {
-      if (a.id < b.id) links.push({ source: a.id, target: b.id, kind, count: 1 });
-    } else {
-      outside.add(kind, "", b.server.id);
-    }
+    if (b.server === server && a.id < b.id) links.push({ source: a.id, target: b.id, kind, count: 1 });
   });
+  return { ...base, bounds: { width: round(layout.box.width), height: round(layout.box.height) }, nodes, links };
+}
+
+/** A server (or one of its dies) and what lies `hops` away along the chosen kinds, bounded (lib/topology/neighbourhood.ts). */
+function neighbourhoodOf(index: TopologyIndex, server: IndexedServer, expansion: ViewExpansion): Pick<TopologyView, "nodes" | "links" | "bounds" | "neighbourhood"> {
+  const from = expansion.from === null ? null : index.dieById.get(expansion.from);
+  if (from === undefined || (from !== null && from.server !== server)) throw new TopologyNotFoundError("node", expansion.from ?? "");
+  const kinds = [...new Set(expansion.kinds)];
+  const found = expandNeighbourhood(index, from ? [from] : server.dies, { hops: expansion.hops, kinds });
+  const drawing = drawNeighbourhood(server, found, kinds, index);
   return {
-    cluster: header(index),
-    level: "server",
-    id: server.id,
-    path: crumbsFor(index, server, null),
-    bounds: { width: round(layout.box.width), height: round(layout.box.height) },
-    counts: { superPods: server.pod ? 1 : 0, servers: 1, npus: server.npus.length, dies: server.dies.length },
-    nodes,
-    links,
-    external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "server" as const, count: link.count })),
+    nodes: drawing.nodes,
+    links: drawing.links,
+    bounds: drawing.bounds,
+    neighbourhood: {
+      from: from?.id ?? null,
+      hops: expansion.hops,
+      kinds,
+      reached: found.reached,
+      reachedCapped: found.reachedCapped,
+      drawn: found.dies.length,
+      servers: drawing.servers,
+      omitted: found.omitted,
+      cap: NEIGHBOURHOOD_MAX_DIES,
+    },
   };
 }
 
 /**
  * What one view of the cluster draws. `planes`: the bus planes of the super pod viewed, from the stored fabric (none:
- * the pod is drawn with its HCCS links). Throws TopologyNotFoundError for an id the inventory does not have.
+ * the pod is drawn with its HCCS links). `expansion`: a server view's neighbourhood. Throws TopologyNotFoundError for
+ * an id the inventory does not have.
  */
-export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null, planes: readonly PodBusPlane[] = []): TopologyView {
+export function buildTopologyView(
+  index: TopologyIndex,
+  level: TopologyLevel,
+  id: string | null,
+  planes: readonly PodBusPlane[] = [],
+  expansion?: ViewExpansion,
+): TopologyView {
   if (level === "cluster") return clusterView(index);
   if (level === "superpod") {
     const pod = id === null ? undefined : index.podById.get(id);
@@ -200,5 +312,5 @@ export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id
   }
   const server = id === null ? undefined : index.serverById.get(id);
   if (!server) throw new TopologyNotFoundError("server", id ?? "");
-  return serverView(index, server);
+  return serverView(index, server, expansion);
 }

@@ -2,12 +2,14 @@
  * Worker-thread entry of server/rank-table-worker.ts: one rank-table job per message, off the request thread.
  * Bodies arrive as UTF-8 bytes (transferred, not copied) and are decoded here, so the request thread never holds
  * the decoded string. `validate`: the report of a table sent raw. `body`: a JSON body carrying a table, parsed and
- * checked here, with the table's canonical form or inventory (./rank-table-body.ts). A DomainError (the table
+ * checked here, with the table's canonical form or inventory (./rank-table-body.ts). `inventory`: the inventory a
+ * table's text describes, with its findings (the CLI's import of one table per super pod). A DomainError (the table
  * cannot be stored) or a ZodError (the body has the wrong shape) goes back as its parts and is thrown again on the
  * request thread.
  */
 import { parentPort } from "node:worker_threads";
 import { validateRankTable, type Lang } from "@/lib/rank-table";
+import { inventoryFromRankTable } from "@/lib/topology/import";
 import type { RankTableJob } from "@/server/rank-table-worker";
 // Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
 // bundle's import.meta.url as the source's, starts it from there through tsx, which resolves @/ from tsconfig.json.
@@ -20,6 +22,8 @@ function run(job: RankTableJob): unknown {
       return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(job.bytes), { lang: job.lang as Lang });
     case "body":
       return readRankTableBody(job.kind, job.bytes);
+    case "inventory":
+      return inventoryFromRankTable(job.text);
   }
 }
 

@@ -15,17 +15,19 @@ import { PageHeading } from "@/components/primitives/page-heading";
 import { getRankTable, listRankTables, rankTableKey, rankTablesKey } from "@/components/rank-tables/api";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
+import { AttentionList } from "@/components/topology/attention-list";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { linkKindsOf } from "@/lib/inventory/vocabulary";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
 import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
+import { NeighbourhoodBar } from "@/components/topology/neighbourhood-bar";
 import { TopologySearch } from "@/components/topology/search-box";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
-import type { NodeKind, SearchHit } from "@/lib/topology/model";
+import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
@@ -58,7 +60,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const searchParams = useSearchParams();
   const state = useMemo(() => topologySearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
   const cluster = state.cluster ?? defaultCluster;
-  const { id: viewId } = viewOf(state);
+  const { id: viewId, expand } = viewOf(state);
   const selection = parseSelection(state.sel);
   const selectedKey = selection ? nodeKey(selection) : null;
   const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
@@ -95,8 +97,8 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   );
 
   const view = useQuery({
-    queryKey: topologyKeys.view(cluster ?? "", state.level, viewId),
-    queryFn: ({ signal }) => fetchTopologyView(cluster!, state.level, viewId, signal),
+    queryKey: topologyKeys.view(cluster ?? "", state.level, viewId, expand),
+    queryFn: ({ signal }) => fetchTopologyView(cluster!, state.level, viewId, signal, expand),
     enabled: cluster !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
@@ -133,10 +135,11 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
 
   const labels = useChartLabels();
 
+  // Another server's neighbourhood keeps the hops and kinds, not the seed die (a die of the server left).
   const open = useCallback(
     (kind: NodeKind, id: string) => {
-      if (kind === "superpod") navigate({ level: "superpod", id, sel: undefined });
-      else if (kind === "server") navigate({ level: "server", id, sel: undefined });
+      if (kind === "superpod") navigate({ level: "superpod", id, sel: undefined, from: undefined });
+      else if (kind === "server") navigate({ level: "server", id, sel: undefined, from: undefined });
     },
     [navigate],
   );
@@ -195,6 +198,9 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
   const planes = data?.nodes.filter((n) => n.kind === "plane") ?? [];
+  const aggregated = data?.nodes.filter((n) => n.aggregated).length ?? 0;
+  const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
+  const selectedDie = selection?.kind === "die" && data?.level === "server" && selection.id.startsWith(`${data.id}/`) ? selection.id : null;
   const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
   const chosen: (RankAssignment & { name: string }) | null =
     state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
@@ -307,6 +313,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
               {data
                 ? [
                     t(`levels.${data.level}`),
+                    aggregated > 0 ? t(data.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated }) : null,
                     drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
                     planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
                     ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
@@ -316,6 +323,18 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                 : "\u00a0"}
               {view.isFetching && data ? ` · ${t("loading")}` : ""}
             </Typography.Text>
+            {data?.level === "server" && (
+              <NeighbourhoodBar
+                view={data}
+                expand={expand}
+                kinds={kinds}
+                selectedDie={selectedDie}
+                onChange={(next) => {
+                  const merged = { ...expand, ...next };
+                  navigate({ hops: merged.hops, via: merged.via.length ? [...merged.via] : undefined, from: merged.hops > 0 ? (merged.from ?? undefined) : undefined });
+                }}
+              />
+            )}
             <div style={{ height: "calc(100vh - 300px)", minHeight: 440, border: "1px solid var(--topology-border, rgba(128,128,128,.25))", borderRadius: 6 }}>
               {data ? (
                 <TopologyGraph
@@ -333,7 +352,8 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                 <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />
               )}
             </div>
-            <TopologyLegend theme={theme} anyKnown={data?.nodes.some((n) => n.health !== "unknown") ?? false} kinds={linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind))} />
+            {data && <AttentionList view={data} theme={theme} onOpen={(node: TopologyNode) => open(node.kind, node.id)} />}
+            <TopologyLegend theme={theme} anyKnown={data?.nodes.some((n) => n.health !== "unknown") ?? false} kinds={kinds} />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t("hint")}
             </Typography.Text>

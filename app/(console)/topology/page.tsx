@@ -25,12 +25,12 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   // A deep link survives the detour through the sign-in page.
   const query = topologyQuery(state);
   await requirePage("read", query ? `/topology?${query}` : "/topology");
-  const { level, id } = viewOf(state);
+  const { level, id, expand } = viewOf(state);
   const { value, read } = await readForPage(async (handle) => {
     const cluster = state.cluster ? await findCluster(handle.db, state.cluster) : await firstCluster(handle.db);
     if (!cluster) return { cluster, view: undefined };
     try {
-      return { cluster, view: await (await loadTopologyView(handle, cluster, level, id)).build() };
+      return { cluster, view: await (await loadTopologyView(handle, cluster, level, id, expand)).build() };
     } catch (error) {
       // A super pod or server the cluster does not have: the client asks the API, which says so.
       if (!(error instanceof DomainError && error.kind === "not_found")) throw error;
@@ -41,7 +41,7 @@ export default async function TopologyPage({ searchParams }: { searchParams: Pro
   const queryClient = new QueryClient();
   if (cluster && view) {
     // From a replica that is behind: the hint the API's answer would carry (lib/data-as-of.ts).
-    queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id), read.asOf ? { ...view, dataAsOf: read.asOf.toISOString() } : view);
+    queryClient.setQueryData(topologyKeys.view(state.cluster ?? cluster.slug, level, id, expand), read.asOf ? { ...view, dataAsOf: read.asOf.toISOString() } : view);
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
+import { ingestFaultEvents } from "@/db/queries/faults";
 import { insertCluster } from "@/db/queries/inventory";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
@@ -111,6 +112,54 @@ describe("GET /api/v1/clusters/{id}/topology", () => {
     expect(body.nodes).toHaveLength(32 + 1024);
     const pod = await (await view(get("/x?level=superpod&id=pod-31"), context("atlas-a3-large"))).json();
     expect(pod.nodes.filter((n: { kind: string }) => n.kind === "die")).toHaveLength(512);
+  });
+});
+
+describe("GET /api/v1/clusters/{id}/topology at scale: aggregates and neighbourhoods", () => {
+  it("draws a pod of too many dies as server aggregates with their health distribution, which sums to the pod's dies", async () => {
+    // Pod 0 of 65 servers (1,040 dies, past the super pod view's threshold), pod 1 of 2.
+    await insertCluster(testDatabase().db, largeA3Cluster(2, [65, 2], "big-pod"));
+    await ingestFaultEvents(testDatabase(), [{ cluster: "big-pod", kind: "npu-chip-fault", level: "SeparateNPU", target: { server: "p0-s040", die: 3 }, beganAt: Date.now() - 60_000 }], {
+      atomic: "all",
+      actor: systemActor,
+    });
+    const body = topologyViewSchema.parse(await (await view(get("/x?level=superpod&id=pod-0"), context("big-pod"))).json());
+    expect(body.nodes.filter((n) => n.kind === "server")).toHaveLength(65);
+    expect(body.nodes.every((n) => n.kind !== "server" || n.aggregated)).toBe(true);
+    expect(body.nodes.some((n) => n.kind === "die")).toBe(false);
+    expect(body.health).toEqual({ healthy: 1039, degraded: 0, faulty: 1, unknown: 0 });
+    const sum = { healthy: 0, degraded: 0, faulty: 0, unknown: 0 };
+    for (const server of body.nodes.filter((n) => n.kind === "server")) for (const tone of Object.keys(sum) as (keyof typeof sum)[]) sum[tone] += server.healthCounts![tone];
+    expect(sum).toEqual(body.health);
+    expect(body.nodes.find((n) => n.id === "p0-s040")).toMatchObject({ health: "faulty", healthCounts: { healthy: 15, faulty: 1, degraded: 0, unknown: 0 } });
+    // The cluster view carries the same counts on the pod.
+    const cluster = topologyViewSchema.parse(await (await view(get("/x"), context("big-pod"))).json());
+    expect(cluster.nodes.find((n) => n.kind === "superpod" && n.id === "pod-0")!.healthCounts).toEqual(body.health);
+  });
+
+  it("expands a server view N hops along the chosen link kinds, bounded, with its own ETag, and refuses hops elsewhere", async () => {
+    const plain = await view(get("/x?level=server&id=p0-s010"), context("big-pod"));
+    const around = await view(get("/x?level=server&id=p0-s010&hops=2&via=hccs"), context("big-pod"));
+    expect(around.status).toBe(200);
+    expect(around.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+    const body = topologyViewSchema.parse(await around.json());
+    expect(body.neighbourhood).toMatchObject({ from: null, hops: 2, kinds: ["hccs"], reached: 80, drawn: 80, servers: 5, omitted: 0 });
+    expect(body.nodes.filter((n) => n.kind === "server").map((n) => [n.id, n.hop])).toEqual([
+      ["p0-s010", 0],
+      ["p0-s009", 1],
+      ["p0-s011", 1],
+      ["p0-s008", 2],
+      ["p0-s012", 2],
+    ]);
+    expect(body.links.every((link) => link.kind === "hccs")).toBe(true);
+    // From one die, along the backup rail only: its NPU's other die.
+    const die = topologyViewSchema.parse(await (await view(get("/x?level=server&id=p0-s010&hops=1&via=backup-rail&from=p0-s010%2Fd6"), context("big-pod"))).json());
+    expect(die.neighbourhood).toMatchObject({ from: "p0-s010/d6", reached: 2, servers: 1 });
+    // A die of another server is not this server's neighbourhood; hops expand a server view only.
+    expect((await view(get("/x?level=server&id=p0-s010&hops=1&from=p0-s011%2Fd6"), context("big-pod"))).status).toBe(404);
+    const refused = await view(get("/x?level=superpod&id=pod-0&hops=1"), context("big-pod"));
+    expect(refused.status).toBe(400);
+    expect((await view(get("/x?level=server&id=p0-s010&hops=4"), context("big-pod"))).status).toBe(400);
   });
 });
 
