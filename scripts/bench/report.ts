@@ -19,6 +19,11 @@
  * ms, its series 415–574 → 69–113 ms; shared buffers of both series 7,974 → 595, fault_events rows 2,988 → 0. The rest
  * is the statistics (4,700 buffers for both periods). `RANKSCOPE_BENCH_DATA_DIR=<dir>` keeps the database under
  * <dir>/report: the next run skips the generation (here 1,059 s) and the first build of the rollups (317 s).
+ * 2026-11-26, with statistics on events' durations (migration 0021: no parallel workers for the statistics' ~120 edge
+ * events), load 18–20: 30 days 560 ms cold, 388 ms warm (statistics of both periods 204 ms, series 65 ms); 7 days
+ * 141 ms; 90 days 1.16 s; 2 days hourly 144 ms. Without and with alternated at load 14–16: 30 days warm 452/439 →
+ * 425/367 ms. EXPLAIN of the statistics of both periods: Gathers 20 → 0, 4,450 buffers (3,200 of them the edge events,
+ * read by each of the 10 queries again), 1,664 event rows.
  */
 import os from "node:os";
 import { getClusterOrThrow } from "@/db/queries/clusters";
