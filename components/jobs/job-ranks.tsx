@@ -2,6 +2,7 @@
 
 import { Alert, Empty, Table, Tag, Typography } from "antd";
 import { useTranslations } from "next-intl";
+import { useMemo } from "react";
 import type { JobDetail } from "./api";
 
 type Rank = JobDetail["ranks"][number];
@@ -9,13 +10,17 @@ type Rank = JobDetail["ranks"][number];
 /** Every rank of the job's table with its die; ranks that match no die are listed with why, first. */
 export function JobRanks({ job }: { job: JobDetail }) {
   const t = useTranslations("jobs");
-  const rows = [...job.ranks].sort((a, b) => Number(a.dieId !== null) - Number(b.dieId !== null) || (a.rank ?? -1) - (b.rank ?? -1));
+  // Sorted and keyed once per job, not per render: a job on 100,000 ranks made every render sort and copy them all.
+  const rows = useMemo(
+    () => [...job.ranks].sort((a, b) => Number(a.dieId !== null) - Number(b.dieId !== null) || (a.rank ?? -1) - (b.rank ?? -1)).map((r, key) => ({ ...r, key })),
+    [job.ranks],
+  );
   return (
     <>
       {job.placement.unmatched > 0 && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t("unmatchedWarning", { count: job.placement.unmatched })} />}
       <Table<Rank & { key: number }>
         size="small"
-        dataSource={rows.map((r, key) => ({ ...r, key }))}
+        dataSource={rows}
         pagination={{ pageSize: 32, hideOnSinglePage: true }}
         columns={[
           { title: t("ranks.rank"), dataIndex: "rank", width: 80, sorter: (a, b) => (a.rank ?? -1) - (b.rank ?? -1), render: (rank: number | null) => rank ?? "—" },

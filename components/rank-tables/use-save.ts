@@ -5,6 +5,7 @@ import { App } from "antd";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type ComponentProps, useCallback, useState } from "react";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
@@ -22,6 +23,19 @@ interface Conflict {
   theirs: RankTableDetail;
   mine: JsonValue;
   attempt: SaveOptions;
+}
+
+const MIB = 1024 * 1024;
+
+/** The text a save sends; undefined when the table is longer than a JavaScript string can hold (V8: 2^29 - 24 characters). */
+function tableText(table: JsonValue, text: string | undefined): string | undefined {
+  if (text !== undefined) return text;
+  try {
+    return writeRankTable(table);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 interface Options {
@@ -62,7 +76,13 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
         message.error(t("nameRequired"));
         return;
       }
-      const text = options.text ?? writeRankTable(table!);
+      const text = tableText(table!, options.text);
+      // Past the API's limit (a "2.0" table of more than about 20,000 ranks, constants.ts) the server would refuse
+      // it after the upload: said here, before sending hundreds of MiB.
+      if (text === undefined || text.length > rankTableBodyLimit) {
+        message.error(t("tooLargeToSave", { size: text === undefined ? ">512" : Math.ceil(text.length / MIB), limit: rankTableBodyLimit / MIB }));
+        return;
+      }
       const body = { name: name.trim(), text, comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
       setSaving(true);
       try {

@@ -27,15 +27,37 @@ let table: JsonValue = null;
 
 const answer = (message: ValidationAnswer) => self.postMessage(message);
 
+/**
+ * Edits are applied as they come but validated once per burst: validating a 524,288-rank table takes seconds (bench:
+ * `editor`), and a report per keystroke would queue seconds of work per keystroke. The validation runs after the
+ * messages already queued (a macrotask), and its report carries the newest edit's number, which the editor takes as
+ * the answer to every edit before it.
+ */
+let unvalidated: { seq: number; lang: Lang } | undefined;
+
+function validateLater(seq: number, lang: Lang): void {
+  const scheduled = unvalidated !== undefined;
+  unvalidated = { seq, lang };
+  if (scheduled) return;
+  setTimeout(() => {
+    // An import since then made the edits moot (its own report follows it).
+    if (unvalidated === undefined) return;
+    const { seq, lang } = unvalidated;
+    unvalidated = undefined;
+    answer({ type: "report", seq, report: validateRankTable(table, { lang }) });
+  }, 0);
+}
+
 self.onmessage = (event: MessageEvent<ValidationRequest>) => {
   const request = event.data;
   switch (request.type) {
     case "edit":
       table = applyEdit(table, request.edit);
-      answer({ type: "report", seq: request.seq, report: validateRankTable(table, { lang: request.lang }) });
+      validateLater(request.seq, request.lang);
       return;
     case "import": {
       const { seq } = request;
+      unvalidated = undefined;
       const imported = importRankTable(request.text, request.lang, (parsed) => {
         table = parsed;
         answer({ type: "parsed", seq, table: parsed });

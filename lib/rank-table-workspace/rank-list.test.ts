@@ -47,4 +47,36 @@ describe("the grid over a 2.0 rank_list", () => {
     expect(removed.rank_count).toBe(5);
     expect(validateRankTable(removed).issues).toEqual([]);
   });
+
+  it("after an edit re-derives only the edited rank's row: other rows, servers and pods keep their objects", () => {
+    const table = a5();
+    const before = tableStructure(table);
+    const edited = applyEdit(table, { type: "setRank", rank: 4, field: "device_id", value: "9" });
+    const after = tableStructure(edited, before);
+    expect(after.rows[4]).not.toBe(before.rows[4]);
+    expect(after.rows[4]).toMatchObject({ key: "r4", rank: 4, serverId: "superpod0-rack1", values: { device_id: "9", local_id: "1" } });
+    expect(after.rows.filter((row, index) => row !== before.rows[index]).map((row) => row.key)).toEqual(["r4"]);
+    expect(after.servers).toBe(before.servers);
+    expect(after.pods).toBe(before.pods);
+    // The same rows as deriving from scratch.
+    expect(after.rows).toEqual(tableStructure(edited).rows);
+  });
+
+  it("derives the grid again when an edit regroups ranks or changes their number", () => {
+    const table = a5();
+    const before = tableStructure(table);
+    const moved = JSON.parse(JSON.stringify(table)) as JsonObject;
+    const list = moved.rank_list as JsonObject[];
+    // Share the untouched ranks, as the edit helpers do, and move rank 0 into rack 1.
+    (moved.rank_list as JsonValue[]) = list.map((entry, index) => (index === 0 ? entry : rank(table, index)));
+    ((list[0]!.level_list as JsonObject[])[0]!).net_instance_id = "superpod0-rack1";
+    const regrouped = tableStructure(moved, before);
+    expect(regrouped.servers.map((server) => [server.serverId, server.rowCount])).toEqual([["superpod0-rack1", 4], ["superpod0-rack0", 2]]);
+    expect(regrouped).toEqual(tableStructure(moved));
+
+    const removed = applyEdit(table, { type: "removeRank", rank: 2 });
+    const shorter = tableStructure(removed, before);
+    expect(shorter.rows.map((row) => [row.key, row.values.rank_id])).toEqual([["r0", "0"], ["r1", "1"], ["r2", "3"], ["r3", "4"], ["r4", "5"]]);
+    expect(shorter).toEqual(tableStructure(removed));
+  });
 });

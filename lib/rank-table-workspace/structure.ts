@@ -42,6 +42,8 @@ export interface TableStructure {
   superPodMode: boolean;
   /** The grid's columns when they are not DEVICE_EDIT_FIELDS ("2.0": A5_EDIT_FIELDS). */
   fields?: readonly GridField[];
+  /** "2.0" tables: the rank_list the rows were read from and each rank's row (-1: none), so an edit re-derives only its rows. */
+  a5?: { ranks: readonly JsonValue[]; rowOfRank: Int32Array };
 }
 
 /** Where a row's field sits in the table, for its findings. */
@@ -69,7 +71,7 @@ export function tableStructure(table: JsonValue | undefined, previous?: TableStr
   const servers: ServerNode[] = [];
   if (!isJsonObject(table)) return previous && previous.rows.length === 0 && previous.servers.length === 0 && previous.pods.length === 0 ? previous : { rows, servers, pods: [], superPodMode: false };
   if (isLegacyLayout(table)) return legacyStructure(table);
-  if (table.version === "2.0" && Array.isArray(table.rank_list)) return a5Structure(table);
+  if (table.version === "2.0" && Array.isArray(table.rank_list)) return a5Structure(table, previous);
   const previousServers = new Map(previous?.servers.map((node) => [node.index, node]));
   const serverList = Array.isArray(table.server_list) ? table.server_list : [];
   serverList.forEach((server, serverIndex) => {

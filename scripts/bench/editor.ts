@@ -18,6 +18,7 @@ import type { Locator } from "playwright-core";
 import { generateFromTemplate, validateRankTable, writeRankTable, type JsonValue } from "../../lib/rank-table";
 import { applyEdit } from "../../lib/rank-table-workspace/edit";
 import { indexIssues, tableStructure } from "../../lib/rank-table-workspace/structure";
+import { largeTableFigures } from "./editor-large";
 import type { BenchSection } from "./index";
 
 const SERVERS = 1024;
@@ -131,7 +132,7 @@ async function browserFigures(text: string): Promise<void> {
 
 export const editorBench: BenchSection = {
   name: "editor",
-  description: "the rank table workspace on 16,384 ranks: one edit until the findings are updated, import to first render",
+  description: "the rank table workspace on 16,384 ranks (one edit until the findings are updated, import to first render), and on 16k/131k/524k-rank 2.0 tables",
   async run() {
     const table = generateFromTemplate({ superPods: SERVERS / 32, serversPerSuperPod: 32, basePort: 16000 }) as unknown as JsonValue;
     const text = writeRankTable(table);
@@ -150,6 +151,7 @@ export const editorBench: BenchSection = {
     console.log(`worker: one field edited → findings updated (apply + validate + index): ${fmt(editMs)} (target < 150 ms)`);
     console.log(`  of which applying the edit: ${fmt(applyMs)}`);
     console.log(`main thread: grid rows and tree derived from scratch (import): ${fmt(structureMs)}; after one field edit, from the previous ones: ${fmt(incrementalMs)}`);
+    largeTableFigures();
     await browserFigures(text);
   },
 };
