@@ -4,7 +4,7 @@ import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
-import { podBusPlanes } from "./fabric";
+import { viewFabricOf } from "./fabric";
 import { faultHealthSnapshot } from "./faults";
 import { topologyIndex } from "./topology";
 
@@ -24,18 +24,16 @@ export interface TopologyViewLoad {
  * can answer 304 or a cached body without laying anything out.
  */
 export async function loadTopologyView(handle: DatabaseHandle, cluster: ClusterHeader, level: TopologyLevel, id: string | null): Promise<TopologyViewLoad> {
-  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. A super pod of
-  // a cluster with a bus fabric is drawn with its planes instead of HCCS links between servers: they are part of it
-  // too, since choosing another fabric profile changes them without a new inventory revision.
-  const [health, planes] = await Promise.all([
-    faultHealthSnapshot(handle.pool, cluster.id),
-    level === "superpod" && id !== null ? podBusPlanes(handle.db, cluster.id, id) : Promise.resolve([]),
-  ]);
-  const fabricVersion = planes.length ? `.${createHash("sha256").update(JSON.stringify(planes)).digest("base64url").slice(0, 8)}` : "";
+  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
+  // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
+  // too, since choosing another fabric profile changes it without a new inventory revision.
+  const [health, fabric] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), viewFabricOf(handle.db, cluster.id, level, id)]);
+  const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
+  const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
   return {
     faultsVersion: health.version + fabricVersion,
     build: async () => {
-      const view = buildTopologyView(await topologyIndex(handle.db, cluster), level, id, planes);
+      const view = buildTopologyView(await topologyIndex(handle.db, cluster), level, id, fabric);
       return health.collected ? withFaultHealth(view, health.faults) : view;
     },
   };

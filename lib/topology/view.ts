@@ -1,15 +1,23 @@
 import { DomainError } from "@/lib/errors";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
-import {
-  layoutClusterPods,
-  layoutPlainServers,
-  layoutServer,
-  layoutSuperPodWithPlanes,
-  SERVER_VIEW_GEOMETRY,
-} from "./layout";
+import { parameterPlaneKey } from "@/lib/fabric/derive";
+import { layoutClusterPods, layoutParameterPlane, layoutPlainServers, layoutServerWithFabric, layoutSuperPodWithPlanes } from "./layout";
 import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
-import { dieNode, npuNode, planeNode, podLabel, podNode, round, serverNode, type PodBusPlane } from "./nodes";
+import {
+  dieNode,
+  npuNode,
+  parameterPlaneNode,
+  planeNode,
+  podLabel,
+  podNode,
+  round,
+  serverNode,
+  switchNode,
+  type ParameterPlane,
+  type PodBusPlane,
+  type ViewFabric,
+} from "./nodes";
 
 /** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
 export class TopologyNotFoundError extends DomainError {
@@ -64,7 +72,26 @@ export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, po
   return path;
 }
 
-function clusterView(index: TopologyIndex): TopologyView {
+/**
+ * The parameter plane below the super pods, as the stored fabric knows it: leaf/spine when the profile gives the shape
+ * (a leaf tier per super pod, assumed, above one spine), else one bar that says its shape is unknown. It replaces
+ * the pod-to-pod RoCE lines: the pods do not link to each other, they all attach to this network.
+ */
+function parameterNodes(index: TopologyIndex, plane: ParameterPlane, bounds: { width: number; height: number }): { nodes: TopologyNode[]; bounds: { width: number; height: number } } {
+  const leafSpine = plane.shape === "leaf-spine";
+  const layout = layoutParameterPlane(bounds, index.pods.length, leafSpine);
+  const nodes = index.pods.flatMap((pod, i) => {
+    const box = layout.leaves[i];
+    if (!box) return [];
+    const servers = pod.servers.length;
+    const share = { ...plane, servers, ports: plane.servers > 0 ? Math.round((plane.ports * servers) / plane.servers) : 0 };
+    return [parameterPlaneNode(`${parameterPlaneKey}/leaf:${pod.id}`, `Leaf · super pod ${pod.id}`, share, box, pod.id)];
+  });
+  nodes.push(parameterPlaneNode(leafSpine ? `${parameterPlaneKey}/spine` : parameterPlaneKey, leafSpine ? "Spine" : "Parameter plane", plane, layout.spine));
+  return { nodes, bounds: layout.bounds };
+}
+
+function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
   const nodes: TopologyNode[] = [];
   const pairs = new PairCounter();
   const external: TopologyView["external"] = [];
@@ -77,10 +104,16 @@ function clusterView(index: TopologyIndex): TopologyView {
       nodes.push(podNode(pod, podLayout.box));
       pod.servers.forEach((server, j) => nodes.push(serverNode(server, podLayout.servers[j]!, pod.id)));
     });
-    // The RoCE parameter plane between super pods, one drawn link per pair of pods.
+    if (fabric.parameter) {
+      const parameter = parameterNodes(index, fabric.parameter, bounds);
+      nodes.push(...parameter.nodes);
+      bounds = parameter.bounds;
+    }
+    // Links between super pods, one drawn link per pair of pods; RoCE ones only without a parameter plane to draw.
     forEachLink(index, index.dieById.values(), (a, b, kind) => {
       const pa = a.server.pod?.id;
       const pb = b.server.pod?.id;
+      if (fabric.parameter && kind === "roce") return;
       if (pa !== undefined && pb !== undefined && pa !== pb && a.id < b.id) pairs.add(kind, pa, pb);
     });
   } else {
@@ -153,18 +186,34 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
   };
 }
 
-function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
-  const layout = layoutServer(
+/**
+ * A server: its NPUs and dies, and below them the fabric its dies' traffic takes (when the cluster has one): every
+ * node chip k above the bus plane k it uplinks to (every NPU links to every chip), then the parameter plane.
+ */
+function serverView(index: TopologyIndex, server: IndexedServer, fabric: ViewFabric): TopologyView {
+  const chips = [...(fabric.nodeChips ?? [])].sort((a, b) => a.chipId - b.chipId);
+  const planes = new Map((fabric.busPlanes ?? []).map((plane) => [plane.key, plane]));
+  const layout = layoutServerWithFabric(
     server.npus.map((npu) => npu.dies.length),
-    SERVER_VIEW_GEOMETRY,
-    { x: 0, y: 0 },
+    chips.length,
+    Boolean(fabric.parameter),
   );
-  const nodes: TopologyNode[] = [serverNode(server, layout.box, server.pod?.id ?? null)];
+  const podId = server.pod?.id ?? null;
+  const nodes: TopologyNode[] = [serverNode(server, layout.box, podId)];
   server.npus.forEach((npu, j) => {
     const npuLayout = layout.npus[j]!;
     nodes.push(npuNode(server, npu.npuIndex, npu.id, npuLayout.box, npu.dies.length));
     npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
   });
+  chips.forEach((chip, i) => {
+    nodes.push(switchNode(chip, server.id, podId, layout.chips[i]!));
+    const plane = planes.get(chip.planeKey);
+    if (plane && podId !== null) nodes.push(planeNode(plane, podId, layout.planes[i]!));
+  });
+  if (fabric.parameter && layout.parameter) {
+    const ports = server.npus.length;
+    nodes.push(parameterPlaneNode(parameterPlaneKey, "Parameter plane", { ...fabric.parameter, servers: 1, ports }, layout.parameter));
+  }
   const links: TopologyLink[] = [];
   const outside = new PairCounter();
   forEachLink(index, server.dies, (a, b, kind) => {
@@ -179,7 +228,7 @@ function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
     level: "server",
     id: server.id,
     path: crumbsFor(index, server, null),
-    bounds: { width: round(layout.box.width), height: round(layout.box.height) },
+    bounds: { width: round(layout.bounds.width), height: round(layout.bounds.height) },
     counts: { superPods: server.pod ? 1 : 0, servers: 1, npus: server.npus.length, dies: server.dies.length },
     nodes,
     links,
@@ -188,17 +237,18 @@ function serverView(index: TopologyIndex, server: IndexedServer): TopologyView {
 }
 
 /**
- * What one view of the cluster draws. `planes`: the bus planes of the super pod viewed, from the stored fabric (none:
- * the pod is drawn with its HCCS links). Throws TopologyNotFoundError for an id the inventory does not have.
+ * What one view of the cluster draws. `fabric`: what the stored fabric adds to it (none: the view is drawn from the
+ * inventory's links alone: a super pod with its HCCS links, the RoCE links between pods). Throws
+ * TopologyNotFoundError for an id the inventory does not have.
  */
-export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null, planes: readonly PodBusPlane[] = []): TopologyView {
-  if (level === "cluster") return clusterView(index);
+export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null, fabric: ViewFabric = {}): TopologyView {
+  if (level === "cluster") return clusterView(index, fabric);
   if (level === "superpod") {
     const pod = id === null ? undefined : index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
-    return superPodView(index, pod, planes);
+    return superPodView(index, pod, fabric.busPlanes ?? []);
   }
   const server = id === null ? undefined : index.serverById.get(id);
   if (!server) throw new TopologyNotFoundError("server", id ?? "");
-  return serverView(index, server);
+  return serverView(index, server, fabric);
 }
