@@ -205,6 +205,8 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
   const planes = data?.nodes.filter((n) => n.kind === "plane" && n.planeKind === "bus") ?? [];
+  // The parameter plane drawn whole, or its spine when the profile knows it is leaf/spine.
+  const parameter = data?.nodes.find((n) => n.kind === "plane" && n.planeKind === "parameter" && !n.id.includes("/leaf:"));
   const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
   const chosen: (RankAssignment & { name: string }) | null =
     state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
@@ -318,6 +320,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                     t(`levels.${data.level}`),
                     drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
                     planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
+                    parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,
                     ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
                   ]
                     .filter(Boolean)
