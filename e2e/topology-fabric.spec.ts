@@ -3,6 +3,8 @@ import { expect, test, type Page } from "@playwright/test";
 
 const details = (page: Page) => page.getByRole("region", { name: "Details" });
 const graph = (page: Page) => page.getByRole("region", { name: "Topology graph" }).locator('[data-drawn="true"]');
+/** The graph's code loads in steps after hydration (client.tsx): on a loaded machine the first draw takes a while. */
+const drawn = (page: Page) => expect(graph(page)).toBeVisible({ timeout: 45_000 });
 const sel = (value: string) => encodeURIComponent(value);
 
 /**
@@ -38,7 +40,7 @@ test.describe.serial("The fabric of a super pod", () => {
     // The super pod is drawn with its 7 planes of 8 switches, not an HCCS ring; plane 1 selected from the URL.
     await page.goto(`/topology?cluster=atlas-a3-demo&level=superpod&id=1&sel=${sel("plane:pod:1/ub:1")}`);
     await expect(page.getByTestId("view-summary")).toHaveText("Super pod · 768 dies · 7 bus planes of 56 switches");
-    await expect(graph(page)).toBeVisible();
+    await drawn(page);
     const panel = details(page);
     await expect(panel.getByRole("row", { name: /Health\s*Degraded/ })).toBeVisible();
     await expect(panel.getByRole("row", { name: /Bus switches\s*8/ })).toBeVisible();
@@ -56,7 +58,7 @@ test.describe.serial("The fabric of a super pod", () => {
   test("a switch's details say what its failure takes down, and one click highlights it across the super pod", async ({ page }, testInfo) => {
     // The server view draws its node chips (chip k over plane k) and the parameter plane; chip 2 carries its fault.
     await page.goto(`/topology?cluster=atlas-a3-demo&level=server&id=sp1-node07&sel=${sel("switch:server:sp1-node07/chip:2")}`);
-    await expect(graph(page)).toBeVisible();
+    await drawn(page);
     const panel = details(page);
     await expect(panel.getByRole("row", { name: /Health\s*Degraded/ })).toBeVisible();
     await expect(panel.getByRole("row", { name: /Plane\s*pod:1\/ub:2/ })).toBeVisible();
@@ -69,7 +71,7 @@ test.describe.serial("The fabric of a super pod", () => {
 
     await impact.getByRole("button", { name: "Highlight in the super pod" }).click();
     await expect(page).toHaveURL(/level=superpod&id=1&sel=switch%3Aserver%3Asp1-node07%2Fchip%3A2&hl=impact/);
-    await expect(graph(page)).toBeVisible();
+    await drawn(page);
     await expect(details(page).getByTestId("switch-impact").getByRole("button", { name: "Clear the highlight" })).toBeVisible();
     await testInfo.attach("what chip 2 of sp1-node07 takes down", { body: await page.screenshot(), contentType: "image/png" });
 
@@ -89,7 +91,7 @@ test.describe.serial("The fabric of a super pod", () => {
     await expect(ports.getByTestId("roce-port").locator('[data-provenance="assumed"]')).toHaveText("assumed");
     await ports.getByRole("button", { name: "Show them in the graph" }).click();
     await expect(page).toHaveURL(/hl=ports/);
-    await expect(graph(page)).toBeVisible();
+    await drawn(page);
     await testInfo.attach("a die's plane ports", { body: await page.screenshot(), contentType: "image/png" });
 
     // The parameter plane's shape is unknown for the A3 profile: one dashed bar, said so, not a guess.
