@@ -56,14 +56,16 @@ export function PlanePortsSection({ ports, highlighted, onHighlight, ...select }
             <Space size={4} wrap>
               <span>
                 {t.rich("busPort", {
-                  plane: () => (
+                  plane: port.planeIndex,
+                  chip: port.chipId,
+                  planeLink: (chunks) => (
                     <NodeLink kind="plane" id={port.planeKey} {...select}>
-                      {port.planeIndex}
+                      {chunks}
                     </NodeLink>
                   ),
-                  chip: () => (
+                  chipLink: (chunks) => (
                     <NodeLink kind="switch" id={port.chipKey} {...select}>
-                      {port.chipId}
+                      {chunks}
                     </NodeLink>
                   ),
                   links:
