@@ -20,7 +20,7 @@ test.describe("Topology", () => {
     await expect(page).toHaveURL(/\/topology\?cluster=atlas-a3-demo$/);
     await expect(page.getByRole("heading", { level: 1, name: "Topology" })).toBeVisible();
     await expect(page.getByText("2 super pods · 96 servers · 768 NPUs · 1,536 dies")).toBeVisible();
-    await expect(summary(page)).toHaveText("Cluster · 1 link: RoCE parameter plane");
+    await expect(summary(page)).toHaveText("Cluster · parameter plane, shape unknown");
     await drawn(page, testInfo, "cluster view");
 
     // A click on the canvas selects what is under the pointer (a super pod or one of its servers).
@@ -38,7 +38,7 @@ test.describe("Topology", () => {
 
     await details(page).getByRole("button", { name: "Open this server" }).click();
     await expect(page).toHaveURL(/level=server&id=sp0-node05/);
-    await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
+    await expect(summary(page)).toHaveText("Server · 16 dies · 7 bus planes of 56 switches · parameter plane, shape unknown · 8 links: Backup rail (borrowed NIC)");
     const dies = page.getByRole("region", { name: "Dies of this server" });
     await expect(dies.getByRole("row")).toHaveCount(17);
     await expect(dies.getByRole("row", { name: /^1\s+2\s+0\s+82\s+192\.168\.6\.8:16666\s+192\.168\.6\.9:16667/ })).toBeVisible();
@@ -48,7 +48,7 @@ test.describe("Topology", () => {
     await page.goBack();
     await expect(summary(page)).toHaveText("Super pod · 768 dies · 7 bus planes of 56 switches");
     await page.getByRole("navigation", { name: "Topology path" }).getByRole("link", { name: "Atlas 900 A3 SuperPoD (demo)" }).click();
-    await expect(summary(page)).toHaveText("Cluster · 1 link: RoCE parameter plane");
+    await expect(summary(page)).toHaveText("Cluster · parameter plane, shape unknown");
   });
 
   test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
@@ -57,7 +57,7 @@ test.describe("Topology", () => {
     await search.fill("192.168.50.9");
     await search.press("Enter");
     await expect(page).toHaveURL(/level=server&id=sp1-node01&sel=die%3Asp1-node01%2Fd3/);
-    await expect(summary(page)).toHaveText("Server · 16 dies · 8 links: Backup rail (borrowed NIC)");
+    await expect(summary(page)).toHaveText("Server · 16 dies · 7 bus planes of 56 switches · parameter plane, shape unknown · 8 links: Backup rail (borrowed NIC)");
     const panel = details(page);
     await expect(panel.getByRole("row", { name: /Device IP\s*192\.168\.50\.9/ })).toBeVisible();
     await expect(panel.getByRole("row", { name: /Backup device IP\s*192\.168\.50\.8/ })).toBeVisible();
@@ -87,7 +87,7 @@ test.describe("Topology", () => {
   // once a cluster has fault events, the legend drops its "unknown everywhere" note and a die without faults is healthy.
   test("with the demo job's HCCL error collected, the legend keeps its colours but not the 'unknown' note, a die without faults is healthy, and Esc clears the selection", async ({ page }) => {
     await page.goto("/topology?cluster=atlas-a2-demo&level=server&id=a2-node1&sel=die%3Aa2-node1%2Fd4");
-    await expect(summary(page)).toHaveText("Server · 8 dies · 28 links: HCCS plane");
+    await expect(summary(page)).toHaveText("Server · 8 dies · parameter plane, shape unknown · 28 links: HCCS plane");
     const legend = page.getByRole("group", { name: "Legend" });
     await expect(legend).toContainText("Unknown");
     await expect(legend).toContainText("Backup rail (borrowed NIC)");

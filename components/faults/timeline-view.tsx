@@ -10,7 +10,7 @@ import { HealthTag } from "@/components/primitives/health-tag";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import { faultKinds, type FaultKind } from "@/lib/faults/model";
-import { buildLanes, overlapping, toCsv } from "@/lib/faults/timeline";
+import { buildLanes, overlapping, toCsv, type Lane } from "@/lib/faults/timeline";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "./api";
 import { EventsTable, targetLabel } from "./events-table";
 import { useDuration, useTimeFormat } from "./format";
@@ -67,6 +67,8 @@ export function eventsCsv(events: TimelineEvent[]): string {
   );
 }
 
+const visuallyHidden = { position: "absolute", width: 1, height: 1, padding: 0, margin: -1, overflow: "hidden", clip: "rect(0,0,0,0)", whiteSpace: "nowrap", border: 0 } as const;
+
 /** Filters, the swimlane chart with its density strip, the selected event and the table of the selection. */
 export function TimelineView({
   cluster,
@@ -99,6 +101,14 @@ export function TimelineView({
   const range = state.brush ?? state.zoom;
   const selection = useMemo(() => (range ? overlapping(events, range[0], range[1], now) : events), [events, range, now]);
   const selected = state.sel ? events.find((e) => e.id === state.sel) : undefined;
+
+  const laneName = (lane: Lane) => {
+    if (lane.kind === "pod") return t("superPod", { id: lane.label });
+    if (lane.kind === "cluster") return t("clusterLane");
+    if (lane.kind === "fabric") return t("fabricLane");
+    if (lane.kind === "plane") return t("planeLane", { plane: lane.label });
+    return lane.label;
+  };
 
   const toggleLane = (key: string) => {
     const open = expanded.has(key) ? state.open.filter((k) => k !== key) : [...state.open, key];
@@ -241,7 +251,7 @@ export function TimelineView({
               selectedId={state.sel}
               theme={theme}
               labels={{
-                laneToggle: (lane) => `${lane.expandable ? (lane.expanded ? "▾ " : "▸ ") : "  "}${"  ".repeat(lane.depth)}${lane.kind === "pod" ? t("superPod", { id: lane.label }) : lane.kind === "cluster" ? t("clusterLane") : lane.label} (${lane.count})`,
+                laneToggle: (lane) => `${lane.expandable ? (lane.expanded ? "▾ " : "▸ ") : "  "}${"  ".repeat(lane.depth)}${laneName(lane)} (${lane.count})`,
                 density: t("density"),
                 brush: t("brush"),
                 clearBrush: t("clearBrush"),
@@ -258,6 +268,20 @@ export function TimelineView({
               onToggleLane={(lane) => toggleLane(lane.key)}
               onSelect={(e) => onChange({ sel: e.id })}
             />
+            {/* The lanes in text, for screen readers and for reading without the canvas; each opens like its label. */}
+            <ul aria-label={t("lanesList")} data-testid="timeline-lanes" style={visuallyHidden}>
+              {lanes.map((lane) => (
+                <li key={lane.key} data-lane={lane.key}>
+                  {lane.expandable ? (
+                    <button type="button" aria-expanded={lane.expanded} onClick={() => toggleLane(lane.key)}>
+                      {`${laneName(lane)} (${lane.count})`}
+                    </button>
+                  ) : (
+                    `${laneName(lane)} (${lane.count})`
+                  )}
+                </li>
+              ))}
+            </ul>
           </>
         )}
       </Card>

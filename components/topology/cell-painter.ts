@@ -48,8 +48,10 @@ function detailAt({ level, widths }: ReturnType<typeof detailBasis>, pixelsPerUn
 
 export interface ChartLabels {
   superPod: (id: string) => string;
-  /** A bus plane's bar: its name, switches and the servers it reaches. */
+  /** A bus plane's bar: its name, switches and the servers it reaches; or the parameter plane (or a tier of it). */
   plane: (node: TopologyNode) => string;
+  /** A server's node chip: its index and the plane it uplinks to. */
+  switch: (node: TopologyNode) => string;
   npu: (index: number) => string;
   die: (node: TopologyNode) => string;
   /** A short name for narrow dies: "dev 5". */
@@ -67,6 +69,11 @@ export interface ChartLabels {
 export interface ChartOverlay {
   /** Every die of the job, by die id, with its mark. */
   dies: ReadonlyMap<string, OverlayMark>;
+  /**
+   * Fabric nodes (switches, planes) by id, with their mark: with it, the fabric nodes it leaves out are dimmed too
+   * (a die's plane ports, a switch's blast radius); without it they are drawn as usual.
+   */
+  fabric?: ReadonlyMap<string, OverlayMark>;
 }
 export type OverlayMark = "member" | keyof typeof OVERLAY_COLORS;
 const OVERLAY_WEIGHT: Record<OverlayMark, number> = { member: 0, timeout: 1, suspect: 2 };
@@ -153,6 +160,7 @@ export function cellPainter(input: PainterInput) {
   const markOf = (node: TopologyNode): OverlayMark | undefined | null => {
     if (!overlay) return null;
     if (node.kind === "die") return overlay.dies.get(node.id);
+    if ((node.kind === "switch" || node.kind === "plane") && overlay.fabric) return overlay.fabric.get(node.id);
     if (node.kind === "server") return serverMarks.get(node.id);
     return null;
   };
@@ -171,7 +179,7 @@ export function cellPainter(input: PainterInput) {
   };
   const isLeaf = (node: TopologyNode) =>
     node.kind === "die" ||
-    node.kind === "plane" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
+    node.kind === "plane" || node.kind === "switch" || (node.kind === "server" && view.level === "cluster") || (node.kind === "superpod" && !detail.showServerCells);
 
   /**
    * An aggregate: its name (its id alone when narrow), then as room allows its counts and its distribution in words;
@@ -223,6 +231,11 @@ export function cellPainter(input: PainterInput) {
         const height = node.height * pixelsPerUnit;
         if (height < 9) return null;
         return { text: `{b|${labels.plane(node)}}`, position: "inside", bold: true, fontSize: Math.min(12, Math.floor(height * 0.7)) };
+      }
+      case "switch": {
+        const height = node.height * pixelsPerUnit;
+        if (height < 9) return null;
+        return { text: `{b|${labels.switch(node)}}`, position: "inside", bold: true, fontSize: Math.min(12, Math.floor(height * 0.3)) };
       }
       case "npu":
         return view.level === "server" ? { text: labels.npu(node.npuIndex ?? 0), position: "insideTopLeft", bold: false } : null;
@@ -279,7 +292,8 @@ export function cellPainter(input: PainterInput) {
         fill: leaf ? (outside ? colors.dimmed : health[node.health]) : node.kind === "npu" ? colors.innerBox : colors.box,
         stroke: outlined ?? (leaf ? colors.subtle : (node.kind === "superpod" || node.kind === "server") && known ? health[node.health] : colors.border),
         lineWidth: outlined ? (mark === "suspect" ? 3 : 2) : leaf ? 0.5 : 1,
-        dashed: node.kind === "superpod",
+        // A parameter plane whose shape the profile does not know is drawn dashed: a placeholder, not a claim.
+        dashed: node.kind === "superpod" || (node.kind === "plane" && node.planeKind === "parameter" && node.shape == null),
         label: label && {
           ...label,
           fontSize: label.fontSize ?? (node.kind === "die" && view.level !== "server" ? 10 : node.kind === "superpod" ? 13 : 12),

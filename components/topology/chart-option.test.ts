@@ -14,6 +14,7 @@ import { linkSegments, ROUTE_MARGIN } from "./link-routing";
 const labels: ChartLabels = {
   superPod: (id) => `Super pod ${id}`,
   plane: (n) => `Bus plane ${n.planeIndex}`,
+  switch: (n) => `Chip ${n.switchIndex}`,
   npu: (i) => `NPU ${i}`,
   die: (n) => `Die ${n.dieIndex}`,
   dieShort: (n) => `dev ${n.deviceId}`,
@@ -157,7 +158,7 @@ describe("chart option", () => {
 
   it("fills a bus plane's bar with its health, its name in a font that fits the bar, none when the bar is too thin", () => {
     const planes = Array.from({ length: 7 }, (_, p) => ({ key: `pod:0/ub:${p}`, index: p, switches: 8, servers: 48, uplinks: 384 }));
-    const view = buildTopologyView(indexOf(demoA3Cluster()), "superpod", "0", planes);
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "superpod", "0", { busPlanes: planes });
     const degraded = { ...view, nodes: view.nodes.map((n) => (n.kind === "plane" ? { ...n, health: n.planeIndex === 1 ? ("degraded" as const) : ("healthy" as const) } : n)) };
     const [cells, links] = chartOption({ view: degraded, size: { width: 1000, height: 700 }, theme: "light", ranks: undefined, labels }).series;
     expect(links.data).toEqual([]);

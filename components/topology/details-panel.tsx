@@ -8,6 +8,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { ServerCpuLayout } from "@/components/affinity/server-cpu-layout";
 import type { NodeDetails, NodeKind, RankMembership } from "@/lib/topology/model";
+import { ParameterPlaneNote, PlanePortsSection, PlaneSwitches, SwitchImpactSection } from "./fabric-details";
 import { HealthLabel, LinkSample } from "./legend";
 import { RecentFaultList } from "./recent-faults";
 import { fetchNodeDetails } from "./queries";
@@ -23,10 +24,14 @@ interface Props {
   /** The URL that selects a node, so peer links are real links (open in a new tab, copy). */
   selectionHref: (kind: NodeKind, id: string) => string;
   onClose: () => void;
+  /** What the graph highlights for the selection: a die's plane ports, a switch's blast radius (the URL's `hl`). */
+  highlight: Highlight | null;
+  onHighlight: (highlight: Highlight | null, details: NodeDetails) => void;
 }
+type Highlight = "ports" | "impact";
 
 /** Everything about the selected super pod, server, NPU or die: fields, links, rank-table memberships, faults. */
-export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onSelect, selectionHref, onClose }: Props) {
+export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onSelect, selectionHref, onClose, highlight, onHighlight }: Props) {
   const t = useTranslations("topology");
   const format = useFormatter();
   const { message } = App.useApp();
@@ -44,7 +49,8 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
     );
   }
 
-  const title = `${t(`kinds.${selection.kind}`)} ${selection.kind === "superpod" ? selection.id : selection.id}`;
+  const kindLabel = selection.kind === "plane" && selection.id.startsWith("param") ? t("kinds.parameterPlane") : t(`kinds.${selection.kind}`);
+  const title = `${kindLabel} ${selection.id}`;
   return (
     <Card
       size="small"
@@ -88,6 +94,8 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
           onSelect={onSelect}
           selectionHref={selectionHref}
           formatNumber={(n) => format.number(n)}
+          highlight={highlight}
+          onHighlight={onHighlight}
         />
       )}
     </Card>
@@ -103,7 +111,11 @@ function DetailsBody({
   onSelect,
   selectionHref,
   formatNumber,
+  highlight,
+  onHighlight,
 }: {
+  highlight: Props["highlight"];
+  onHighlight: Props["onHighlight"];
   cluster: string;
   details: NodeDetails;
   theme: "light" | "dark";
@@ -124,13 +136,27 @@ function DetailsBody({
     value === null || value === undefined ? null : <Typography.Text code copyable={{ text: String(value) }}>{String(value)}</Typography.Text>;
   add("health", <HealthLabel health={node.health} theme={theme} />);
   if (node.kind === "superpod") add("superPodId", mono(node.superPodId));
-  if (node.kind !== "superpod" && node.kind !== "plane") add("serverId", mono(node.serverId));
-  if (node.kind === "plane") {
+  if (node.kind !== "superpod" && node.kind !== "plane" && node.kind !== "switch") add("serverId", mono(node.serverId));
+  if (node.kind === "plane" && node.planeKind === "parameter") {
+    if (node.superPodId) add("superPodId", node.superPodId);
+    add("shape", node.shape ?? t("details.shapeUnknown"));
+    add("attached", node.counts?.servers);
+    add("ports", node.ports ?? null);
+  } else if (node.kind === "plane") {
     add("superPodId", node.superPodId ?? null);
     add("planeIndex", node.planeIndex);
     add("switches", node.switches);
     add("attached", node.counts?.servers);
     add("uplinks", node.uplinks);
+  }
+  if (node.kind === "switch") {
+    add("switchKind", node.switchKind ? t(`details.switchKinds.${node.switchKind}`) : null);
+    if (node.serverId) add("serverId", mono(node.serverId));
+    if (node.switchKind === "node-chip") add("chipId", node.switchIndex);
+    add("superPodId", node.superPodId ?? null);
+    add("planeKey", node.planeKey ? <Typography.Link href={selectionHref("plane", node.planeKey)} onClick={(e) => { e.preventDefault(); onSelect("plane", node.planeKey!); }}>{node.planeKey}</Typography.Link> : null);
+    add("ports", node.ports ?? null);
+    if (node.switchKind === "node-chip") add("uplinks", node.uplinks);
   }
   if (node.kind === "server" || node.kind === "superpod") {
     if (node.kind === "server") {
@@ -182,9 +208,30 @@ function DetailsBody({
         </Button>
       )}
       <Descriptions size="small" column={1} bordered items={items} styles={{ label: { width: 150 } }} />
-      {node.kind === "plane" && <PlaneReach node={node} />}
+      {node.kind === "plane" && node.planeKind !== "parameter" && <PlaneReach node={node} />}
+      {node.kind === "plane" && node.planeKind !== "parameter" && <PlaneSwitches node={node} onSelect={onSelect} selectionHref={selectionHref} />}
+      {node.kind === "plane" && node.planeKind === "parameter" && <ParameterPlaneNote node={node} />}
+      {details.impact && (
+        <SwitchImpactSection
+          impact={details.impact}
+          node={node}
+          highlighted={highlight === "impact"}
+          onHighlight={(on) => onHighlight(on ? "impact" : null, details)}
+          onSelect={onSelect}
+          selectionHref={selectionHref}
+        />
+      )}
+      {details.planePorts && (
+        <PlanePortsSection
+          ports={details.planePorts}
+          highlighted={highlight === "ports"}
+          onHighlight={(on) => onHighlight(on ? "ports" : null, details)}
+          onSelect={onSelect}
+          selectionHref={selectionHref}
+        />
+      )}
       {node.kind === "server" && node.serverId && <ServerCpuLayout cluster={cluster} serverId={node.serverId} />}
-      {node.kind !== "plane" && (
+      {node.kind !== "plane" && node.kind !== "switch" && (
         <>
           <section aria-label={t("details.links")}>
             <Typography.Title level={3} style={{ fontSize: 14 }}>

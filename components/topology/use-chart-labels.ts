@@ -18,10 +18,22 @@ export function useChartLabels(): ChartLabels {
       BAR_ORDER.filter((tone) => counts[tone] > 0)
         .map((tone) => t(`healthCount.${tone}`, { count: counts[tone] }))
         .join(" · ");
-    const plane = (node: TopologyNode) => t("labels.plane", { index: node.planeIndex ?? 0, switches: node.switches ?? 0, servers: node.counts?.servers ?? 0 });
+    const plane = (node: TopologyNode) => {
+      if (node.planeKind !== "parameter") return t("labels.plane", { index: node.planeIndex ?? 0, switches: node.switches ?? 0, servers: node.counts?.servers ?? 0 });
+      // The parameter plane, or one of its tiers when the profile knows it is leaf/spine; else its shape is unknown.
+      const ports = node.ports ?? 0;
+      if (node.id.includes("/leaf:")) return t("labels.parameterLeaf", { pod: node.superPodId ?? "", ports });
+      if (node.id.endsWith("/spine")) return t("labels.parameterSpine", { ports });
+      return t("labels.parameterPlane", { shape: node.shape ?? "unknown", ports });
+    };
+    const switchLabel = (node: TopologyNode) =>
+      node.switchKind === "bus-switch"
+        ? t("labels.busSwitch", { plane: node.planeIndex ?? 0, index: node.switchIndex ?? 0 })
+        : t("labels.nodeChip", { index: node.switchIndex ?? 0, plane: node.switchIndex ?? 0, uplinks: node.uplinks ?? 0 });
     return {
       superPod: (id) => t("labels.superPod", { id }),
       plane,
+      switch: switchLabel,
       npu: (index) => t("labels.npu", { index }),
       die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
       dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
@@ -47,7 +59,8 @@ export function useChartLabels(): ChartLabels {
           field("rank", rank),
           field("hop", node.hop),
           node.kind === "plane" ? `<div>${escapeHtml(plane(node))}</div>` : "",
-          node.counts && node.kind !== "die" && node.kind !== "plane" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
+          node.kind === "switch" ? `<div>${escapeHtml(switchLabel(node))}</div>` : "",
+          node.counts && node.kind !== "die" && node.kind !== "plane" && node.kind !== "switch" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
           node.healthCounts ? `<div>${escapeHtml(healthCounts(node.healthCounts))}</div>` : "",
           node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
         ].join(""),

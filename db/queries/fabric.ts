@@ -1,8 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { countFabric, deriveFabric, type DerivedFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
+import { countFabric, deriveFabric, parameterPlaneKey, type DerivedFabric, type FabricCounts, type FabricServer } from "@/lib/fabric/derive";
 import { defaultProfileFor, findProfile, profileFacts, type FabricProfile } from "@/lib/fabric/profiles";
 import { DomainError } from "@/lib/errors";
-import type { PodBusPlane } from "@/lib/topology/nodes";
+import type { ParameterPlane, PodBusPlane, ServerNodeChip, ViewFabric } from "@/lib/topology/nodes";
 import type { Database } from "../client";
 import { clusters, fabricLinks, fabricPlanes, fabricSwitches, npus, servers, superPods } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
@@ -20,6 +20,10 @@ export interface FabricBuild {
 }
 
 /** The cluster's chosen profile, else the shipped default for its servers' model (null when there is none). */
+export async function clusterFabricProfile(db: Database, clusterId: number): Promise<FabricProfile | null> {
+  return (await db.transaction((tx) => profileOf(tx, clusterId))).profile;
+}
+
 async function profileOf(tx: Transaction, clusterId: number): Promise<{ profile: FabricProfile | null; defaulted: boolean }> {
   const [cluster] = await tx.select({ fabricProfile: clusters.fabricProfile }).from(clusters).where(eq(clusters.id, clusterId));
   if (cluster?.fabricProfile) {
@@ -255,4 +259,43 @@ export async function podBusPlanes(db: Pick<Database, "execute">, clusterId: num
     from pod_planes pp left join uplinks u on u.plane_ref = pp.id left join switches w on w.plane_ref = pp.id
     order by pp.plane_index`);
   return rows.map((r) => ({ key: r.key, index: r.plane_index, switches: r.switches, servers: r.servers, uplinks: r.uplinks }));
+}
+
+/** The cluster's parameter plane as stored: its shape and the servers and RoCE ports attached; null without one. */
+export async function parameterPlaneOf(db: Pick<Database, "execute">, clusterId: number): Promise<ParameterPlane | null> {
+  const { rows } = await db.execute<{ shape: string | null; servers: number; ports: number }>(sql`
+    select p.shape, count(distinct l.server_ref)::int as servers, coalesce(sum(l.ports), 0)::int as ports
+    from fabric_planes p left join fabric_links l on l.cluster_id = p.cluster_id and l.plane_ref = p.id
+    where p.cluster_id = ${clusterId} and p.key = ${parameterPlaneKey}
+    group by p.id, p.shape`);
+  const row = rows[0];
+  return row ? { shape: row.shape, servers: row.servers, ports: row.ports } : null;
+}
+
+/** A server's node chips as stored, in chip order (none when the server is unknown or the fabric has no bus). */
+export async function serverNodeChips(db: Pick<Database, "select">, clusterId: number, serverId: string): Promise<ServerNodeChip[]> {
+  const [server] = await db.select({ ref: servers.id }).from(servers).where(sql`${servers.clusterId} = ${clusterId} and ${servers.serverId} = ${serverId}`);
+  if (!server) return [];
+  const chips = await nodeChipsOfServer(db, clusterId, server.ref);
+  return [...chips].sort(([a], [b]) => a - b).map(([chipId, chip]) => ({ chipId, ...chip }));
+}
+
+/**
+ * What a topology view draws of the stored fabric: a super pod's bus planes; a server's node chips, its pod's bus
+ * planes and the parameter plane; the cluster's parameter plane. Part of the view's ETag (a new profile changes it
+ * without a new inventory revision).
+ */
+export async function viewFabricOf(db: Database, clusterId: number, level: "cluster" | "superpod" | "server", id: string | null): Promise<ViewFabric> {
+  if (level === "cluster") return { parameter: await parameterPlaneOf(db, clusterId) };
+  if (id === null) return {};
+  if (level === "superpod") return { busPlanes: await podBusPlanes(db, clusterId, id) };
+  const { rows } = await db.execute<{ super_pod_id: string | null }>(sql`
+    select sp.super_pod_id from servers s left join super_pods sp on sp.id = s.super_pod_ref where s.cluster_id = ${clusterId} and s.server_id = ${id}`);
+  const podId = rows[0]?.super_pod_id ?? null;
+  const [nodeChips, busPlanes, parameter] = await Promise.all([
+    serverNodeChips(db, clusterId, id),
+    podId === null ? Promise.resolve([]) : podBusPlanes(db, clusterId, podId),
+    parameterPlaneOf(db, clusterId),
+  ]);
+  return { nodeChips, busPlanes, parameter };
 }

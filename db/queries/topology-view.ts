@@ -6,7 +6,7 @@ import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
 import { NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
-import { podBusPlanes } from "./fabric";
+import { viewFabricOf } from "./fabric";
 import { faultHealthSnapshot } from "./faults";
 import { topologyIndex } from "./topology";
 
@@ -33,20 +33,18 @@ export async function loadTopologyView(
   id: string | null,
   expand: ViewExpand = NO_EXPAND,
 ): Promise<TopologyViewLoad> {
-  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. A super pod of
-  // a cluster with a bus fabric is drawn with its planes instead of HCCS links between servers: they are part of it
-  // too, since choosing another fabric profile changes them without a new inventory revision.
-  const [health, planes] = await Promise.all([
-    faultHealthSnapshot(handle.pool, cluster.id),
-    level === "superpod" && id !== null ? podBusPlanes(handle.db, cluster.id, id) : Promise.resolve([]),
-  ]);
-  const fabricVersion = planes.length ? `.${createHash("sha256").update(JSON.stringify(planes)).digest("base64url").slice(0, 8)}` : "";
+  // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
+  // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
+  // too, since choosing another fabric profile changes it without a new inventory revision.
+  const [health, fabric] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), viewFabricOf(handle.db, cluster.id, level, id)]);
+  const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
+  const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
   return {
     faultsVersion: health.version + fabricVersion,
     build: async () => {
       const index = await topologyIndex(handle.db, cluster);
       const expansion = level === "server" && expand.hops > 0 ? { hops: expand.hops, kinds: expand.via.length ? expand.via : linkKinds, from: expand.from } : undefined;
-      const view = buildTopologyView(index, level, id, planes, expansion);
+      const view = buildTopologyView(index, level, id, fabric, expansion);
       return withHealth(view, healthOverlay(index, health.collected ? health.faults : null));
     },
   };

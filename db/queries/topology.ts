@@ -8,13 +8,12 @@ import { healthOf } from "@/lib/faults/health";
 import { faultScopeOf, nodeDetails, recentFaultLimit, recentFaultWindowMs, type FaultScope, type SavedRankTable } from "@/lib/topology/details";
 import { buildTopologyIndex, type ClusterHeader, type TopologyIndex } from "@/lib/topology/inventory-index";
 import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
-import { planeNode } from "@/lib/topology/nodes";
 import { ranksFromRankTable } from "@/lib/topology/ranks";
-import { TopologyNotFoundError } from "@/lib/topology/view";
 import type { Database, DatabaseHandle } from "../client";
 import { clusters } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
-import { podBusPlanes } from "./fabric";
+import { clusterFabricProfile } from "./fabric";
+import { withStoredFabric } from "./fabric-details";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { insertInventory } from "./inventory";
 import { loadNetLevels } from "./net-levels";
@@ -332,14 +331,12 @@ export async function loadNodeDetails(
     savedRankTables(handle.db, cluster.id),
   ]);
   const faults = health.collected ? { since, ...recent, timeline: scope.timeline } : null;
-  const details = nodeDetails(index, kind, id, { savedTables, faults });
-  if (kind === "plane") {
-    // The plane's switches and uplinks as stored; a plane the stored fabric does not have is no node of this cluster.
-    const stored = (await podBusPlanes(handle.db, cluster.id, details.node.superPodId ?? "")).find((plane) => plane.key === id);
-    if (!stored) throw new TopologyNotFoundError("node", id);
-    details.node = planeNode(stored, details.node.superPodId ?? "", details.node);
-  }
+  // A die's plane ports come from the cluster's hardware profile; a fabric node's stored parts from the fabric.
+  const profile = kind === "die" || kind === "npu" ? await clusterFabricProfile(handle.db, cluster.id) : null;
+  let details = nodeDetails(index, kind, id, { savedTables, faults, profile });
+  details = await withStoredFabric(handle.db, cluster.id, index, kind, id, details);
   if (health.collected) details.node = { ...details.node, health: healthOf(details.node, health.faults) };
-  const version = createHash("sha256").update(JSON.stringify([health.version, faults, details.rankTables, kind === "plane" ? details.node : null])).digest("base64url").slice(0, 16);
+  const fabricPart = kind === "plane" || kind === "switch" || kind === "die" || kind === "npu" ? [details.node, details.planePorts, details.impact] : null;
+  const version = createHash("sha256").update(JSON.stringify([health.version, faults, details.rankTables, fabricPart])).digest("base64url").slice(0, 16);
   return { details, version };
 }

@@ -65,6 +65,20 @@ export const busSwitchKey = (superPodId: string, plane: number, index: number) =
 export const nodeChipKey = (serverId: string, chipId: number) => `server:${serverId}/chip:${chipId}`;
 
 /**
+ * A switch of the stored fabric, as its key names it: a server's node chip (`server:<id>/chip:<k>`) or a bus switch of
+ * a super pod's plane (`pod:<pod>/ub:<plane>/sw:<i>`), or null for any other key.
+ */
+export type SwitchRef = { kind: "node-chip"; serverId: string; chipId: number } | { kind: "bus-switch"; superPodId: string; plane: number; index: number };
+
+export function parseSwitchKey(key: string): SwitchRef | null {
+  const chip = /^server:(.+)\/chip:(\d+)$/.exec(key);
+  if (chip) return { kind: "node-chip", serverId: chip[1]!, chipId: Number(chip[2]) };
+  const bus = /^pod:(.+)\/ub:(\d+)\/sw:(\d+)$/.exec(key);
+  if (bus) return { kind: "bus-switch", superPodId: bus[1]!, plane: Number(bus[2]), index: Number(bus[3]) };
+  return null;
+}
+
+/**
  * The fabric of a cluster as the profile says it is built, for its servers in rank-table order: per super pod the
  * bus planes, their switches and every server's node chips with their uplinks (chip k → every switch of plane k, the
  * uplinks spread evenly) and NPU links; and one parameter plane with a port per NPU. Pure and deterministic.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { peerOfAssembledCode, switchFaultReach } from "./impact";
+import { parseSwitchKey } from "./derive";
+import { peerOfAssembledCode, switchBlastRadius, switchFaultReach } from "./impact";
 
 const a3 = { planes: 7, uplinksToPlane: 8 };
 const at = (assembledCode: string, chipAlarm = false, peerPortId: number | null = 0) => ({ plane: "pod:0/ub:2", chipAlarm, assembledCode, peerPortId });
@@ -24,5 +25,34 @@ describe("switch fault reach", () => {
     expect(switchFaultReach(at("[0x08520003,155649,npu,na]", false, 6), a3)).toMatchObject({ scope: "npu-port", npuIndex: 6, serverBusShareAtRisk: null, podDegraded: false });
     expect(switchFaultReach(at("[0x00f1ff09,155913,cpu,na]"), a3)).toMatchObject({ scope: "cpu-port", podDegraded: false });
     expect(switchFaultReach(at("0000002d"), a3)).toMatchObject({ scope: "port", podDegraded: false });
+  });
+});
+
+describe("what a switch failure takes down", () => {
+  const pod = { superPodId: "1", servers: ["sp1-node00", "sp1-node07", "sp1-node08"].map((serverId) => ({ serverId, dies: 16 })) };
+  const fabric = { planes: 7, uplinksPerServerPerPlane: 8 };
+
+  it("reads switch keys: a server's node chip or a bus switch of a plane", () => {
+    expect(parseSwitchKey("server:sp1-node07/chip:3")).toEqual({ kind: "node-chip", serverId: "sp1-node07", chipId: 3 });
+    expect(parseSwitchKey("pod:1/ub:2/sw:5")).toEqual({ kind: "bus-switch", superPodId: "1", plane: 2, index: 5 });
+    expect(parseSwitchKey("pod:1/ub:2")).toBeNull();
+  });
+
+  it("a node chip cuts its server from the plane (1/7 of its bus) and degrades the plane for every other server of the pod", () => {
+    const radius = switchBlastRadius(parseSwitchKey("server:sp1-node07/chip:3")!, "server:sp1-node07/chip:3", pod, fabric);
+    expect(radius.planeKey).toBe("pod:1/ub:3");
+    expect(radius.servers).toEqual([
+      { serverId: "sp1-node07", effect: "cut", busShareLost: 1 / 7 },
+      { serverId: "sp1-node00", effect: "degraded", busShareLost: 0 },
+      { serverId: "sp1-node08", effect: "degraded", busShareLost: 0 },
+    ]);
+    expect([radius.cutDies, radius.degradedDies]).toEqual([16, 32]);
+  });
+
+  it("a bus switch cuts no one and takes one of 56 uplinks from every server of the pod", () => {
+    const radius = switchBlastRadius(parseSwitchKey("pod:1/ub:2/sw:5")!, "pod:1/ub:2/sw:5", pod, fabric);
+    expect(radius.planeKey).toBe("pod:1/ub:2");
+    expect(radius.servers.every((s) => s.effect === "degraded" && s.busShareLost === 1 / 56)).toBe(true);
+    expect([radius.cutDies, radius.degradedDies]).toEqual([0, 48]);
   });
 });

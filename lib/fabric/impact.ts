@@ -1,3 +1,5 @@
+import { busPlaneKey, type SwitchRef } from "./derive";
+
 /**
  * What a 灵衢 switch fault takes down, from where it sits (lib/fabric/switch-faults.ts) and what is on the other end of
  * the port. The device plugin writes the peer into AssembledFaultCode's third field for port-level faults: `cpu`,
@@ -54,4 +56,48 @@ export function switchFaultReach(
   if (peer === "npu") return { ...base, scope: "npu-port", npuIndex: fault.peerPortId };
   if (peer === "cpu") return { ...base, scope: "cpu-port" };
   return { ...base, scope: "port" };
+}
+
+/** What a switch failure takes down, server by server (lib/fabric/impact.ts `switchBlastRadius`). */
+export interface BlastRadius {
+  switchKey: string;
+  planeKey: string;
+  /**
+   * - cut: the server loses the plane altogether (its node chip into the plane is gone): 1/planes of its bus;
+   * - degraded: the server keeps the plane with less: fewer uplinks into it, or a peer it can no longer reach over it.
+   */
+  servers: { serverId: string; effect: "cut" | "degraded"; busShareLost: number | null }[];
+  /** Dies on the cut servers: every die of a server uses every plane (each NPU links to each node chip). */
+  cutDies: number;
+  degradedDies: number;
+}
+
+/**
+ * The blast radius of a whole switch failing, from the fabric's shape (A3: 7 all-to-all planes, 8 bus switches each,
+ * one uplink from every server's chip k to every switch of plane k):
+ * - a server's node chip k: that server is cut from plane k (1/7 of its bus), and plane k is degraded for every other
+ *   server of the pod (none of them reaches that server over it);
+ * - bus switch i of plane k: every server of the pod loses one of its uplinks into plane k (1/56 of its bus); none is cut.
+ * `pod` lists the pod's servers with their die counts, in order.
+ */
+export function switchBlastRadius(
+  ref: SwitchRef,
+  switchKey: string,
+  pod: { superPodId: string; servers: readonly { serverId: string; dies: number }[] },
+  fabric: { planes: number; uplinksPerServerPerPlane: number | null },
+): BlastRadius {
+  const plane = ref.kind === "node-chip" ? ref.chipId : ref.plane;
+  const planeKey = busPlaneKey(pod.superPodId, plane);
+  const perPlane = fabric.planes > 0 ? 1 / fabric.planes : null;
+  const perUplink = perPlane !== null && fabric.uplinksPerServerPerPlane ? perPlane / fabric.uplinksPerServerPerPlane : null;
+  const radius: BlastRadius = { switchKey, planeKey, servers: [], cutDies: 0, degradedDies: 0 };
+  for (const server of pod.servers) {
+    const cut = ref.kind === "node-chip" && server.serverId === ref.serverId;
+    radius.servers.push({ serverId: server.serverId, effect: cut ? "cut" : "degraded", busShareLost: cut ? perPlane : ref.kind === "bus-switch" ? perUplink : 0 });
+    if (cut) radius.cutDies += server.dies;
+    else radius.degradedDies += server.dies;
+  }
+  // Cut servers first: they are what the operator acts on.
+  radius.servers.sort((a, b) => (a.effect === b.effect ? 0 : a.effect === "cut" ? -1 : 1));
+  return radius;
 }

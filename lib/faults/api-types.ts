@@ -15,6 +15,8 @@ export interface TimelineEvent {
   serverId: string | null;
   deviceId: number | null;
   npuIndex: number | null;
+  /** A switch fault's bus plane (its lane in the timeline's fabric lane), else null. */
+  planeKey: string | null;
   kind: FaultKind;
   source: FaultSource;
   code: string | null;

@@ -6,7 +6,9 @@ const faults: OpenFault[] = [
   { superPodId: "0", serverId: "sp0-node04", npuIndex: 0, deviceId: 1, planeKey: null, level: "NotHandleFault" },
   { superPodId: "1", serverId: "sp1-node00", npuIndex: null, deviceId: null, planeKey: null, level: "PreSeparateNPU" },
   // A switch-chip fault: on its server, and on its bus plane for every server of the pod.
-  { superPodId: "0", serverId: "sp0-node05", npuIndex: null, deviceId: null, planeKey: "pod:0/ub:3", level: "PreSeparateNPU" },
+  { superPodId: "0", serverId: "sp0-node05", npuIndex: null, deviceId: null, planeKey: "pod:0/ub:3", switchKey: "server:sp0-node05/chip:3", level: "PreSeparateNPU" },
+  // A fault on a port of chip 1 facing one NPU: the chip and its server, not the plane (planeKey null).
+  { superPodId: "0", serverId: "sp0-node06", npuIndex: null, deviceId: null, planeKey: null, switchKey: "server:sp0-node06/chip:1", level: "SeparateNPU" },
 ];
 
 describe("live health from open faults", () => {
@@ -28,6 +30,15 @@ describe("live health from open faults", () => {
     expect(healthOf({ kind: "plane", id: "pod:0/ub:3", superPodId: "0" }, faults)).toBe("degraded");
     expect(healthOf({ kind: "plane", id: "pod:0/ub:2", superPodId: "0" }, faults)).toBe("healthy");
     expect(healthOf({ kind: "plane", id: "pod:1/ub:3", superPodId: "1" }, faults)).toBe("healthy");
+  });
+
+  it("colours a node chip by the faults on it, an NPU-facing port's too, without the plane; the parameter plane stays unknown", () => {
+    expect(healthOf({ kind: "switch", id: "server:sp0-node06/chip:1", serverId: "sp0-node06" }, faults)).toBe("faulty");
+    expect(healthOf({ kind: "switch", id: "server:sp0-node06/chip:2", serverId: "sp0-node06" }, faults)).toBe("healthy");
+    expect(healthOf({ kind: "switch", id: "server:sp0-node05/chip:3", serverId: "sp0-node05" }, faults)).toBe("degraded");
+    expect(healthOf({ kind: "plane", id: "pod:0/ub:1", superPodId: "0" }, faults)).toBe("healthy");
+    expect(healthOf({ kind: "server", id: "sp0-node06", serverId: "sp0-node06" }, faults)).toBe("faulty");
+    expect(healthOf({ kind: "plane", id: "param", superPodId: null }, faults)).toBe("unknown");
   });
 
   it("copies the view instead of changing it", () => {

@@ -1,3 +1,4 @@
+import { parameterPlaneKey } from "@/lib/fabric/derive";
 import { faultLevelInfo, type FaultLevel, type HealthTone } from "./levels";
 
 /** An open fault as the overlay needs it (GET /api/v1/fault-events/health answers these). */
@@ -6,8 +7,14 @@ export interface OpenFault {
   serverId: string;
   npuIndex: number | null;
   deviceId: number | null;
-  /** The bus plane of a switch-chip fault (lib/fabric `busPlaneKey`), else null. */
+  /**
+   * The bus plane a switch fault degrades for the whole pod (lib/fabric `busPlaneKey`), else null: set for a fault of
+   * the chip itself or of one of its uplinks into the plane, not for a port facing one NPU or CPU of the server (see
+   * `planeWideReach` in db/queries/faults/health.ts for why).
+   */
   planeKey: string | null;
+  /** The node chip a switch fault is on (lib/fabric `nodeChipKey`), whatever its reach; else null. */
+  switchKey?: string | null;
   level: FaultLevel;
 }
 
@@ -30,6 +37,8 @@ const worse = (a: HealthTone, b: HealthTone): HealthTone => (rank[b] > rank[a] ?
  * plane the worst open switch-chip fault on it; with no open fault a node is healthy. Tones come from lib/faults/levels.ts, so colours mean the same everywhere.
  */
 export function healthOf(node: HealthNode, faults: OpenFault[]): HealthTone {
+  // No source reports on the RoCE parameter plane's own switches: its health is unknown, never "healthy".
+  if (node.kind === "plane" && node.id.startsWith(parameterPlaneKey)) return "unknown";
   let tone: HealthTone = "healthy";
   for (const fault of faults) {
     if (!covers(node, fault)) continue;
@@ -54,6 +63,9 @@ function covers(node: HealthNode, fault: OpenFault): boolean {
     case "plane":
       // A switch fault on the plane degrades it for every server of the pod (the plane node stands for all of them).
       return fault.planeKey !== null && fault.planeKey === node.id;
+    case "switch":
+      // The chip itself, whatever the reach of its fault: an NPU-facing port colours the chip and its server only.
+      return fault.switchKey != null && fault.switchKey === node.id;
     default:
       return false;
   }

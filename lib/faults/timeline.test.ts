@@ -28,6 +28,17 @@ describe("swimlanes", () => {
     expect(laneOf.get("d")).toBe(2);
   });
 
+  it("puts switch faults on a fabric lane beside the super pods, opening into one lane per bus plane", () => {
+    const sw = (id: string, chip: number, planeKey: string | null): LaneEvent => ({ ...e(id, "1", "sp1-node07", null), targetKind: "switch", planeKey });
+    const all = [...events, sw("s0", 0, "pod:1/ub:0"), sw("s1", 1, "pod:1/ub:1"), sw("u", 9, null)];
+    const closed = buildLanes(all, new Set());
+    expect(closed.lanes.map((l) => [l.key, l.count])).toEqual([["cluster", 1], ["fabric", 3], ["pod:0", 3], ["pod:1", 1]]);
+    expect(closed.lanes[1]).toMatchObject({ kind: "fabric", expandable: true, expanded: false });
+    const open = buildLanes(all, new Set(["fabric"]));
+    expect(open.lanes.map((l) => l.key)).toEqual(["cluster", "fabric", "plane:pod:1/ub:0", "plane:pod:1/ub:1", "pod:0", "pod:1"]);
+    expect([open.laneOf.get("s0"), open.laneOf.get("s1"), open.laneOf.get("u")]).toEqual([2, 3, 1]);
+  });
+
   it("puts servers on top without super pods", () => {
     const { lanes } = buildLanes([e("a", null, "a2-node1", 0), e("b", null, "a2-node0", 2)], new Set());
     expect(lanes.map((l) => l.key)).toEqual(["server:a2-node0", "server:a2-node1"]);

@@ -10,12 +10,16 @@ export interface LaneEvent {
   beganAt: number;
   endedAt: number | null;
   level: FaultLevel;
+  /** `switch` for a 灵衢 switch fault (it goes to the fabric lane); other kinds are placed by pod, server and die. */
+  targetKind?: string;
+  /** A switch fault's bus plane (raw.fabric.plane), its lane inside the open fabric lane; null when unmapped. */
+  planeKey?: string | null;
 }
 
 export interface Lane {
-  /** `cluster`, `pod:<id>`, `server:<id>`, `die:<server>/<device>`. */
+  /** `cluster`, `fabric`, `plane:<plane key>`, `pod:<id>`, `server:<id>`, `die:<server>/<device>`. */
   key: string;
-  kind: "cluster" | "pod" | "server" | "die";
+  kind: "cluster" | "fabric" | "plane" | "pod" | "server" | "die";
   label: string;
   depth: number;
   /** Whether the lane can open into finer lanes, and whether it is open. */
@@ -24,15 +28,28 @@ export interface Lane {
   count: number;
 }
 
+/** The fabric's lane: the switches and planes, beside the super pods' lanes. */
+export const fabricLane = "fabric";
+const isFabric = (e: LaneEvent) => e.targetKind === "switch";
+const planeLane = (planeKey: string) => `plane:${planeKey}`;
+
 /**
- * Swimlanes super pod → server → die: a closed super pod is one lane holding all its events; an open one shows a lane
- * per server with events; an open server shows a lane per die (its own events on the server lane). Events with no
- * place (cluster-wide) sit on the first lane. Returns the lanes in order and each event's lane index.
+ * Swimlanes super pod → server → die, and the fabric beside them: a closed super pod is one lane holding all its
+ * events; an open one shows a lane per server with events; an open server shows a lane per die (its own events on the
+ * server lane). Switch faults sit on the fabric lane (after the cluster-wide one), which opens into a lane per bus
+ * plane. Events with no place (cluster-wide) sit on the first lane. Returns the lanes in order and each event's lane.
  */
 export function buildLanes(events: LaneEvent[], expanded: ReadonlySet<string>): { lanes: Lane[]; laneOf: Map<string, number> } {
   const pods = new Map<string, Map<string, Set<number>>>();
+  const planes = new Set<string>();
   let clusterWide = 0;
+  let fabric = 0;
   for (const e of events) {
+    if (isFabric(e)) {
+      fabric++;
+      if (e.planeKey) planes.add(e.planeKey);
+      continue;
+    }
     if (e.serverId === null && e.superPodId === null) {
       clusterWide++;
       continue;
@@ -54,6 +71,13 @@ export function buildLanes(events: LaneEvent[], expanded: ReadonlySet<string>): 
     lanes.push({ ...lane, count: 0 });
   };
   if (clusterWide) push({ key: "cluster", kind: "cluster", label: "cluster", depth: 0, expandable: false, expanded: false });
+  if (fabric) {
+    const open = expanded.has(fabricLane) && planes.size > 0;
+    push({ key: fabricLane, kind: "fabric", label: "fabric", depth: 0, expandable: planes.size > 0, expanded: open });
+    if (open) {
+      for (const plane of [...planes].sort(natural)) push({ key: planeLane(plane), kind: "plane", label: plane, depth: 1, expandable: false, expanded: false });
+    }
+  }
   for (const pod of [...pods.keys()].sort(natural)) {
     const podKey = `pod:${pod}`;
     // Without super pods (AI Server mode) servers are the top level.
@@ -73,7 +97,9 @@ export function buildLanes(events: LaneEvent[], expanded: ReadonlySet<string>): 
   }
   const laneOf = new Map<string, number>();
   for (const e of events) {
-    const candidates = [
+    const candidates = isFabric(e)
+      ? [e.planeKey ? planeLane(e.planeKey) : null, fabricLane]
+      : [
       e.serverId !== null && e.deviceId !== null ? `die:${e.serverId}/${e.deviceId}` : null,
       e.serverId !== null ? `server:${e.serverId}` : null,
       e.superPodId !== null ? `pod:${e.superPodId}` : null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
-import { faultScopeOf, nodeDetails, type SavedRankTable } from "./details";
+import { findProfile } from "@/lib/fabric/profiles";
+import { faultScopeOf, nodeDetails, switchImpactOf, type SavedRankTable } from "./details";
 import { indexOf } from "./test-support";
 import { TopologyNotFoundError } from "./view";
 
@@ -43,7 +44,7 @@ describe("faultScopeOf", () => {
     expect(scope.targetKeys).toHaveLength(48);
     expect(scope.targetKeys[0]).toBe("switch:sp1-node00/3");
     expect(scope.targetKeys.every((key) => /^switch:sp1-node\d+\/3$/.test(key))).toBe(true);
-    expect(scope).toMatchObject({ linkEnds: [], timeline: { target: null, open: ["pod:1"] } });
+    expect(scope).toMatchObject({ linkEnds: [], timeline: { target: null, open: ["fabric", "plane:pod:1/ub:3"] } });
     const details = nodeDetails(demo, "plane", "pod:1/ub:3");
     expect(details.node).toMatchObject({ kind: "plane", id: "pod:1/ub:3", superPodId: "1", planeIndex: 3, counts: { servers: 48 } });
     expect(details.path.map((c) => c.label)).toEqual(["Atlas 900 A3 SuperPoD (demo)", "Super pod 1"]);
@@ -90,5 +91,37 @@ describe("rank-table memberships", () => {
   it("leaves out tables that do not rank the node", () => {
     expect(nodeDetails(demo, "die", "sp0-node05/d0", { savedTables: saved }).rankTables.map((m) => m.table?.id ?? null)).toEqual([null, 3]);
     expect(nodeDetails(demo, "die", "sp1-node05/d0", { savedTables: saved }).rankTables.map((m) => m.table?.id ?? null)).toEqual([null]);
+  });
+});
+
+describe("fabric details", () => {
+  const a3 = findProfile("atlas-900-a3-superpod")!;
+
+  it("shows a die's plane ports from the cluster's profile: 7 bus ports through chips 0-6, its NPU's RoCE port", () => {
+    const details = nodeDetails(demo, "die", "sp1-node07/d13", { profile: a3 });
+    expect(details.planePorts?.bus.map((p) => p.chipKey)).toEqual(Array.from({ length: 7 }, (_, k) => `server:sp1-node07/chip:${k}`));
+    expect(details.planePorts?.parameter).toMatchObject({ portIndex: 6, sharedBy: 2, provenance: "assumed" });
+    expect(nodeDetails(demo, "die", "sp1-node07/d13").planePorts).toBeNull();
+    expect(nodeDetails(demo, "server", "sp1-node07", { profile: a3 }).planePorts).toBeNull();
+  });
+
+  it("resolves a node chip and a bus switch, scoping the chip to its SwitchInfoCfg target and the fabric lane", () => {
+    const chip = nodeDetails(demo, "switch", "server:sp1-node07/chip:3");
+    expect(chip.node).toMatchObject({ kind: "switch", switchKind: "node-chip", switchIndex: 3, serverId: "sp1-node07", planeKey: "pod:1/ub:3" });
+    expect(faultScopeOf(demo, "switch", "server:sp1-node07/chip:3")).toMatchObject({ targetKeys: ["switch:sp1-node07/3"], timeline: { target: "sp1-node07", open: ["fabric", "pod:1", "server:sp1-node07"] } });
+    const bus = nodeDetails(demo, "switch", "pod:1/ub:2/sw:5");
+    expect(bus.node).toMatchObject({ kind: "switch", switchKind: "bus-switch", switchIndex: 5, planeKey: "pod:1/ub:2", superPodId: "1", counts: { servers: 48 } });
+    expect(() => nodeDetails(demo, "switch", "server:nope/chip:0")).toThrow(TopologyNotFoundError);
+    expect(() => nodeDetails(demo, "switch", "pod:9/ub:0/sw:0")).toThrow(TopologyNotFoundError);
+  });
+
+  it("takes down a chip's server (cut) and degrades the rest of its pod; the parameter plane resolves with its pod", () => {
+    const radius = switchImpactOf(demo, "server:sp1-node07/chip:3", { planes: 7, uplinksPerServerPerPlane: 8 })!;
+    expect(radius.servers[0]).toEqual({ serverId: "sp1-node07", effect: "cut", busShareLost: 1 / 7 });
+    expect(radius.servers.filter((s) => s.effect === "degraded")).toHaveLength(47);
+    expect([radius.cutDies, radius.degradedDies]).toEqual([16, 47 * 16]);
+    expect(switchImpactOf(demo, "pod:1/ub:3", { planes: 7, uplinksPerServerPerPlane: 8 })).toBeNull();
+    expect(nodeDetails(demo, "plane", "param/leaf:1").node).toMatchObject({ planeKind: "parameter", superPodId: "1", counts: { servers: 48 } });
+    expect(() => nodeDetails(demo, "plane", "param/leaf:9")).toThrow(TopologyNotFoundError);
   });
 });

@@ -1,9 +1,12 @@
-import { parseBusPlaneKey } from "@/lib/fabric/derive";
+import { busPlaneKey, parameterPlaneKey, parseBusPlaneKey, parseSwitchKey } from "@/lib/fabric/derive";
+import { diePlanePorts } from "@/lib/fabric/die-ports";
+import { switchBlastRadius, type BlastRadius } from "@/lib/fabric/impact";
+import type { FabricProfile } from "@/lib/fabric/profiles";
 import { switchTargetKeys, targetKey } from "@/lib/faults/model";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
-import { dieNode, npuNode, planeNode, podLabel, podNode, serverNode } from "./nodes";
+import { busSwitchNode, dieNode, npuNode, parameterPlaneNode, planeNode, podLabel, podNode, serverNode, switchNode } from "./nodes";
 import { crumbsFor, TopologyNotFoundError } from "./view";
 
 const noBox = { x: 0, y: 0, width: 0, height: 0 };
@@ -53,6 +56,8 @@ interface Subject {
 
 const npuTargets = (server: IndexedServer) => server.npus.map((npu) => targetKey({ kind: "npu", serverId: server.id, npuIndex: npu.npuIndex }));
 const serverTargets = (server: IndexedServer) => [targetKey({ kind: "server", serverId: server.id }), ...npuTargets(server), ...switchTargetKeys(server.id)];
+/** The fault timeline's fabric lane (lib/faults/timeline.ts), where switch faults sit. */
+export const fabricLaneKey = "fabric";
 /** The timeline lanes down to a server: its super pod's, then its own (which opens into die lanes). */
 const serverLanes = (server: IndexedServer) => [...(server.pod ? [`pod:${server.pod.id}`] : []), `server:${server.id}`];
 
@@ -71,6 +76,51 @@ function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
       timeline: { target: null, open: [`pod:${pod.id}`] },
     };
   }
+  if (kind === "switch") {
+    // A node chip of a server (its faults: SwitchInfoCfg's on that chip) or a bus switch of a plane (no source
+    // reports on those: its details are what it takes down). Its stored ports are added by loadNodeDetails.
+    const ref = parseSwitchKey(id);
+    if (ref?.kind === "node-chip") {
+      const server = index.serverById.get(ref.serverId);
+      if (!server) throw new TopologyNotFoundError("node", id);
+      const podId = server.pod?.id ?? null;
+      const planeKey = podId === null ? "" : busPlaneKey(podId, ref.chipId);
+      return {
+        node: switchNode({ key: id, chipId: ref.chipId, planeKey, ports: null, uplinks: 0 }, server.id, podId, noBox),
+        path: crumbsFor(index, server, null),
+        dies: [],
+        peerOf: asServer,
+        ownTargets: [targetKey({ kind: "switch", serverId: server.id, chipId: ref.chipId })],
+        timeline: { target: server.id, open: [fabricLaneKey, ...serverLanes(server)] },
+      };
+    }
+    const pod = ref?.kind === "bus-switch" ? index.podById.get(ref.superPodId) : undefined;
+    if (ref?.kind !== "bus-switch" || !pod) throw new TopologyNotFoundError("node", id);
+    const plane = { key: busPlaneKey(pod.id, ref.plane), index: ref.plane };
+    return {
+      node: busSwitchNode(id, pod.id, plane, ref.index, pod.servers.length, noBox),
+      path: crumbsFor(index, null, pod),
+      dies: [],
+      peerOf: asPod,
+      ownTargets: [],
+      timeline: { target: null, open: [fabricLaneKey] },
+    };
+  }
+  if (kind === "plane" && (id === parameterPlaneKey || id.startsWith(`${parameterPlaneKey}/`))) {
+    // The parameter plane (or a tier of it): no source reports on its switches; its stored shape is added by the loader.
+    const leafPod = /\/leaf:(.+)$/.exec(id)?.[1];
+    const pod = leafPod === undefined ? undefined : index.podById.get(leafPod);
+    if (leafPod !== undefined && !pod) throw new TopologyNotFoundError("node", id);
+    const servers = pod ? pod.servers.length : index.servers.length;
+    return {
+      node: parameterPlaneNode(id, "Parameter plane", { shape: null, servers, ports: 0 }, noBox, pod?.id ?? null),
+      path: crumbsFor(index, null, pod ?? null),
+      dies: [],
+      peerOf: asPod,
+      ownTargets: [],
+      timeline: { target: null, open: [] },
+    };
+  }
   if (kind === "plane") {
     // A bus plane reaches every server of its pod through node chip k of each (chip k uplinks to plane k): its faults
     // are those switch chips'. Its switch and uplink counts come from the stored fabric (loadNodeDetails).
@@ -83,7 +133,7 @@ function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
       dies: [],
       peerOf: asPod,
       ownTargets: pod.servers.map((server) => targetKey({ kind: "switch", serverId: server.id, chipId: place.plane })),
-      timeline: { target: null, open: [`pod:${pod.id}`] },
+      timeline: { target: null, open: [fabricLaneKey, `plane:${id}`] },
     };
   }
   if (kind === "server") {
@@ -157,12 +207,27 @@ function membership(table: RankMembership["table"], ranks: number[]): RankMember
   return { table, count: sorted.length, min: sorted[0]!, max: sorted[sorted.length - 1]!, ranks: sorted.length <= listedRanks ? sorted : [] };
 }
 
+/** The plane ports of a die, or of an NPU's first die (its dies share its ports but for the split of its bus links). */
+function planePortsOf(subject: Subject, kind: NodeKind, profile: FabricProfile | null | undefined): NodeDetails["planePorts"] {
+  if (!profile || (kind !== "die" && kind !== "npu")) return null;
+  const die = subject.dies[0];
+  if (!die) return null;
+  const npu = die.server.npus.find((n) => n.npuIndex === die.npuIndex);
+  return diePlanePorts(profile, {
+    serverId: die.server.id,
+    superPodId: die.server.pod?.id ?? null,
+    npuIndex: die.npuIndex,
+    diesOnNpu: npu?.dies.length ?? 1,
+    npuCount: die.server.npus.length,
+  });
+}
+
 /** Everything the details panel shows for one node. Throws TopologyNotFoundError for an unknown node. */
 export function nodeDetails(
   index: TopologyIndex,
   kind: NodeKind,
   id: string,
-  context: { savedTables?: readonly SavedRankTable[]; faults?: RecentFaults | null } = {},
+  context: { savedTables?: readonly SavedRankTable[]; faults?: RecentFaults | null; profile?: FabricProfile | null } = {},
 ): NodeDetails {
   const subject = subjectOf(index, kind, id);
   const saved = (context.savedTables ?? []).map(({ table, ranks }) =>
@@ -175,5 +240,25 @@ export function nodeDetails(
     ),
   );
   const rankTables = [membership(null, subject.dies.map((die) => die.rank)), ...saved].filter((m): m is RankMembership => m !== null);
-  return { node: subject.node, path: subject.path, links: groupLinks(index, subject.dies, subject.peerOf), rankTables, faults: context.faults ?? null };
+  return {
+    node: subject.node,
+    path: subject.path,
+    links: groupLinks(index, subject.dies, subject.peerOf),
+    rankTables,
+    faults: context.faults ?? null,
+    planePorts: planePortsOf(subject, kind, context.profile),
+  };
+}
+
+/**
+ * What a switch of the view takes down if it fails (lib/fabric/impact.ts switchBlastRadius) over the servers of its
+ * super pod, from the stored fabric's shape (`planes` of the pod, each server's uplinks into a plane); null for a
+ * key that names no switch of a super pod. Jobs are the caller's to add (they live in the database).
+ */
+export function switchImpactOf(index: TopologyIndex, id: string, fabric: { planes: number; uplinksPerServerPerPlane: number | null }): BlastRadius | null {
+  const ref = parseSwitchKey(id);
+  if (!ref) return null;
+  const pod = ref.kind === "node-chip" ? index.serverById.get(ref.serverId)?.pod : index.podById.get(ref.superPodId);
+  if (!pod) return null;
+  return switchBlastRadius(ref, id, { superPodId: pod.id, servers: pod.servers.map((server) => ({ serverId: server.id, dies: server.dies.length })) }, fabric);
 }

@@ -87,7 +87,8 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
       if (!collected) return "unknown";
       const relevant =
         node.kind === "superpod" ? byPod.get(node.superPodId ?? node.id) : node.kind === "plane" ? byPlane.get(node.id) : byServer.get(node.serverId ?? node.id);
-      return relevant ? healthOf(node, relevant) : "healthy";
+      // With no fault on it, healthOf still knows what is never "healthy" (the parameter plane, which no source reports on).
+      return healthOf(node, relevant ?? []);
     },
     counts(scope, total) {
       if (!collected) return { ...emptyHealthCounts(), unknown: total };
@@ -105,7 +106,7 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
 export function withHealth(view: TopologyView, overlay: HealthOverlay): TopologyView {
   const nodes = view.nodes.map((node): TopologyNode => {
     const health = overlay.node(node);
-    if (node.kind === "die" || node.kind === "plane" || !node.counts) return { ...node, health };
+    if (node.kind === "die" || node.kind === "plane" || node.kind === "switch" || !node.counts) return { ...node, health };
     return { ...node, health, healthCounts: overlay.counts({ kind: node.kind, id: node.id }, node.counts.dies) };
   });
   const scope =

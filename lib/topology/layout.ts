@@ -255,3 +255,56 @@ export function contains(outer: Box, inner: Box): boolean {
     inner.y + inner.height <= outer.y + outer.height
   );
 }
+
+/** The server view's fabric rows: node chips, then the bus plane each chip uplinks to, then the parameter plane. */
+export const FABRIC_ROW = { gap: 48, chipHeight: 56, planeHeight: 44, columnGap: 12, parameterHeight: 44 } as const;
+
+/**
+ * A server with its fabric below it (server view): one column per node chip k holding the chip and, under it, the
+ * bus plane k it uplinks to (chip k → plane k); then the parameter plane as one bar as wide as the server.
+ */
+export function layoutServerWithFabric(
+  npuDies: readonly number[],
+  columns: number,
+  parameter: boolean,
+): ServerLayout & { chips: Box[]; planes: Box[]; parameter: Box | null; bounds: { width: number; height: number } } {
+  const server = layoutServer(npuDies, SERVER_VIEW_GEOMETRY, { x: 0, y: 0 });
+  const width = server.box.width;
+  const g = FABRIC_ROW;
+  let y = server.box.height;
+  const columnWidth = columns > 0 ? (width - (columns - 1) * g.columnGap) / columns : 0;
+  const column = (i: number, top: number, height: number): Box => ({ x: i * (columnWidth + g.columnGap), y: top, width: columnWidth, height });
+  const chips: Box[] = [];
+  const planes: Box[] = [];
+  if (columns > 0) {
+    const chipTop = y + g.gap;
+    const planeTop = chipTop + g.chipHeight + g.gap;
+    for (let i = 0; i < columns; i++) {
+      chips.push(column(i, chipTop, g.chipHeight));
+      planes.push(column(i, planeTop, g.planeHeight));
+    }
+    y = planeTop + g.planeHeight;
+  }
+  const parameterBox = parameter ? { x: 0, y: y + g.gap, width, height: g.parameterHeight } : null;
+  if (parameterBox) y = parameterBox.y + parameterBox.height;
+  return { ...server, chips, planes, parameter: parameterBox, bounds: { width, height: y } };
+}
+
+/**
+ * The cluster view's parameter plane below the super pods: one bar when its shape is unknown (nothing more is
+ * claimed), else a leaf tier (one box per super pod, in the pods' order) above a spine bar.
+ */
+export function layoutParameterPlane(bounds: { width: number; height: number }, pods: number, leafSpine: boolean): { leaves: Box[]; spine: Box; bounds: { width: number; height: number } } {
+  const g = CLUSTER_VIEW_GEOMETRY;
+  const barHeight = 48;
+  let top = bounds.height + g.podGap / 2;
+  const leaves: Box[] = [];
+  if (leafSpine && pods > 0) {
+    const gap = 12;
+    const width = (bounds.width - (pods - 1) * gap) / pods;
+    for (let i = 0; i < pods; i++) leaves.push({ x: i * (width + gap), y: top, width, height: barHeight });
+    top += barHeight + g.podGap / 2;
+  }
+  const spine = { x: 0, y: top, width: bounds.width, height: barHeight };
+  return { leaves, spine, bounds: { width: bounds.width, height: top + barHeight } };
+}

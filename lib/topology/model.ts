@@ -10,8 +10,12 @@ import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
 export const topologyLevels = ["cluster", "superpod", "server"] as const;
 export type TopologyLevel = (typeof topologyLevels)[number];
 
-/** `plane`: one bus plane of a super pod's fabric (lib/fabric), drawn as a bus bar beside the pod's servers. */
-export const nodeKinds = ["superpod", "server", "npu", "die", "plane"] as const;
+/**
+ * `plane`: one bus plane of a super pod's fabric (lib/fabric), drawn as a bus bar beside the pod's servers, or the
+ * RoCE parameter plane (id `param`, its leaf and spine tiers `param/leaf:<pod>` and `param/spine` when the profile
+ * knows the shape). `switch`: a server's node-side bus chip (SwitchInfoCfg's SwitchChipId) or a bus switch of a plane.
+ */
+export const nodeKinds = ["superpod", "server", "npu", "die", "plane", "switch"] as const;
 export type NodeKind = (typeof nodeKinds)[number];
 
 /** Filled by the fault events (issue 7); until then every element is `unknown`, never shown as healthy. */
@@ -76,6 +80,16 @@ export const topologyNodeSchema = z.object({
   switches: z.number().int().optional(),
   /** A bus plane's optical uplinks from the pod's servers, summed over every server (the aggregated link). */
   uplinks: z.number().int().optional(),
+  /** A plane's kind: a super pod's bus plane, or the parameter plane (or one of its tiers). */
+  planeKind: z.enum(["bus", "parameter"]).optional(),
+  /** The parameter plane's shape (`leaf-spine`), or null when the profile does not know it; `all-to-all` for a bus plane. */
+  shape: z.string().nullable().optional(),
+  /** A switch's kind, its index (the chip id on its server, or its place in its plane) and its plane. */
+  switchKind: z.enum(["node-chip", "bus-switch"]).optional(),
+  switchIndex: z.number().int().optional(),
+  planeKey: z.string().optional(),
+  /** A switch's ports, when the profile knows them. */
+  ports: z.number().int().nullable().optional(),
 });
 export type TopologyNode = z.infer<typeof topologyNodeSchema>;
 
@@ -187,6 +201,52 @@ export const recentFaultsSchema = z.object({
 });
 export type RecentFaults = z.infer<typeof recentFaultsSchema>;
 
+const provenance = z.enum(["official", "published", "derived", "assumed", "unknown"]);
+
+/** Which plane ports a die's traffic uses (lib/fabric/die-ports.ts), from the cluster's hardware profile. */
+export const planePortsSchema = z.object({
+  profileId: z.string(),
+  bus: z.array(
+    z.object({
+      planeKey: z.string(),
+      planeIndex: z.number().int(),
+      chipKey: z.string(),
+      chipId: z.number().int(),
+      npuLinks: z.number().int().nullable(),
+      dieLinks: z.number().int().nullable(),
+      serverUplinks: z.number().int().nullable(),
+      linkGbps: z.number().int().nullable(),
+      provenance,
+      basis: z.array(z.string()),
+    }),
+  ),
+  parameter: z
+    .object({
+      planeKey: z.string(),
+      portIndex: z.number().int().nullable(),
+      sharedBy: z.number().int().nullable(),
+      portGbps: z.number().int().nullable(),
+      shape: z.string().nullable(),
+      provenance,
+      basis: z.array(z.string()),
+    })
+    .nullable(),
+  gaps: z.array(z.string()),
+});
+export type PlanePorts = z.infer<typeof planePortsSchema>;
+
+/** What a switch failure takes down (lib/fabric/impact.ts switchBlastRadius), with the jobs running there. */
+export const switchImpactSchema = z.object({
+  switchKey: z.string(),
+  planeKey: z.string(),
+  servers: z.array(z.object({ serverId: z.string(), effect: z.enum(["cut", "degraded"]), busShareLost: z.number().nullable() })),
+  cutDies: z.number().int(),
+  degradedDies: z.number().int(),
+  /** Jobs with ranks on the affected servers, the worst effect first. */
+  jobs: z.array(z.object({ id: z.number().int(), name: z.string(), namespace: z.string(), effect: z.enum(["cut", "degraded"]), ranks: z.number().int() })),
+});
+export type SwitchImpact = z.infer<typeof switchImpactSchema>;
+
 export const nodeDetailsSchema = z.object({
   node: topologyNodeSchema,
   path: z.array(crumbSchema),
@@ -196,5 +256,9 @@ export const nodeDetailsSchema = z.object({
   rankTables: z.array(rankMembershipSchema),
   /** Fault events of the node and everything in it; null while no fault event was ever recorded for the cluster. */
   faults: recentFaultsSchema.nullable(),
+  /** A die's (or NPU's first die's) plane ports, when the cluster has a hardware profile. */
+  planePorts: planePortsSchema.nullable().optional(),
+  /** A switch's blast radius. */
+  impact: switchImpactSchema.nullable().optional(),
 });
 export type NodeDetails = z.infer<typeof nodeDetailsSchema>;

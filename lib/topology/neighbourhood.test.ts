@@ -77,7 +77,7 @@ describe("a server's neighbourhood", () => {
   });
 
   it("draws the server whole and its neighbours with the dies reached, in blocks per hop, without overlaps", () => {
-    const view = buildTopologyView(large, "server", "p3-s005", [], { hops: 2, kinds: ["hccs", "roce"], from: null });
+    const view = buildTopologyView(large, "server", "p3-s005", {}, { hops: 2, kinds: ["hccs", "roce"], from: null });
     expect(view.neighbourhood).toMatchObject({ from: null, hops: 2, kinds: ["hccs", "roce"], omitted: 0, cap: NEIGHBOURHOOD_MAX_DIES });
     const servers = view.nodes.filter((node) => node.kind === "server");
     expect(servers[0]).toMatchObject({ id: "p3-s005", hop: 0, drawnDies: 16 });
@@ -95,18 +95,18 @@ describe("a server's neighbourhood", () => {
   });
 
   it("expands from one die, which must be the server's", () => {
-    const view = buildTopologyView(demo, "server", "sp0-node03", [], { hops: 1, kinds: ["backup-rail"], from: "sp0-node03/d5" });
+    const view = buildTopologyView(demo, "server", "sp0-node03", {}, { hops: 1, kinds: ["backup-rail"], from: "sp0-node03/d5" });
     expect(view.neighbourhood).toMatchObject({ from: "sp0-node03/d5", reached: 2, drawn: 2, servers: 1 });
     expect(view.nodes.filter((n) => n.hop !== undefined).map((n) => [n.id, n.hop])).toEqual([
       ["sp0-node03", 0],
       ["sp0-node03/d4", 1],
       ["sp0-node03/d5", 0],
     ]);
-    expect(() => buildTopologyView(demo, "server", "sp0-node03", [], { hops: 1, kinds: ["hccs"], from: "sp0-node04/d5" })).toThrow(TopologyNotFoundError);
+    expect(() => buildTopologyView(demo, "server", "sp0-node03", {}, { hops: 1, kinds: ["hccs"], from: "sp0-node04/d5" })).toThrow(TopologyNotFoundError);
   });
 
   it("caps what it draws at SuperCluster scale, and says how much it left out", () => {
-    const view = buildTopologyView(large, "server", "p3-s005", [], { hops: 3, kinds: [...linkKinds], from: null });
+    const view = buildTopologyView(large, "server", "p3-s005", {}, { hops: 3, kinds: [...linkKinds], from: null });
     const n = view.neighbourhood!;
     expect(n.drawn).toBeLessThanOrEqual(NEIGHBOURHOOD_MAX_DIES);
     expect(n.drawn + n.omitted).toBe(n.reached);

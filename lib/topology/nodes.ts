@@ -102,6 +102,8 @@ export function planeNode(plane: PodBusPlane, superPodId: string, box: Box): Top
   return {
     id: plane.key,
     kind: "plane",
+    planeKind: "bus",
+    shape: "all-to-all",
     label: planeLabel(plane),
     parent: null,
     health: "unknown",
@@ -115,3 +117,86 @@ export function planeNode(plane: PodBusPlane, superPodId: string, box: Box): Top
   };
 }
 
+
+/** A server's node-side bus chip as stored (db/queries/fabric.ts `serverNodeChips`): its plane and uplinks into it. */
+export interface ServerNodeChip {
+  key: string;
+  chipId: number;
+  planeKey: string;
+  ports: number | null;
+  /** Optical ports from the chip to the bus switches of its plane. */
+  uplinks: number;
+}
+
+export function switchNode(chip: ServerNodeChip, serverId: string, superPodId: string | null, box: Box): TopologyNode {
+  return {
+    id: chip.key,
+    kind: "switch",
+    label: `Switch chip ${chip.chipId}`,
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    serverId,
+    superPodId,
+    switchKind: "node-chip",
+    switchIndex: chip.chipId,
+    planeKey: chip.planeKey,
+    ports: chip.ports,
+    uplinks: chip.uplinks,
+  };
+}
+
+/** A bus switch of a plane (lib/fabric/derive.ts `busSwitchKey`), for its details: it is drawn inside its plane's bar. */
+export function busSwitchNode(key: string, superPodId: string, plane: { key: string; index: number }, index: number, servers: number, box: Box): TopologyNode {
+  return {
+    id: key,
+    kind: "switch",
+    label: `Bus switch ${plane.index}.${index}`,
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    superPodId,
+    switchKind: "bus-switch",
+    switchIndex: index,
+    planeKey: plane.key,
+    planeIndex: plane.index,
+    counts: { servers, npus: 0, dies: 0 },
+  };
+}
+
+/** The cluster's RoCE parameter plane as stored: its shape (null: unknown) and the RoCE ports attached to it. */
+export interface ParameterPlane {
+  shape: string | null;
+  servers: number;
+  ports: number;
+}
+
+/** A tier of the parameter plane (`param` whole when its shape is unknown, `param/leaf:<pod>`, `param/spine`). */
+export function parameterPlaneNode(id: string, label: string, plane: ParameterPlane, box: Box, superPodId: string | null = null): TopologyNode {
+  return {
+    id,
+    kind: "plane",
+    label,
+    parent: null,
+    health: "unknown",
+    ...boxFields(box),
+    drillable: false,
+    planeKind: "parameter",
+    shape: plane.shape,
+    superPodId,
+    counts: { servers: plane.servers, npus: 0, dies: 0 },
+    ports: plane.ports,
+  };
+}
+
+/** What a view draws of the stored fabric; each level reads what it needs (db/queries/topology-view.ts). */
+export interface ViewFabric {
+  /** The viewed super pod's bus planes (super pod view), or the viewed server's pod's (server view). */
+  busPlanes?: readonly PodBusPlane[];
+  /** The viewed server's node chips (server view). */
+  nodeChips?: readonly ServerNodeChip[];
+  /** The parameter plane (cluster and server views), null when the cluster's fabric has none. */
+  parameter?: ParameterPlane | null;
+}

@@ -44,5 +44,9 @@ describe("topology search params", () => {
     expect(landingViewOf({ kind: "server", id: "node_2", superPodId: null })).toEqual({ level: "cluster", id: undefined, sel: "server:node_2" });
     expect(landingViewOf({ kind: "plane", id: "pod:1/ub:3", superPodId: "1" })).toEqual({ level: "superpod", id: "1", sel: "plane:pod:1/ub:3" });
     expect(landingViewOf({ kind: "superpod", id: "1" })).toEqual({ level: "cluster", id: undefined, sel: "superpod:1" });
+    expect(landingViewOf({ kind: "switch", id: "server:sp1-node07/chip:3" })).toEqual({ level: "server", id: "sp1-node07", sel: "switch:server:sp1-node07/chip:3" });
+    expect(landingViewOf({ kind: "switch", id: "pod:1/ub:2/sw:5" })).toEqual({ level: "superpod", id: "1", sel: "switch:pod:1/ub:2/sw:5" });
+    expect(landingViewOf({ kind: "plane", id: "pod:1/ub:2" })).toEqual({ level: "superpod", id: "1", sel: "plane:pod:1/ub:2" });
+    expect(landingViewOf({ kind: "plane", id: "param" })).toEqual({ level: "cluster", id: undefined, sel: "plane:param" });
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseBusPlaneKey, parseSwitchKey } from "@/lib/fabric/derive";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import { MAX_HOPS, nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel } from "@/lib/topology/model";
 
@@ -42,6 +43,8 @@ export const topologySearchParams = z.object({
   hops: z.coerce.number().int().min(0).max(MAX_HOPS).catch(0).default(0),
   via: linkKindList.optional().catch(undefined),
   from: z.string().min(1).max(200).optional().catch(undefined),
+  /** What the graph highlights for the selected node: a die's plane ports, or what a switch's failure takes down. */
+  hl: z.enum(["ports", "impact"]).optional().catch(undefined),
 });
 export type TopologySearchParams = z.infer<typeof topologySearchParams>;
 
@@ -95,16 +98,24 @@ export function topologyQuery(state: Partial<TopologySearchParams>): string {
   if (state.field && state.field !== "any") params.set("field", state.field);
   if (state.ranks && state.ranks !== "inventory") params.set("ranks", state.ranks);
   if (state.level === "server") expandParams({ hops: state.hops ?? 0, via: state.via ?? [], from: state.from ?? null }, params);
+  if (state.hl) params.set("hl", state.hl);
   return params.toString();
 }
 
 /**
  * The view that shows a node, with the node selected: a die or NPU in its server's view, a server or bus plane in its
- * super pod's (a server without one in the cluster's), anything else in the cluster view.
+ * super pod's (a server without one in the cluster's), a node chip in its server's, a bus switch in its super pod's
+ * (inside its plane's bar), anything else in the cluster view.
  */
 export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: string | undefined; superPodId?: string | null | undefined }): Pick<TopologySearchParams, "level" | "id" | "sel"> {
   const sel = `${target.kind}:${target.id}`;
   if (target.kind === "die" || target.kind === "npu") return { level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel };
-  if ((target.kind === "server" || target.kind === "plane") && target.superPodId) return { level: "superpod", id: target.superPodId, sel };
+  if (target.kind === "switch") {
+    const ref = parseSwitchKey(target.id);
+    if (ref?.kind === "node-chip") return { level: "server", id: ref.serverId, sel };
+    if (ref?.kind === "bus-switch") return { level: "superpod", id: ref.superPodId, sel };
+  }
+  const podOfPlane = target.kind === "plane" ? parseBusPlaneKey(target.id)?.superPodId : undefined;
+  if ((target.kind === "server" || target.kind === "plane") && (target.superPodId ?? podOfPlane)) return { level: "superpod", id: (target.superPodId ?? podOfPlane)!, sel };
   return { level: "cluster", id: undefined, sel };
 }

@@ -11,13 +11,28 @@ import { indexOf } from "./test-support";
 import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, POD_DIES_MAX, TopologyNotFoundError } from "./view";
 
 const demo = indexOf(demoA3Cluster());
+const a3Fabric = deriveFabric(findProfile("atlas-900-a3-superpod")!, demoA3Cluster().servers.map((s) => ({ serverId: s.serverId, superPodId: s.superPodId, npuIndexes: [] })));
+/** A pod's bus planes aggregated as db/queries/fabric.ts podBusPlanes does in SQL: per plane its switches, servers and uplink ports. */
+const a3PodPlanes = (podId: string) =>
+  a3Fabric.planes
+    .filter((p) => p.kind === "bus" && p.superPodId === podId)
+    .map((p) => {
+      const uplinks = a3Fabric.links.filter((l) => l.kind === "uplink" && l.planeKey === p.key);
+      return {
+        key: p.key,
+        index: p.index,
+        switches: a3Fabric.switches.filter((s) => s.kind === "bus-switch" && s.planeKey === p.key).length,
+        servers: new Set(uplinks.map((l) => l.serverId)).size,
+        uplinks: uplinks.reduce((n, l) => n + l.ports, 0),
+      };
+    });
 const a2 = indexOf(demoA2Cluster());
 const large = indexOf(largeA3Cluster(32, 32));
 
 /** Siblings never overlap, children lie inside their parent, and everything lies inside the view's bounds. */
 function expectNoOverlaps(view: TopologyView): void {
   const byId = new Map(view.nodes.map((node) => [`${node.kind}:${node.id}`, node]));
-  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu", plane: null } as const;
+  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu", plane: null, switch: null } as const;
   const siblings = new Map<string, TopologyView["nodes"]>();
   for (const node of view.nodes) {
     const key = `${node.kind}|${node.parent ?? ""}`;
@@ -98,28 +113,14 @@ describe("topology views", () => {
   });
 
   it("draw a super pod of a cluster with a bus fabric as its servers above one bar per bus plane, without the ring", () => {
-    const spec = demoA3Cluster();
-    const fabric = deriveFabric(findProfile("atlas-900-a3-superpod")!, spec.servers.map((s) => ({ serverId: s.serverId, superPodId: s.superPodId, npuIndexes: [] })));
-    // Aggregated as db/queries/fabric.ts podBusPlanes does in SQL: per plane its switches, servers and uplink ports.
-    const planes = fabric.planes
-      .filter((p) => p.kind === "bus" && p.superPodId === "0")
-      .map((p) => {
-        const uplinks = fabric.links.filter((l) => l.kind === "uplink" && l.planeKey === p.key);
-        return {
-          key: p.key,
-          index: p.index,
-          switches: fabric.switches.filter((s) => s.kind === "bus-switch" && s.planeKey === p.key).length,
-          servers: new Set(uplinks.map((l) => l.serverId)).size,
-          uplinks: uplinks.reduce((n, l) => n + l.ports, 0),
-        };
-      });
-    const view = buildTopologyView(demo, "superpod", "0", planes);
+    const planes = a3PodPlanes("0");
+    const view = buildTopologyView(demo, "superpod", "0", { busPlanes: planes });
     const drawn = view.nodes.filter((n) => n.kind === "plane");
     // 7 planes of 8 bus switches; each reaches all 48 servers through 8 uplinks per server (384 per plane, 2,688 in all).
     expect(drawn.map((n) => [n.id, n.planeIndex, n.switches, n.counts?.servers, n.uplinks])).toEqual(
       Array.from({ length: 7 }, (_, p) => [`pod:0/ub:${p}`, p, 8, 48, 384]),
     );
-    expect(drawn.reduce((n, p) => n + (p.uplinks ?? 0), 0)).toBe(fabric.links.filter((l) => l.kind === "uplink" && l.planeKey.startsWith("pod:0/")).length);
+    expect(drawn.reduce((n, p) => n + (p.uplinks ?? 0), 0)).toBe(a3Fabric.links.filter((l) => l.kind === "uplink" && l.planeKey.startsWith("pod:0/")).length);
     expect(drawn.every((n) => n.superPodId === "0" && !n.drillable && n.health === "unknown")).toBe(true);
     // The servers, NPUs and dies are unchanged; the HCCS ring between servers is gone, the RoCE plane still external.
     expect(view.nodes.filter((n) => n.kind === "server")).toHaveLength(48);
@@ -130,6 +131,44 @@ describe("topology views", () => {
     const serversBottom = Math.max(...view.nodes.filter((n) => n.kind === "server").map((n) => n.y + n.height));
     expect(drawn.every((n) => n.y > serversBottom && n.x === 0 && n.width === view.bounds.width)).toBe(true);
     expectNoOverlaps(view);
+  });
+
+  it("draw a server above its fabric: node chip k over bus plane k, then the parameter plane (shape unknown)", () => {
+    const nodeChips = Array.from({ length: 7 }, (_, k) => ({ key: `server:sp0-node00/chip:${k}`, chipId: k, planeKey: `pod:0/ub:${k}`, ports: 48, uplinks: 8 }));
+    const parameter = { shape: null, servers: 96, ports: 768 };
+    const view = buildTopologyView(demo, "server", "sp0-node00", { nodeChips, busPlanes: a3PodPlanes("0"), parameter });
+    const chips = view.nodes.filter((n) => n.kind === "switch");
+    const planes = view.nodes.filter((n) => n.kind === "plane" && n.planeKind === "bus");
+    expect(chips.map((n) => [n.id, n.switchIndex, n.planeKey, n.uplinks])).toEqual(nodeChips.map((c) => [c.key, c.chipId, c.planeKey, 8]));
+    expect(planes.map((n) => n.id)).toEqual(nodeChips.map((c) => c.planeKey));
+    // Each chip stands right above its plane; the parameter plane spans the server, below everything, dashed (unknown).
+    chips.forEach((chip, k) => expect([planes[k]!.x, planes[k]!.width, planes[k]!.y > chip.y + chip.height]).toEqual([chip.x, chip.width, true]));
+    const server = view.nodes.find((n) => n.kind === "server")!;
+    expect(chips.every((c) => c.y > server.y + server.height)).toBe(true);
+    const param = view.nodes.filter((n) => n.planeKind === "parameter");
+    expect(param).toMatchObject([{ id: "param", shape: null, ports: 8, width: server.width }]);
+    expect(param[0]!.y).toBeGreaterThan(Math.max(...planes.map((p) => p.y + p.height)));
+    expectNoOverlaps(view);
+    // Without a fabric the server is drawn as before.
+    expect(buildTopologyView(demo, "server", "sp0-node00").nodes.some((n) => n.kind === "switch" || n.kind === "plane")).toBe(false);
+  });
+
+  it("draw the parameter plane below the super pods instead of RoCE lines between them: one bar when its shape is unknown, leaf/spine when known", () => {
+    const unknown = buildTopologyView(demo, "cluster", null, { parameter: { shape: null, servers: 96, ports: 768 } });
+    expect(unknown.links.filter((l) => l.kind === "roce")).toEqual([]);
+    expect(unknown.nodes.filter((n) => n.kind === "plane")).toMatchObject([{ id: "param", planeKind: "parameter", shape: null, ports: 768, counts: { servers: 96 } }]);
+    expectNoOverlaps(unknown);
+    const known = buildTopologyView(demo, "cluster", null, { parameter: { shape: "leaf-spine", servers: 96, ports: 768 } });
+    expect(known.nodes.filter((n) => n.kind === "plane").map((n) => [n.id, n.superPodId, n.ports])).toEqual([
+      ["param/leaf:0", "0", 384],
+      ["param/leaf:1", "1", 384],
+      ["param/spine", null, 768],
+    ]);
+    const [leaf0, , spine] = known.nodes.filter((n) => n.kind === "plane");
+    expect(spine!.y).toBeGreaterThan(leaf0!.y + leaf0!.height);
+    expectNoOverlaps(known);
+    // Without a stored parameter plane the pods keep their RoCE line.
+    expect(buildTopologyView(demo, "cluster", null).links.filter((l) => l.kind === "roce").length).toBeGreaterThan(0);
   });
 
   it("draw a server's 8 NPUs with two dies each side by side and the 8 backup-rail links", () => {

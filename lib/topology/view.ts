@@ -1,19 +1,33 @@
 import { DomainError } from "@/lib/errors";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
+import { parameterPlaneKey } from "@/lib/fabric/derive";
 import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import {
   AGGREGATE_GEOMETRY,
   layoutCellGrid,
   layoutClusterPods,
+  layoutParameterPlane,
   layoutPlainServers,
-  layoutServer,
+  layoutServerWithFabric,
   layoutSuperPodWithPlanes,
   planesBelow,
-  SERVER_VIEW_GEOMETRY,
 } from "./layout";
 import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
 import { drawNeighbourhood, expandNeighbourhood, NEIGHBOURHOOD_MAX_DIES } from "./neighbourhood";
-import { dieNode, npuNode, planeNode, podLabel, podNode, round, serverNode, type PodBusPlane } from "./nodes";
+import {
+  dieNode,
+  npuNode,
+  parameterPlaneNode,
+  planeNode,
+  podLabel,
+  podNode,
+  round,
+  serverNode,
+  switchNode,
+  type ParameterPlane,
+  type PodBusPlane,
+  type ViewFabric,
+} from "./nodes";
 
 /**
  * Past these sizes a view draws aggregates instead of every cell (issue 21: a SuperCluster of 64 super pods × 8,192
@@ -95,7 +109,7 @@ export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, po
  * nothing per link (pairs are numbered, not named) and is not walked again when only the health changed.
  */
 const podPairsOf = new WeakMap<TopologyIndex, TopologyLink[]>();
-function countPodPairs(index: TopologyIndex, pairs: PairCounter): void {
+function countPodPairs(index: TopologyIndex, pairs: PairCounter, withRoce: boolean): void {
   let links = podPairsOf.get(index);
   if (!links) {
     const podNumber = new Map(index.pods.map((pod, i) => [pod, i]));
@@ -130,28 +144,54 @@ function countPodPairs(index: TopologyIndex, pairs: PairCounter): void {
       });
     podPairsOf.set(index, links);
   }
-  for (const link of links) pairs.addCounted(link);
+  for (const link of links) if (withRoce || link.kind !== "roce") pairs.addCounted(link);
 }
 
-function clusterView(index: TopologyIndex): TopologyView {
+/**
+ * The parameter plane below the super pods, as the stored fabric knows it: leaf/spine when the profile gives the shape
+ * (a leaf tier per super pod, assumed, above one spine), else one bar that says its shape is unknown. It replaces
+ * the pod-to-pod RoCE lines: the pods do not link to each other, they all attach to this network.
+ */
+function parameterNodes(index: TopologyIndex, plane: ParameterPlane, bounds: { width: number; height: number }): { nodes: TopologyNode[]; bounds: { width: number; height: number } } {
+  const leafSpine = plane.shape === "leaf-spine";
+  const layout = layoutParameterPlane(bounds, index.pods.length, leafSpine);
+  const nodes = index.pods.flatMap((pod, i) => {
+    const box = layout.leaves[i];
+    if (!box) return [];
+    const servers = pod.servers.length;
+    const share = { ...plane, servers, ports: plane.servers > 0 ? Math.round((plane.ports * servers) / plane.servers) : 0 };
+    return [parameterPlaneNode(`${parameterPlaneKey}/leaf:${pod.id}`, `Leaf · super pod ${pod.id}`, share, box, pod.id)];
+  });
+  nodes.push(parameterPlaneNode(leafSpine ? `${parameterPlaneKey}/spine` : parameterPlaneKey, leafSpine ? "Spine" : "Parameter plane", plane, layout.spine));
+  return { nodes, bounds: layout.bounds };
+}
+
+function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
   const nodes: TopologyNode[] = [];
   const pairs = new PairCounter();
   const external: TopologyView["external"] = [];
   let bounds: { width: number; height: number };
-  if (index.pods.length > 0 && index.servers.length > CLUSTER_SERVER_CELLS_MAX) {
-    const layout = layoutCellGrid(index.pods.length, AGGREGATE_GEOMETRY.pod, AGGREGATE_GEOMETRY.podGap);
-    bounds = layout.bounds;
-    index.pods.forEach((pod, i) => nodes.push({ ...podNode(pod, layout.boxes[i]!), aggregated: true }));
-    countPodPairs(index, pairs);
-  } else if (index.pods.length > 0) {
-    const layout = layoutClusterPods(index.pods.map((pod) => pod.servers.length));
-    bounds = layout.bounds;
-    index.pods.forEach((pod, i) => {
-      const podLayout = layout.pods[i]!;
-      nodes.push(podNode(pod, podLayout.box));
-      pod.servers.forEach((server, j) => nodes.push(serverNode(server, podLayout.servers[j]!, pod.id)));
-    });
-    countPodPairs(index, pairs);
+  if (index.pods.length > 0) {
+    if (index.servers.length > CLUSTER_SERVER_CELLS_MAX) {
+      const layout = layoutCellGrid(index.pods.length, AGGREGATE_GEOMETRY.pod, AGGREGATE_GEOMETRY.podGap);
+      bounds = layout.bounds;
+      index.pods.forEach((pod, i) => nodes.push({ ...podNode(pod, layout.boxes[i]!), aggregated: true }));
+    } else {
+      const layout = layoutClusterPods(index.pods.map((pod) => pod.servers.length));
+      bounds = layout.bounds;
+      index.pods.forEach((pod, i) => {
+        const podLayout = layout.pods[i]!;
+        nodes.push(podNode(pod, podLayout.box));
+        pod.servers.forEach((server, j) => nodes.push(serverNode(server, podLayout.servers[j]!, pod.id)));
+      });
+    }
+    // The pods attach to the parameter plane when the fabric knows it, instead of RoCE lines between them.
+    if (fabric.parameter) {
+      const parameter = parameterNodes(index, fabric.parameter, bounds);
+      nodes.push(...parameter.nodes);
+      bounds = parameter.bounds;
+    }
+    countPodPairs(index, pairs, !fabric.parameter);
   } else {
     const layout = layoutPlainServers(index.servers.length);
     bounds = layout.bounds;
@@ -235,7 +275,12 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
   };
 }
 
-function serverView(index: TopologyIndex, server: IndexedServer, expansion: ViewExpansion | undefined): TopologyView {
+/**
+ * A server: its NPUs and dies, and below them the fabric its dies' traffic takes (when the cluster has one): every
+ * node chip k above the bus plane k it uplinks to (every NPU links to every chip), then the parameter plane. With an
+ * expansion, the server (or one of its dies) and its neighbourhood instead.
+ */
+function serverView(index: TopologyIndex, server: IndexedServer, fabric: ViewFabric, expansion: ViewExpansion | undefined): TopologyView {
   const outside = new PairCounter();
   forEachLink(index, server.dies, (a, b, kind) => {
     if (b.server !== server) outside.add(kind, "", b.server.id);
@@ -249,22 +294,34 @@ function serverView(index: TopologyIndex, server: IndexedServer, expansion: View
     external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "server" as const, count: link.count })),
   };
   if (expansion && expansion.hops > 0) return { ...base, ...neighbourhoodOf(index, server, expansion) };
-  const layout = layoutServer(
+  const chips = [...(fabric.nodeChips ?? [])].sort((a, b) => a.chipId - b.chipId);
+  const planes = new Map((fabric.busPlanes ?? []).map((plane) => [plane.key, plane]));
+  const layout = layoutServerWithFabric(
     server.npus.map((npu) => npu.dies.length),
-    SERVER_VIEW_GEOMETRY,
-    { x: 0, y: 0 },
+    chips.length,
+    Boolean(fabric.parameter),
   );
-  const nodes: TopologyNode[] = [serverNode(server, layout.box, server.pod?.id ?? null)];
+  const podId = server.pod?.id ?? null;
+  const nodes: TopologyNode[] = [serverNode(server, layout.box, podId)];
   server.npus.forEach((npu, j) => {
     const npuLayout = layout.npus[j]!;
     nodes.push(npuNode(server, npu.npuIndex, npu.id, npuLayout.box, npu.dies.length));
     npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
   });
+  chips.forEach((chip, i) => {
+    nodes.push(switchNode(chip, server.id, podId, layout.chips[i]!));
+    const plane = planes.get(chip.planeKey);
+    if (plane && podId !== null) nodes.push(planeNode(plane, podId, layout.planes[i]!));
+  });
+  if (fabric.parameter && layout.parameter) {
+    const ports = server.npus.length;
+    nodes.push(parameterPlaneNode(parameterPlaneKey, "Parameter plane", { ...fabric.parameter, servers: 1, ports }, layout.parameter));
+  }
   const links: TopologyLink[] = [];
   forEachLink(index, server.dies, (a, b, kind) => {
     if (b.server === server && a.id < b.id) links.push({ source: a.id, target: b.id, kind, count: 1 });
   });
-  return { ...base, bounds: { width: round(layout.box.width), height: round(layout.box.height) }, nodes, links };
+  return { ...base, bounds: { width: round(layout.bounds.width), height: round(layout.bounds.height) }, nodes, links };
 }
 
 /** A server (or one of its dies) and what lies `hops` away along the chosen kinds, bounded (lib/topology/neighbourhood.ts). */
@@ -293,24 +350,18 @@ function neighbourhoodOf(index: TopologyIndex, server: IndexedServer, expansion:
 }
 
 /**
- * What one view of the cluster draws. `planes`: the bus planes of the super pod viewed, from the stored fabric (none:
- * the pod is drawn with its HCCS links). `expansion`: a server view's neighbourhood. Throws TopologyNotFoundError for
- * an id the inventory does not have.
+ * What one view of the cluster draws. `fabric`: what the stored fabric adds to it (none: the view is drawn from the
+ * inventory's links alone: a super pod with its HCCS links, the RoCE links between pods). `expansion`: a server
+ * view's neighbourhood. Throws TopologyNotFoundError for an id the inventory does not have.
  */
-export function buildTopologyView(
-  index: TopologyIndex,
-  level: TopologyLevel,
-  id: string | null,
-  planes: readonly PodBusPlane[] = [],
-  expansion?: ViewExpansion,
-): TopologyView {
-  if (level === "cluster") return clusterView(index);
+export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id: string | null, fabric: ViewFabric = {}, expansion?: ViewExpansion): TopologyView {
+  if (level === "cluster") return clusterView(index, fabric);
   if (level === "superpod") {
     const pod = id === null ? undefined : index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
-    return superPodView(index, pod, planes);
+    return superPodView(index, pod, fabric.busPlanes ?? []);
   }
   const server = id === null ? undefined : index.serverById.get(id);
   if (!server) throw new TopologyNotFoundError("server", id ?? "");
-  return serverView(index, server, expansion);
+  return serverView(index, server, fabric, expansion);
 }

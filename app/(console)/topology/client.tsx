@@ -20,7 +20,8 @@ import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { linkKindsOf } from "@/lib/inventory/vocabulary";
 import { loadTopologyGraph } from "@/components/topology/load-graph";
-import { fetchTopologyView } from "@/components/topology/queries";
+import { fabricOverlay } from "@/components/topology/fabric-overlay";
+import { fetchNodeDetails, fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
 import { NeighbourhoodBar } from "@/components/topology/neighbourhood-bar";
 import { TopologySearch } from "@/components/topology/search-box";
@@ -88,13 +89,22 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
   const navigate = useCallback(
     (next: Partial<TopologySearchParams>, mode: "push" | "replace" = "push") => {
-      const query = topologyQuery({ ...state, cluster: cluster ?? undefined, ...next });
+      // A highlight belongs to its selection: another selection drops it unless it says otherwise.
+      const hl = "hl" in next ? next.hl : "sel" in next && next.sel !== state.sel ? undefined : state.hl;
+      const query = topologyQuery({ ...state, cluster: cluster ?? undefined, ...next, hl });
       const url = query ? `${pathname}?${query}` : pathname;
       if (mode === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
     },
     [state, cluster, pathname],
   );
+
+  // The highlight of the selection (a die's plane ports, a switch's blast radius) reads the details the panel shows.
+  const highlighted = useQuery({
+    queryKey: topologyKeys.node(cluster ?? "", selection?.kind ?? null, selection?.id ?? null),
+    queryFn: ({ signal }) => fetchNodeDetails(cluster!, selection!.kind, selection!.id, signal),
+    enabled: cluster !== null && selection !== null && state.hl !== undefined,
+  });
 
   const view = useQuery({
     queryKey: topologyKeys.view(cluster ?? "", state.level, viewId, expand),
@@ -193,11 +203,14 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   }
 
   const data = view.data;
+  const overlay = data && state.hl && highlighted.data ? (fabricOverlay(data, state.hl, highlighted.data) ?? undefined) : undefined;
   const dies = data?.nodes.filter((n) => n.kind === "die") ?? [];
   const drawnDies = dies.length;
   const linkCounts = new Map<LinkKind, number>();
   for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
-  const planes = data?.nodes.filter((n) => n.kind === "plane") ?? [];
+  const planes = data?.nodes.filter((n) => n.kind === "plane" && n.planeKind === "bus") ?? [];
+  // The parameter plane drawn whole, or its spine when the profile knows it is leaf/spine.
+  const parameter = data?.nodes.find((n) => n.kind === "plane" && n.planeKind === "parameter" && !n.id.includes("/leaf:"));
   const aggregated = data?.nodes.filter((n) => n.aggregated).length ?? 0;
   const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
   const selectedDie = selection?.kind === "die" && data?.level === "server" && selection.id.startsWith(`${data.id}/`) ? selection.id : null;
@@ -316,6 +329,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                     aggregated > 0 ? t(data.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated }) : null,
                     drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
                     planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
+                    parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,
                     ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
                   ]
                     .filter(Boolean)
@@ -344,6 +358,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                   theme={theme}
                   labels={labels}
                   resetToken={resetToken}
+                  overlay={overlay}
                   ariaLabel={t("graphAria", { level: t(`levels.${data.level}`), nodes: data.nodes.length, links: data.links.length })}
                   onSelect={(node) => navigate({ sel: node ? nodeKey(node) : undefined }, node ? "push" : "replace")}
                   onDrill={(node) => open(node.kind, node.id)}
@@ -367,7 +382,14 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
               onOpen={open}
               onSelect={selectInView}
               selectionHref={(kind, id) => `${pathname}?${topologyQuery({ ...state, cluster, sel: `${kind}:${id}` })}`}
-              onClose={() => navigate({ sel: undefined })}
+              onClose={() => navigate({ sel: undefined, hl: undefined })}
+              highlight={state.hl ?? null}
+              onHighlight={(hl, details) => {
+                // What a switch takes down is seen across its super pod: the highlight opens the pod's view.
+                const pod = details.node.superPodId;
+                if (hl === "impact" && pod && !(state.level === "superpod" && state.id === pod)) navigate({ level: "superpod", id: pod, hl });
+                else navigate({ hl: hl ?? undefined });
+              }}
             />
           </aside>
         </div>

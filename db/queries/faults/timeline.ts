@@ -116,6 +116,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
       server_ref: number | null;
       device_ref: number | null;
       npu_index: number | null;
+      plane_key: string | null;
       kind: FaultKind;
       source: FaultSource;
       code: string | null;
@@ -133,7 +134,8 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
       message: string | null;
     }>(
       // Instants as epoch ms (float8): parsing tens of thousands of timestamps into Dates costs more than the query.
-      `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index, f.kind, f.source, f.code,
+      `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index,
+         case when f.target_kind = 'switch' then f.raw->'fabric'->>'plane' end as plane_key, f.kind, f.source, f.code,
          f.phase, f.reported_level, f.level, f.rule, ${epochMs("f.rule_at")} as rule_at, ${epochMs("f.release_at")} as release_at, f.episode_id,
          ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at,
          coalesce(f.job, placed_job.job_name) as job, coalesce(f.rank, placed_job.job_rank) as rank, f.message
@@ -164,6 +166,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
     serverId: r.server_ref === null ? null : (index.serversByRef.get(r.server_ref)?.serverId ?? null),
     deviceId: r.device_ref === null ? null : (dieIds.get(r.device_ref) ?? null),
     npuIndex: r.npu_index,
+    planeKey: r.plane_key,
     kind: r.kind,
     source: r.source,
     code: r.code,

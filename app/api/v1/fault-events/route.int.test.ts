@@ -326,13 +326,14 @@ describe("POST /api/v1/fault-events/device-info", () => {
       // Port 12 of chip 1 faces NPU 6 (PeerPortDevice 1, PeerPortId 6): one NPU's link, not the plane.
       const npuPort = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [events[1].id])).rows[0]!.raw;
       expect(npuPort.fabric).toMatchObject({ plane: "pod:1/ub:1", port: 12, reach: { scope: "npu-port", npuIndex: 6, podDegraded: false } });
-      // The overlay names each switch fault's bus plane, so the super pod view colours the plane (chip 0 → plane 0 …).
+      // The overlay names each switch fault's chip; both are ports facing one CPU / one NPU of the server, so they
+      // colour that server's attachment (chip and server), not the bus plane (db/queries/faults/health.ts).
       const overlay = (await (await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as {
-        targets: { serverId: string; planeKey: string | null; tone: string }[];
+        targets: { serverId: string; planeKey: string | null; switchKey: string | null; tone: string }[];
       };
-      expect(overlay.targets.filter((t) => t.planeKey !== null).map((t) => [t.serverId, t.planeKey, t.tone])).toEqual([
-        ["sp1-node03", "pod:1/ub:0", "faulty"],
-        ["sp1-node03", "pod:1/ub:1", "degraded"],
+      expect(overlay.targets.filter((t) => t.switchKey !== null).map((t) => [t.serverId, t.switchKey, t.planeKey, t.tone])).toEqual([
+        ["sp1-node03", "server:sp1-node03/chip:0", null, "faulty"],
+        ["sp1-node03", "server:sp1-node03/chip:1", null, "degraded"],
       ]);
       const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
       expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
@@ -369,6 +370,21 @@ describe("POST /api/v1/fault-events/device-info", () => {
       expect(unmapped.map((e) => [e.targetKey, e.code, e.endedAt])).toEqual([["server:sp1-node03", "08520003", null]]);
       const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [unmapped[0].id])).rows[0]!.raw;
       expect(raw).toMatchObject({ SwitchChipId: 9, fabric: { unmapped: "unknown-chip" } });
+    });
+
+    it("marks the plane degraded for the whole pod on a chip alarm or an uplink (L2) port fault, not on an NPU-facing port", async () => {
+      const fault = (chip: number, port: number, code: string) =>
+        JSON.stringify({ EventType: 5, AssembledFaultCode: code, PeerPortDevice: 2, PeerPortId: 0, SwitchChipId: chip, SwitchPortId: port, Assertion: 1, AlarmRaisedTime: 1_744_182_130 });
+      const other = { ...configMap, metadata: { name: "mindx-dl-deviceinfo-sp1-node02" } };
+      const posted = await postDeviceInfo(withFaults(other, () => [fault(2, 0xffff, "[0x00f103b0,155904,na,na]"), fault(4, 40, "[0x08520003,,L2,na]")]), "cluster=atlas-a3-demo");
+      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+      const overlay = (await (await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as {
+        targets: { serverId: string; planeKey: string | null; switchKey: string | null }[];
+      };
+      expect(overlay.targets.filter((t) => t.serverId === "sp1-node02" && t.switchKey !== null).map((t) => [t.switchKey, t.planeKey])).toEqual([
+        ["server:sp1-node02/chip:2", "pod:1/ub:2"],
+        ["server:sp1-node02/chip:4", "pod:1/ub:4"],
+      ]);
     });
   });
 });

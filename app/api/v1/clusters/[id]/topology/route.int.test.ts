@@ -37,7 +37,9 @@ describe("GET /api/v1/clusters/{id}/topology", () => {
     expect(body.level).toBe("cluster");
     expect(body.counts).toEqual({ superPods: 2, servers: 96, npus: 768, dies: 1536 });
     expect(body.nodes[0]).toMatchObject({ id: "0", kind: "superpod", label: "Super pod 0", health: "unknown", drillable: true });
-    expect(body.links).toEqual([{ source: "0", target: "1", kind: "roce", count: 768 }]);
+    // The pods do not link to each other: they attach to the parameter plane, whose shape the A3 profile does not know.
+    expect(body.links).toEqual([]);
+    expect(body.nodes.filter((n) => n.kind === "plane")).toMatchObject([{ id: "param", planeKind: "parameter", shape: null, ports: 768, counts: { servers: 96 } }]);
 
     const byId = await view(get(`/api/v1/clusters/${body.cluster.id}/topology?level=cluster`), context(String(body.cluster.id)));
     expect(byId.headers.get("etag")).toBe(response.headers.get("etag"));
@@ -109,7 +111,7 @@ describe("GET /api/v1/clusters/{id}/topology", () => {
     const response = await view(get("/x"), context("atlas-a3-large"));
     const body = await response.json();
     expect(body.counts.dies).toBe(16_384);
-    expect(body.nodes).toHaveLength(32 + 1024);
+    expect(body.nodes).toHaveLength(32 + 1024 + 1); // pods, servers and the parameter plane
     const pod = await (await view(get("/x?level=superpod&id=pod-31"), context("atlas-a3-large"))).json();
     expect(pod.nodes.filter((n: { kind: string }) => n.kind === "die")).toHaveLength(512);
   });

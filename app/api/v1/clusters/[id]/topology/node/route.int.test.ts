@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
+import { createJob } from "@/db/queries/jobs";
 import { createRankTable, updateRankTable } from "@/db/queries/rank-tables";
 import { parsedRevisionCount } from "@/db/queries/topology";
 import { createApiToken } from "@/db/queries/tokens";
@@ -142,6 +143,52 @@ describe("GET /api/v1/clusters/{id}/topology/node: a bus plane", () => {
       params: Promise.resolve({ id: "atlas-a2-demo" }),
     });
     expect(a2Plane.status).toBe(404);
+  });
+});
+
+describe("GET /api/v1/clusters/{id}/topology/node: the fabric", () => {
+  it("gives a die its plane ports from the A3 profile: a bus port per plane through chip k, its NPU's RoCE port", async () => {
+    const { body } = await details("die", "sp1-node07/d13");
+    expect(body.planePorts?.profileId).toBe("atlas-900-a3-superpod");
+    expect(body.planePorts?.bus.map((p) => [p.planeKey, p.chipKey, p.dieLinks, p.serverUplinks])).toEqual(
+      Array.from({ length: 7 }, (_, k) => [`pod:1/ub:${k}`, `server:sp1-node07/chip:${k}`, 1, 8]),
+    );
+    expect(body.planePorts?.parameter).toMatchObject({ planeKey: "param", portIndex: 6, sharedBy: 2, portGbps: 400, shape: null, provenance: "assumed" });
+    expect((await details("server", "sp1-node07")).body.planePorts).toBeNull();
+  });
+
+  it("answers what a node chip's failure takes down: its server cut, the pod degraded, the jobs there", async () => {
+    await createJob(
+      testDatabase(),
+      { cluster: "atlas-a3-demo", name: "fabric-cut", rankTable: rankTableText([{ serverId: "sp1-node07", dies: [[0, 0], [1, 1]] }, { serverId: "sp1-node08", dies: [[0, 2]] }]) },
+      systemActor,
+    );
+    await createJob(testDatabase(), { cluster: "atlas-a3-demo", name: "fabric-near", rankTable: rankTableText([{ serverId: "sp1-node09", dies: [[0, 0]] }]) }, systemActor);
+    await createJob(testDatabase(), { cluster: "atlas-a3-demo", name: "fabric-other-pod", rankTable: rankTableText([{ serverId: "sp0-node01", dies: [[0, 0]] }]) }, systemActor);
+    const { body } = await details("switch", "server:sp1-node07/chip:3");
+    expect(body.node).toMatchObject({ kind: "switch", switchKind: "node-chip", serverId: "sp1-node07", planeKey: "pod:1/ub:3", ports: 48, uplinks: 8 });
+    expect(body.impact?.servers[0]).toEqual({ serverId: "sp1-node07", effect: "cut", busShareLost: 1 / 7 });
+    expect(body.impact?.servers).toHaveLength(48);
+    expect([body.impact?.cutDies, body.impact?.degradedDies]).toEqual([16, 47 * 16]);
+    expect(body.impact?.jobs.map((j) => [j.name, j.effect, j.ranks])).toEqual([
+      ["fabric-cut", "cut", 3],
+      ["fabric-near", "degraded", 1],
+    ]);
+    const bus = await details("switch", "pod:1/ub:2/sw:5");
+    expect(bus.body.node).toMatchObject({ switchKind: "bus-switch", ports: 48 });
+    expect(bus.body.impact?.servers.every((s) => s.effect === "degraded" && s.busShareLost === 1 / 56)).toBe(true);
+    for (const [cluster, id] of [["atlas-a3-demo", "server:sp1-node07/chip:7"], ["atlas-a3-demo", "pod:1/ub:2/sw:8"], ["atlas-a2-demo", "server:a2-node0/chip:0"]] as const) {
+      const missing = await node(new Request(`http://localhost/x?kind=switch&id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } }), {
+        params: Promise.resolve({ id: cluster }),
+      });
+      expect(missing.status, id).toBe(404);
+    }
+  });
+
+  it("gives the parameter plane its stored shape (unknown for the A3 profile) and RoCE ports", async () => {
+    const { body } = await details("plane", "param");
+    expect(body.node).toMatchObject({ planeKind: "parameter", shape: null, ports: 768, counts: { servers: 96 } });
+    expect((await details("plane", "param/leaf:1")).body.node).toMatchObject({ superPodId: "1", ports: 384 });
   });
 });
 
