@@ -28,6 +28,37 @@ function limitOf(rules, method, pathname) {
 }
 
 /**
+ * After the answer to a cut body, Node closes a `Connection: close` socket at once (socket.destroySoon) while the
+ * client is still sending the rest, and a client busy writing then fails its write (EPIPE) before it has read the
+ * 413 (the hostile-input suite saw `write EPIPE` for over-limit bodies sent chunked). So the close waits until the
+ * rest has been read and dropped, or 10 s at most: a lingering close, as HTTP servers do. Returns what the bounded
+ * push calls once the parser has seen the message's end.
+ */
+const lingerMs = 10_000;
+function lingerUntilRead(request) {
+  const socket = request.socket;
+  if (!socket || typeof socket.destroySoon !== "function") return () => {};
+  let complete = false;
+  let pending;
+  const destroySoon = socket.destroySoon;
+  socket.destroySoon = function destroyOnceRead() {
+    if (complete) return destroySoon.call(this);
+    const timer = setTimeout(() => destroySoon.call(this), lingerMs);
+    timer.unref?.();
+    pending = () => {
+      clearTimeout(timer);
+      destroySoon.call(this);
+    };
+  };
+  return () => {
+    complete = true;
+    socket.destroySoon = destroySoon;
+    pending?.();
+    pending = undefined;
+  };
+}
+
+/**
  * Puts a bound on the request's push (how Node's HTTP parser hands it body bytes). An accessor rather than a plain
  * property: once the body has ended, Next.js copies its own buffered stream's methods onto the request (push among
  * them), and the parser, still delivering the part past the limit, would then push into that ended stream.
@@ -36,16 +67,22 @@ function bound(request, limit) {
   let push = request.push;
   let received = 0;
   let ended = false;
+  let drained = () => {};
   const end = () => {
     ended = true;
+    drained = lingerUntilRead(request);
     // An IncomingMessage that ends before its parser is done would destroy its socket when it ends (autoDestroy
     // sees it as aborted), resetting the connection before the 413 is written: it ends here without that.
     request._readableState.autoDestroy = false;
     push.call(request, null);
   };
   function pushBounded(chunk, encoding) {
-    // After the end, the parser still delivers the rest of the body: drop it, and keep it flowing (true).
-    if (ended) return true;
+    // After the end, the parser still delivers the rest of the body: drop it, and keep it flowing (true). Its end
+    // (null) means all of it was read: the connection may close now (lingerUntilRead).
+    if (ended) {
+      if (chunk === null) drained();
+      return true;
+    }
     if (chunk === null) return push.call(this, chunk);
     received += chunk.length;
     if (received <= limit) return push.call(this, chunk, encoding);
