@@ -12,7 +12,6 @@ import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { getRankTable, listRankTables, rankTableKey, rankTablesKey } from "@/components/rank-tables/api";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { AttentionList } from "@/components/topology/attention-list";
@@ -26,10 +25,9 @@ import { topologyKeys } from "@/components/topology/query-keys";
 import { NeighbourhoodBar } from "@/components/topology/neighbourhood-bar";
 import { TopologySearch } from "@/components/topology/search-box";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
-import type { LinkKind } from "@/lib/inventory/vocabulary";
-import type { RankTableDetail } from "@/db/schema/rank-table/validation";
+import { useRankSource } from "@/components/topology/use-rank-source";
+import { ViewSummary } from "@/components/topology/view-summary";
 import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
-import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
 
@@ -45,13 +43,6 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
 const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
 const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
 
-/** The dies' ranks of a saved table; a table that is not a rank table fails the query, which the page reports. */
-function selectRanks(table: RankTableDetail): RankAssignment {
-  const assignment = ranksFromRankTable(table.text);
-  if (!assignment) throw new Error("not a rank table");
-  return assignment;
-}
-
 /** The topology page; its first view comes from the server, in the query cache under `topologyKeys.view`. */
 export function TopologyClient({ defaultCluster }: { defaultCluster: string | null }) {
   const t = useTranslations("topology");
@@ -66,7 +57,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const selectedKey = selection ? nodeKey(selection) : null;
   const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
   const [resetToken, setResetToken] = useState(0);
-  const [fileRanks, setFileRanks] = useState<(RankAssignment & { name: string }) | null>(null);
   const [importing, setImporting] = useState(false);
   // Mounted from the first opening on, so that closing it animates.
   const [importOpened, setImportOpened] = useState(false);
@@ -74,17 +64,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const queryClient = useQueryClient();
   const refreshHealth = useCallback(() => void queryClient.invalidateQueries({ queryKey: topologyKeys.cluster(cluster ?? "") }), [queryClient, cluster]);
   useLiveFaults(cluster, refreshHealth);
-
-  // Saved rank tables (the Rank tables page) of this cluster, or of no cluster, can number the dies.
-  const savedTables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, staleTime: 60_000, retry: false });
-  const savedId = state.ranks.startsWith("table:") ? Number(state.ranks.slice("table:".length)) : null;
-  const savedRanks = useQuery({
-    queryKey: rankTableKey(savedId ?? 0),
-    queryFn: () => getRankTable(savedId!),
-    enabled: savedId !== null,
-    staleTime: 60_000,
-    select: selectRanks,
-  });
 
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
   const navigate = useCallback(
@@ -113,6 +92,10 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
+  // What numbers the dies: the inventory, a saved rank table, or a file opened here.
+  const { fileRanks, savedId, savedName, savedRanks, chosen, tableOptions, loadRankFile } = useRankSource(state.ranks, view.data?.cluster.id, () =>
+    navigate({ ranks: "file" }, "replace"),
+  );
 
   // A super pod or server this cluster does not have (another cluster picked in the top bar, a node that left the
   // inventory): say so and show the cluster instead of an empty page.
@@ -181,18 +164,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     [view.data, navigate, land],
   );
 
-  const loadRankFile = async (file: File) => {
-    const text = await file.text();
-    const assignment = ranksFromRankTable(text);
-    if (!assignment) {
-      message.error(t("ranks.notARankTable", { name: file.name }));
-      return;
-    }
-    setFileRanks({ ...assignment, name: file.name });
-    navigate({ ranks: "file" }, "replace");
-    message.success(t("ranks.loaded", { name: file.name, count: assignment.devices }));
-  };
-
   if (!cluster) {
     return (
       <Space orientation="vertical" size="large" style={{ width: "100%" }}>
@@ -205,23 +176,9 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const data = view.data;
   const overlay = data && state.hl && highlighted.data ? (fabricOverlay(data, state.hl, highlighted.data) ?? undefined) : undefined;
   const dies = data?.nodes.filter((n) => n.kind === "die") ?? [];
-  const drawnDies = dies.length;
-  const linkCounts = new Map<LinkKind, number>();
-  for (const link of data?.links ?? []) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
-  const planes = data?.nodes.filter((n) => n.kind === "plane" && n.planeKind === "bus") ?? [];
-  // The parameter plane drawn whole, or its spine when the profile knows it is leaf/spine.
-  const parameter = data?.nodes.find((n) => n.kind === "plane" && n.planeKind === "parameter" && !n.id.includes("/leaf:"));
-  const aggregated = data?.nodes.filter((n) => n.aggregated).length ?? 0;
   const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
   const selectedDie = selection?.kind === "die" && data?.level === "server" && selection.id.startsWith(`${data.id}/`) ? selection.id : null;
-  const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
-  const chosen: (RankAssignment & { name: string }) | null =
-    state.ranks === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
   const ranks = chosen?.ranks;
-  const clusterId = data?.cluster.id;
-  const tableOptions = (savedTables.data ?? [])
-    .filter((table) => table.clusterId === null || table.clusterId === clusterId)
-    .map((table) => ({ value: `table:${table.id}`, label: table.name }));
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
@@ -322,21 +279,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
       ) : (
         <div style={{ display: "flex", gap: 16, alignItems: "stretch", flexWrap: "wrap" }}>
           <section aria-label={t("graph")} style={{ flex: "1 1 560px", minWidth: 0, display: "flex", flexDirection: "column", gap: 8 }}>
-            <Typography.Text type="secondary" data-testid="view-summary">
-              {data
-                ? [
-                    t(`levels.${data.level}`),
-                    aggregated > 0 ? t(data.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated }) : null,
-                    drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
-                    planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
-                    parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,
-                    ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
-                  ]
-                    .filter(Boolean)
-                    .join(" · ")
-                : "\u00a0"}
-              {view.isFetching && data ? ` · ${t("loading")}` : ""}
-            </Typography.Text>
+            <ViewSummary view={data} fetching={view.isFetching} />
             {data?.level === "server" && (
               <NeighbourhoodBar
                 view={data}

@@ -1,0 +1,40 @@
+"use client";
+
+import { Typography } from "antd";
+import { useTranslations } from "next-intl";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
+import type { TopologyView } from "@/lib/topology/model";
+
+/**
+ * The line above the graph that says what the view draws: its level, the aggregates, dies, bus planes, the parameter
+ * plane and the links of each kind ("Server · 16 dies · 7 bus planes of 56 switches · …").
+ */
+export function ViewSummary({ view, fetching }: { view: TopologyView | undefined; fetching: boolean }) {
+  const t = useTranslations("topology");
+  let text = "\u00a0";
+  if (view) {
+    const drawnDies = view.nodes.filter((n) => n.kind === "die").length;
+    const linkCounts = new Map<LinkKind, number>();
+    for (const link of view.links) linkCounts.set(link.kind, (linkCounts.get(link.kind) ?? 0) + 1);
+    const planes = view.nodes.filter((n) => n.kind === "plane" && n.planeKind === "bus");
+    // The parameter plane drawn whole, or its spine when the profile knows it is leaf/spine.
+    const parameter = view.nodes.find((n) => n.kind === "plane" && n.planeKind === "parameter" && !n.id.includes("/leaf:"));
+    const aggregated = view.nodes.filter((n) => n.aggregated).length;
+    text = [
+      t(`levels.${view.level}`),
+      aggregated > 0 ? t(view.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated }) : null,
+      drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
+      planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
+      parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,
+      ...[...linkCounts.entries()].map(([kind, count]) => t("summary.links", { count, kind: t(`links.${kind}`) })),
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  }
+  return (
+    <Typography.Text type="secondary" data-testid="view-summary">
+      {text}
+      {fetching && view ? ` · ${t("loading")}` : ""}
+    </Typography.Text>
+  );
+}
