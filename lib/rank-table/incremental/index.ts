@@ -1,0 +1,51 @@
+/**
+ * A validator that keeps what it learnt from the last table, for the editor's worker: `validate(table)` returns the
+ * report `validateRankTable(table)` would (same findings, same order, same counts and messages), and when `table` is
+ * the last one with a few rank_list entries changed (what applyEdit makes of a grid edit: every other entry is
+ * shared) it re-checks only what those entries can change. "2.0" tables are validated that way (a5-state.ts); other
+ * layouts, and any edit outside rank_list (the header, adding or removing a rank), are validated in full.
+ */
+import { A5_VERSION } from "../a5-model";
+import { otherFormatOf } from "../checks/other-formats";
+import { isLegacyLayout } from "../legacy";
+import type { JsonObject, JsonValue, ValidationReport } from "../model";
+import { ViewReader } from "../table-view";
+import { validateRankTable, type ValidateOptions } from "../validate";
+import { A5State } from "./a5-state";
+import { scratchFindings } from "./tally";
+
+/** How the last `validate` worked: "unchanged" (same table), "incremental", or "full". */
+export type ValidationRun = "unchanged" | "incremental" | "full";
+
+/** The same test checkTable makes before it checks a table as "2.0". */
+function isA5Root(root: JsonObject): boolean {
+  if (isLegacyLayout(root) || otherFormatOf(root) !== undefined) return false;
+  return new ViewReader(scratchFindings()).scalar(root.version, "version", { path: "" }) === A5_VERSION;
+}
+
+export class IncrementalValidator {
+  private table: JsonValue | undefined = undefined;
+  private state: A5State | undefined;
+  /** The last full report of a table that is not "2.0", with the options it was made with. */
+  private full: { report: ValidationReport; options: ValidateOptions } | undefined;
+  lastRun: ValidationRun = "full";
+
+  validate(table: JsonValue, options: ValidateOptions = {}): ValidationReport {
+    this.lastRun = this.bringTo(table);
+    if (this.state) return this.state.report(options.lang ?? "en", options.limits);
+    if (this.full === undefined || this.full.options.lang !== options.lang || this.full.options.limits !== options.limits || this.lastRun !== "unchanged") {
+      this.full = { report: validateRankTable(table, options), options };
+    }
+    return this.full.report;
+  }
+
+  private bringTo(table: JsonValue): ValidationRun {
+    const previous = this.table;
+    this.table = table;
+    if (previous === table && (this.state || this.full)) return "unchanged";
+    if (this.state?.update(table)) return "incremental";
+    this.state = A5State.build(table, isA5Root);
+    this.full = undefined;
+    return "full";
+  }
+}
