@@ -1,0 +1,93 @@
+/**
+ * The worker's validation of one edit with the incremental validator (lib/rank-table/incremental), on the "2.0"
+ * tables of editor-large.ts: the first, full validation that builds its indexes, the memory those take, and each
+ * kind of edit (apply + validate + index the findings, as the worker and editor do), beside the full re-validation
+ * it replaces. Run with `node --expose-gc` (NODE_OPTIONS) for the memory figure; without it the figure includes
+ * garbage and says so.
+ */
+import { isJsonObject, validateRankTable, type JsonObject, type JsonValue } from "../../lib/rank-table";
+import { IncrementalValidator } from "../../lib/rank-table/incremental";
+import { applyEdit, type Edit } from "../../lib/rank-table-workspace/edit";
+import { indexIssues } from "../../lib/rank-table-workspace/structure";
+
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+function timed<T>(work: () => T): { value: T } & Timing {
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  const value = work();
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+const fmt = ({ wall, cpu }: Timing) => `${cpu.toFixed(0)} ms CPU (${wall.toFixed(0)} ms wall)`;
+
+function heapUsed(): { bytes: number; exact: boolean } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  return { bytes: process.memoryUsage().heapUsed, exact: gc !== undefined };
+}
+
+/** The table with rank `rank`'s first address set to rank `from`'s (one rank_list entry replaced, the rest shared). */
+function copyAddress(table: JsonValue, rank: number, from: number): JsonValue {
+  const root = table as JsonObject;
+  const ranks = root.rank_list as JsonObject[];
+  const firstAddress = (entry: JsonObject) => ((entry.level_list as JsonObject[])[0]!.rank_addr_list as JsonObject[])[0]!;
+  const copy = structuredClone(ranks[rank]!);
+  firstAddress(copy).addr = firstAddress(ranks[from]!).addr!;
+  const next = ranks.slice();
+  next[rank] = copy;
+  return { ...root, rank_list: next };
+}
+
+type Step = (table: JsonValue) => JsonValue;
+
+/** Edit kinds, each a pair: the edit and the one that undoes it (so every run starts from the same table). */
+function editKinds(ranks: number): { name: string; steps: [Step, Step] }[] {
+  const middle = Math.floor(ranks / 2);
+  const set = (edit: Edit): Step => (table) => applyEdit(table, edit);
+  return [
+    { name: "one field (device_port)", steps: [set({ type: "setRank", rank: middle, field: "device_port", value: "16001" }), set({ type: "setRank", rank: middle, field: "device_port", value: undefined })] },
+    { name: "rank_id → another rank's (RT106 duplicate, RT108)", steps: [set({ type: "setRank", rank: middle, field: "rank_id", value: "7" }), set({ type: "setRank", rank: middle, field: "rank_id", value: String(middle) })] },
+    { name: "an EID copied from rank 0 (RT124 duplicate; one entry replaced)", steps: [(table) => copyAddress(table, middle, 0), (table) => copyAddress(table, middle, middle + 1 < ranks ? middle : 0)] },
+  ];
+}
+
+/** Prints the incremental validator's figures for a parsed "2.0" table of `ranks` ranks. */
+export function incrementalFigures(table: JsonValue, ranks: number): void {
+  if (!isJsonObject(table)) return;
+  const before = heapUsed();
+  const validator = new IncrementalValidator();
+  const first = timed(() => validator.validate(table));
+  const after = heapUsed();
+  const megabytes = (after.bytes - before.bytes) / 1024 / 1024;
+  console.log(`  incremental validator, first (full) validation: ${fmt(first)} (${first.value.issues.length} findings); its indexes: ${megabytes.toFixed(0)} MiB of heap${after.exact ? "" : " (no --expose-gc: garbage included)"}`);
+
+  for (const { name, steps } of editKinds(ranks)) {
+    let current: JsonValue = table;
+    let best: Timing = { wall: Infinity, cpu: Infinity };
+    let worst: Timing = { wall: 0, cpu: 0 };
+    let runs = "";
+    for (let run = 0; run < 6; run++) {
+      const step = steps[run % 2]!;
+      const { value, wall, cpu } = timed(() => {
+        const next = step(current);
+        indexIssues(validator.validate(next).issues);
+        return next;
+      });
+      current = value;
+      runs = validator.lastRun;
+      if (cpu < best.cpu) best = { wall, cpu };
+      if (cpu > worst.cpu) worst = { wall, cpu };
+    }
+    console.log(`  edit, worker (incremental): ${name}: apply + validate + index findings ${fmt(best)}, slowest of 6 ${fmt(worst)} [${runs}]`);
+  }
+  // Exactness on the real size, once: the last report equals a full validation of the same table.
+  const edited = applyEdit(table, { type: "setRank", rank: 1, field: "rank_id", value: "0" });
+  const same = JSON.stringify(validator.validate(edited)) === JSON.stringify(validateRankTable(edited));
+  console.log(`  incremental report after a duplicate rank_id equals validateRankTable's: ${same ? "yes" : "NO"}`);
+}
