@@ -90,7 +90,7 @@ function measure(ranks: number): void {
   const mainEdit = fastest(3, () => tableStructure(applyEdit(parsed.value, edit()), previous));
   console.log(`  edit, worker: apply + validate + index findings ${fmt(workerEdit)}`);
   console.log(`  edit, main thread: apply + grid rows from the previous ones ${fmt(mainEdit)}`);
-  incrementalFigures(parsed.value, ranks);
+  incrementalFigures(parsed.value, ranks, mainEdit);
 }
 
 /** Prints the figures for each size. */

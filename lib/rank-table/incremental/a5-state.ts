@@ -105,17 +105,17 @@ export class A5State {
     let most = 0;
     for (const rank of ranks) most = Math.max(most, this.addressCount(rank));
     this.stride = 2 ** Math.ceil(Math.log2(most + 1));
+    this.built = ranks;
+    // One pass in document order: a key's first holder is known when a later one is met, as in checkA5.
     for (let position = 0; position < ranks.length; position++) {
       const rank = ranks[position]!;
       this.entryOf[position] = rank.index;
       this.replace(this.local, position, this.localFindings(rank));
-      if (isWhole(rank.rankId)) addHolder(this.rankHolders, rank.rankId, position);
-      this.index(position, rank, 1);
-    }
-    this.built = ranks;
-    for (let position = 0; position < ranks.length; position++) {
-      if (isWhole(ranks[position]!.rankId)) this.checkRankId(position, ranks[position]!.rankId!);
-      this.checkAddresses(position);
+      if (isWhole(rank.rankId)) {
+        addHolder(this.rankHolders, rank.rankId, position);
+        this.checkRankId(position, rank.rankId);
+      }
+      this.index(position, rank, 1, true);
     }
     for (const server of this.members.keys()) this.checkServerOf(server);
     this.tally.add(this.head);
@@ -146,8 +146,11 @@ export class A5State {
     }
   }
 
-  /** Adds (1) or removes (−1) a rank's server membership, net_layer 1 instances and addresses. */
-  private index(position: number, rank: A5RankView, sign: 1 | -1): void {
+  /**
+   * Adds (1) or removes (−1) a rank's server membership, net_layer 1 instances and addresses; `check`: and finds its
+   * RT124s in the same walk (while building, when every rank before it, and none after, is filed).
+   */
+  private index(position: number, rank: A5RankView, sign: 1 | -1, check = false): void {
     const server = serverOf(rank);
     if (server !== undefined) (sign > 0 ? addHolder : removeHolder)(this.members, server, position);
     for (const level of rank.levels) {
@@ -157,7 +160,15 @@ export class A5State {
       else this.layerOne.delete(level.netInstanceId);
     }
     const base = position * this.stride;
-    this.eachAddress(rank, (map, key, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, key, base + ordinal));
+    if (!check) {
+      this.eachAddress(rank, (map, key, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, key, base + ordinal));
+      return;
+    }
+    this.eachAddress(rank, (map, key, ordinal, address, eid) => {
+      addHolder(map, key, base + ordinal);
+      this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid);
+    });
+    this.replace(this.addressFindings, position, takeSince(this.sink, 0));
   }
 
   private view(position: number): A5RankView {
@@ -190,6 +201,10 @@ export class A5State {
   /** RT107 and RT106 of one rank (checkRankIds): against the first rank that holds its rank_id. */
   private checkRankId(position: number, id: number): void {
     const first = firstHolder(this.rankHolders.get(id)!);
+    if (id < this.total && first === position) {
+      this.replace(this.ids, position, undefined);
+      return;
+    }
     const at = `${this.path(position)}/rank_id`;
     if (id >= this.total) this.sink.add("RT107", at, { value: id, max: this.total - 1, count: this.total });
     if (first !== position) this.sink.add("RT106", at, { value: id, other: this.path(first) });
@@ -199,14 +214,16 @@ export class A5State {
   /** RT124 of one rank (checkAddressesUnique): each address against the first address filed under its key. */
   private checkAddresses(position: number): void {
     const base = position * this.stride;
-    this.eachAddress(this.view(position), (map, key, ordinal, address, eid) => {
-      const first = firstHolder(map.get(key)!);
-      const owner = Math.floor(first / this.stride);
-      if (first === base + ordinal || owner === position) return;
-      const other = this.addressAt(owner, first % this.stride);
-      this.sink.addMessage("RT124", "RT124", `${address.path}/addr`, { value: address.addr!, other: other.path }, eid ? "error" : "warning");
-    });
+    this.eachAddress(this.view(position), (map, key, ordinal, address, eid) => this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid));
     this.replace(this.addressFindings, position, takeSince(this.sink, 0));
+  }
+
+  /** One address's RT124, given the first holder of its key: none when it is that holder or in the same rank. */
+  private checkAddress(position: number, first: number, holder: number, address: A5AddressView, eid: boolean): void {
+    const owner = Math.floor(first / this.stride);
+    if (first === holder || owner === position) return;
+    const other = this.addressAt(owner, first % this.stride);
+    this.sink.addMessage("RT124", "RT124", `${address.path}/addr`, { value: address.addr!, other: other.path }, eid ? "error" : "warning");
   }
 
   private addressAt(position: number, ordinal: number): A5AddressView {
