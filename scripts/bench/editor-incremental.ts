@@ -56,6 +56,7 @@ function editKinds(table: JsonValue, ranks: number): { name: string; steps: [Ste
   return [
     { name: "one field (device_port)", steps: [set({ type: "setRank", rank: middle, field: "device_port", value: "16001" }), set({ type: "setRank", rank: middle, field: "device_port", value: undefined })] },
     { name: "rank_id → another rank's (RT106 duplicate, RT108)", steps: [set({ type: "setRank", rank: middle, field: "rank_id", value: "7" }), set({ type: "setRank", rank: middle, field: "rank_id", value: String(middle) })] },
+    { name: "rank_count (a header field)", steps: [set({ type: "set", path: {}, field: "rank_count", value: "1" }), set({ type: "set", path: {}, field: "rank_count", value: String(ranks) })] },
     { name: "an EID copied from rank 0 (RT124 duplicate; one entry replaced)", steps: [(current) => setAddress(current, middle, taken), (current) => setAddress(current, middle, own)] },
   ];
 }

@@ -9,8 +9,9 @@
  *   re-checks its own rank, and every holder of a key only when the key's first holder (named in "other") changes;
  * - per AI Server (RT108 contiguous ranks, RT111 local_id): the members of each net_layer 0 instance; an edit
  *   re-checks the servers its rank left and joined;
- * - table-wide (the header, status, RT100–RT102, layout): depend on fields outside rank_list or on the number of
- *   entries; any change there (or a rank added, removed or turned into a non-object) rebuilds the state in full.
+ * - the header (version, status, the table's own fields, RT100–RT102): read again alone after an edit outside
+ *   rank_list that keeps the same ranks; the number of entries is what RT107 depends on, so a rank added, removed
+ *   or turned into a non-object (positions and pointers shift) rebuilds the state in full.
  *
  * The report lists the findings in the full validator's order: header, reads by entry, RT100–RT102, local rules by
  * rank, RT106/RT107 by rank, servers by their first rank, RT124 by rank.
@@ -64,24 +65,46 @@ export class A5State {
   /** Every rank view, while the state is built. */
   private built: A5RankView[] | undefined;
 
-  private constructor(private root: JsonObject) {}
+  private constructor(
+    private root: JsonObject,
+    private readonly isA5Root: (root: JsonObject) => boolean,
+  ) {}
 
   /** The state of a "2.0" table, validated in full; undefined when the table is not one. */
   static build(table: JsonValue, isA5Root: (root: JsonObject) => boolean): A5State | undefined {
     if (!isJsonObject(table) || !isA5Root(table)) return undefined;
-    const state = new A5State(table);
+    const state = new A5State(table, isA5Root);
     state.buildAll();
     return state;
   }
 
-  private buildAll(): void {
+  /**
+   * The header's findings (version, status, the table's own fields, rank_list's shape, rank_count), read before
+   * the ranks as checkTable and checkA5Table do; none of them depends on a rank's content, nor a rank's on them.
+   */
+  private readHeader(): ReturnType<typeof readA5Root> {
     const { sink, reader, root } = this;
-    // The header, in the order checkTable and checkA5Table read it.
+    this.tally.remove(this.head);
     reader.scalar(root.version, "version", { path: "" });
     const status = reader.scalar(root.status, "status", { path: "" });
     if (status !== undefined) checkStatus(status, sink);
-    const { view, rankList } = readA5Root(root, reader, sink);
+    const header = readA5Root(root, reader, sink);
     this.head = sink.list.splice(0);
+    this.tally.add(this.head);
+    return header;
+  }
+
+  /** RT100–RT102: rank_count against rank_list (checkRankCount reads the counts, not the ranks). */
+  private checkCount(view: ReturnType<typeof readA5Root>["view"]): void {
+    this.tally.remove(this.countFindings);
+    checkRankCount(view, this.sink, this.root);
+    this.countFindings = takeSince(this.sink, 0);
+    this.tally.add(this.countFindings);
+  }
+
+  private buildAll(): void {
+    const { sink, reader } = this;
+    const { view, rankList } = this.readHeader();
     this.entries = rankList ?? [];
     const count = this.entries.length;
     this.reads = new Array(count).fill(undefined);
@@ -95,8 +118,7 @@ export class A5State {
       ranks.push(rank);
     }
     view.ranks = ranks;
-    checkRankCount(view, sink, root);
-    this.countFindings = takeSince(sink, 0);
+    this.checkCount(view);
     this.total = ranks.length;
     this.entryOf = new Int32Array(ranks.length);
     this.local = new Array(ranks.length).fill(undefined);
@@ -118,8 +140,6 @@ export class A5State {
       this.index(position, rank, 1, true);
     }
     for (const server of this.members.keys()) this.checkServerOf(server);
-    this.tally.add(this.head);
-    this.tally.add(this.countFindings);
     for (const list of this.reads) this.tally.add(list);
     this.built = undefined;
   }
@@ -257,10 +277,17 @@ export class A5State {
     const previous = this.root;
     const keys = Object.keys(previous);
     const nextKeys = Object.keys(next);
-    if (keys.length !== nextKeys.length) return false;
-    for (let i = 0; i < keys.length; i++) {
+    let headerChanged = keys.length !== nextKeys.length;
+    for (let i = 0; i < keys.length && !headerChanged; i++) {
       const key = keys[i]!;
-      if (key !== nextKeys[i] || (key !== "rank_list" && previous[key] !== next[key])) return false;
+      headerChanged = key !== nextKeys[i] || (key !== "rank_list" && previous[key] !== next[key]);
+    }
+    if (headerChanged) {
+      // A header edit (status, rank_count, an unknown field…) with the same ranks: only the header is read again.
+      if (next.rank_list !== previous.rank_list || !this.isA5Root(next)) return false;
+      this.root = next;
+      this.checkCount(this.readHeader().view);
+      return true;
     }
     const before = this.entries;
     const after = next.rank_list;

@@ -130,13 +130,16 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     expect(codes(s.edit({ type: "setRank", rank: 3, field: "host_port", value: undefined }))).toEqual(["RT103 /rank_list/3/device_port"]);
   });
 
-  it("edits outside rank_list, and removing a rank, are validated in full", () => {
+  it("header edits re-read only the header; removing a rank or changing the version is validated in full", () => {
     const s = session();
-    expect(codes(s.edit({ type: "set", path: {}, field: "rank_count", value: "3" }, "full"))).toContain("RT103 /rank_count");
-    s.edit({ type: "set", path: {}, field: "rank_count", value: undefined }, "full");
+    expect(codes(s.edit({ type: "set", path: {}, field: "rank_count", value: "3" }))).toEqual(["RT103 /rank_count", "RT101 /rank_count"]);
+    expect(codes(s.edit({ type: "set", path: {}, field: "status", value: "initializing" }))).toEqual(["RT011 /status", "RT103 /rank_count", "RT101 /rank_count"]);
+    s.edit({ type: "set", path: {}, field: "rank_count", value: undefined });
+    expect(codes(s.report)).toEqual(["RT011 /status", "RT100 "]);
     s.edit({ type: "removeRank", rank: 0 }, "full");
     // The state built by the full run serves the next edit incrementally.
     s.edit({ type: "setRank", rank: 0, field: "host_port", value: "16000" }, "incremental");
+    s.edit({ type: "set", path: {}, field: "version", value: "1.2" }, "full");
   });
 
   it("the cap lists the same findings and counts the rest", () => {

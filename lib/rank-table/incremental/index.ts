@@ -2,8 +2,8 @@
  * A validator that keeps what it learnt from the last table, for the editor's worker: `validate(table)` returns the
  * report `validateRankTable(table)` would (same findings, same order, same counts and messages), and when `table` is
  * the last one with a few rank_list entries changed (what applyEdit makes of a grid edit: every other entry is
- * shared) it re-checks only what those entries can change. "2.0" tables are validated that way (a5-state.ts); other
- * layouts, and any edit outside rank_list (the header, adding or removing a rank), are validated in full.
+ * shared) it re-checks only what those entries can change, and after a header edit only the header. "2.0" tables are
+ * validated that way (a5-state.ts); other layouts, adding or removing a rank, and anything else, in full.
  *
  * How the "1.0"/"1.2" rules would split, for when those tables need it too (they are validated in full today):
  * - local to a device or server: reads (RT002–RT004), RT020, RT021, RT023, RT025, RT030, RT031, RT033, RT035,
@@ -55,6 +55,8 @@ export class IncrementalValidator {
     this.table = table;
     if (previous === table && (this.state || this.full)) return "unchanged";
     if (this.state?.update(table)) return "incremental";
+    // Dropped before the new one is built: the old indexes need not stay in memory beside the new ones.
+    this.state = undefined;
     this.state = A5State.build(table, isA5Root);
     this.full = undefined;
     return "full";
