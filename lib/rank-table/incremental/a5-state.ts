@@ -24,6 +24,7 @@ import type { Findings, Finding } from "../findings";
 import { isJsonObject, type JsonObject, type JsonValue, type Lang, type ValidationReport } from "../model";
 import type { ReportLimits } from "../../report-limits";
 import { ViewReader } from "../table-view";
+import { jsonEqual } from "./json-equal";
 import { addHolder, firstHolder, holderList, removeHolder, type Holders } from "./holders";
 import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
 
@@ -282,20 +283,16 @@ export class A5State {
       const key = keys[i]!;
       headerChanged = key !== nextKeys[i] || (key !== "rank_list" && previous[key] !== next[key]);
     }
-    if (headerChanged) {
-      // A header edit (status, rank_count, an unknown field…) with the same ranks: only the header is read again.
-      if (next.rank_list !== previous.rank_list || !this.isA5Root(next)) return false;
-      this.root = next;
-      this.checkCount(this.readHeader().view);
-      return true;
-    }
+    if (headerChanged && !this.isA5Root(next)) return false;
     const before = this.entries;
     const after = next.rank_list;
-    if (after !== previous.rank_list) {
-      if (!Array.isArray(after) || !Array.isArray(previous.rank_list) || after.length !== before.length) return false;
+    const list = previous.rank_list;
+    if (after !== list) {
+      if (!Array.isArray(after) || !Array.isArray(list) || after.length !== before.length) return false;
       const changed: number[] = [];
       for (let index = 0; index < after.length; index++) {
-        if (after[index] === before[index]) continue;
+        // The same entry (applyEdit shares them), or an equal one (the whole table sent again as a clone).
+        if (after[index] === before[index] || jsonEqual(after[index], before[index])) continue;
         if (changed.length === MAX_CHANGED || isJsonObject(after[index]) !== isJsonObject(before[index])) return false;
         changed.push(index);
       }
@@ -303,6 +300,8 @@ export class A5State {
       for (const index of changed) if (!this.updateEntry(index, before[index]!)) return false;
     }
     this.root = next;
+    // A header edit (status, rank_count, an unknown field…): only the header is read again.
+    if (headerChanged) this.checkCount(this.readHeader().view);
     return true;
   }
 

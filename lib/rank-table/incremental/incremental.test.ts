@@ -154,6 +154,15 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     expect(validator.lastRun).toBe("incremental");
   });
 
+  it("the table sent again whole (a clone) re-checks only the entries that differ", () => {
+    const s = session();
+    s.edit({ type: "setRank", rank: 2, field: "local_id", value: "3" });
+    const clone = structuredClone(s.table) as JsonObject;
+    (clone.rank_list as JsonObject[])[2]!.local_id = 2;
+    expect(codes(s.edit({ type: "replace", table: clone }))).toEqual([]);
+    expect(codes(s.edit({ type: "replace", table: structuredClone(s.table) }))).toEqual([]);
+  });
+
   it("the same table again is not validated again; another layout is validated in full", () => {
     const validator = new IncrementalValidator();
     const table = start();
