@@ -163,6 +163,14 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     expect(codes(s.edit({ type: "replace", table: structuredClone(s.table) }))).toEqual([]);
   });
 
+  it("a rank given more addresses than any had is re-filed by a full run", () => {
+    const s = session();
+    const many = Array.from({ length: 9 }, (_, i) => ({ addr_type: "EID", addr: `${"0".repeat(30)}f${i}`, ports: [`0/${i}`] }));
+    expect(codes(s.rank(3, (rank) => ((rank.level_list as JsonObject[])[1]!.rank_addr_list = many), "full"))).toEqual([]);
+    // Two ranks with the same nine addresses: one RT124 per address on the later rank.
+    expect(codes(s.rank(6, (rank) => ((rank.level_list as JsonObject[])[1]!.rank_addr_list = structuredClone(many)), "incremental"))).toHaveLength(9);
+  });
+
   it("the same table again is not validated again; another layout is validated in full", () => {
     const validator = new IncrementalValidator();
     const table = start();
