@@ -6,6 +6,7 @@ import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
 import { encodeInventoryRows, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
+import { storeInventorySnapshot } from "./inventory-snapshot";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
 
 
@@ -73,6 +74,8 @@ export async function insertClusterFromRows(
     if (mode === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
     const counts = await writer.finish();
     await rebuildFabric(tx, clusterId);
+    // The topology index's compact form, so the first view after the import needs no million-row read.
+    await storeInventorySnapshot(tx, clusterId);
     await then?.(tx, clusterId, counts);
     return { clusterId, counts };
   });
