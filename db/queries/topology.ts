@@ -126,13 +126,20 @@ let builtIndexes = 0;
 export function builtIndexCount(): number {
   return builtIndexes;
 }
+/** How many of them were built from a stored snapshot rather than the rows. */
+let indexesFromSnapshots = 0;
+export function snapshotIndexCount(): number {
+  return indexesFromSnapshots;
+}
 
 /**
  * What an index is built from: the snapshot stored with the inventory at this revision (one value read, see
  * ./inventory-snapshot.ts), else the rows. Keyed by revision, so another instance's change is never served stale.
  */
 async function indexInventory(db: Database, cluster: ClusterHeader): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
-  return (await loadInventorySnapshot(db, cluster.id, cluster.inventoryRevision)) ?? loadClusterInventory(db, cluster.id, { netLevels: false });
+  const stored = await loadInventorySnapshot(db, cluster.id, cluster.inventoryRevision);
+  if (stored) indexesFromSnapshots++;
+  return stored ?? loadClusterInventory(db, cluster.id, { netLevels: false });
 }
 
 export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<TopologyIndex> {
