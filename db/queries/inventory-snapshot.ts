@@ -12,6 +12,11 @@ import type { Transaction } from "./inventory";
  * column costs one pass, not a sort of its own.
  */
 export async function storeInventorySnapshot(tx: Transaction, clusterId: number): Promise<void> {
+  // Statistics predate the rows just written, so the planner takes each side for a few hundred rows and joins the
+  // links to the dies by nested loops over a CTE (no index there): 2 minutes for 16,384 NPUs. Hash joins read each
+  // side once.
+  await tx.execute(sql`set local enable_nestloop = off`);
+  await tx.execute(sql`set local work_mem = '256MB'`);
   await tx.execute(sql`
     with srv as (
       select s.id, s.server_id, host(s.host_ip) as host_ip, s.model, p.super_pod_id,
@@ -50,6 +55,8 @@ export async function storeInventorySnapshot(tx: Transaction, clusterId: number)
     )
     from clusters c where c.id = ${clusterId}
     on conflict (cluster_id) do update set inventory_revision = excluded.inventory_revision, body = excluded.body, created_at = now()`);
+  await tx.execute(sql`set local enable_nestloop to default`);
+  await tx.execute(sql`set local work_mem to default`);
 }
 
 /**
