@@ -5,6 +5,8 @@ import type { Database } from "../client";
 import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
+import { encodeInventoryRows, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
+import { storeInventorySnapshot } from "./inventory-snapshot";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
 
 
@@ -14,8 +16,7 @@ export async function insertCluster(db: Database, spec: ClusterSpec): Promise<nu
   return clusterId;
 }
 
-/** One part of an inventory streamed into a new cluster: e.g. one super pod's "2.0" rank table. */
-export type InventoryPart = Pick<ClusterSpec, "mode" | "superPodIds" | "servers" | "links">;
+export type { InventoryPart } from "./inventory-rows";
 
 /**
  * Creates a cluster from an inventory that arrives a part at a time (a SuperCluster's tables, one per super pod), in
@@ -29,29 +30,52 @@ export async function insertClusterFromParts(
   parts: Iterable<InventoryPart> | AsyncIterable<InventoryPart>,
   then?: (tx: Transaction, clusterId: number, counts: WrittenCounts) => Promise<void>,
 ): Promise<{ clusterId: number; counts: WrittenCounts }> {
+  return insertClusterFromRows(
+    db,
+    header,
+    async function* (start) {
+      let state = start;
+      for await (const part of parts) {
+        const rows = encodeInventoryRows(part, state);
+        state = rows.state;
+        yield rows;
+      }
+    },
+    then,
+  );
+}
+
+/**
+ * insertClusterFromParts for parts already turned into rows (./inventory-rows.ts), e.g. in a worker thread:
+ * `rows(start)` encodes the first part from `start` and each next one from the state the one before left.
+ */
+export async function insertClusterFromRows(
+  db: Database,
+  header: Pick<ClusterSpec, "slug" | "name" | "description">,
+  rows: (start: EncoderState) => AsyncIterable<EncodedInventoryRows>,
+  then?: (tx: Transaction, clusterId: number, counts: WrittenCounts) => Promise<void>,
+): Promise<{ clusterId: number; counts: WrittenCounts }> {
   return db.transaction(async (tx) => {
-    let clusterId: number | null = null;
+    // The cluster's id first, since every row names it; its row, with the mode, once the first part is read.
+    const { rows: ids } = await tx.execute<{ id: number }>(sql`select nextval(pg_get_serial_sequence('clusters', 'id'))::int as id`);
+    const clusterId = ids[0]!.id;
+    const writer = new InventoryWriter(tx, clusterId);
     let mode: ClusterSpec["mode"] | null = null;
-    let writer: InventoryWriter | null = null;
-    for await (const part of parts) {
-      if (clusterId === null) {
-        const [cluster] = await tx
-          .insert(clusters)
-          .values({ slug: header.slug, name: header.name, mode: part.mode, description: header.description })
-          .returning({ id: clusters.id });
-        clusterId = cluster!.id;
+    for await (const part of rows(await writer.start())) {
+      if (!part.mode) throw new Error("a new cluster's inventory parts must say their mode");
+      if (mode === null) {
         mode = part.mode;
-        writer = new InventoryWriter(tx, clusterId);
+        await tx.insert(clusters).values({ id: clusterId, slug: header.slug, name: header.name, mode, description: header.description });
       } else if (part.mode !== mode) {
         throw new DomainError("invalid", `the parts of one inventory must share a mode: ${mode} and ${part.mode}`, { code: "mixed_inventory_modes" });
       }
-      await writer!.addSuperPods(part.superPodIds);
-      await writer!.addServers(part.servers);
-      await writer!.addLinks(part.links);
+      await writer.writeRows(part);
     }
-    if (clusterId === null || writer === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
+    if (mode === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
     const counts = await writer.finish();
     await rebuildFabric(tx, clusterId);
+    // The topology index's compact form, so the first view after the import needs no million-row read.
+    await storeInventorySnapshot(tx, clusterId);
     await then?.(tx, clusterId, counts);
     return { clusterId, counts };
   });
@@ -70,9 +94,7 @@ export async function insertInventory(
   spec: Pick<ClusterSpec, "superPodIds" | "servers" | "links">,
 ): Promise<WrittenCounts> {
   const writer = new InventoryWriter(tx, clusterId);
-  await writer.addSuperPods(spec.superPodIds);
-  await writer.addServers(spec.servers);
-  await writer.addLinks(spec.links);
+  await writer.addPart(spec);
   const counts = await writer.finish();
   await rebuildFabric(tx, clusterId);
   return counts;

@@ -1,12 +1,12 @@
 /**
  * One run of the scale bench's server side (./scale.ts), in a process of its own so that its memory is one
  * cluster's: `tsx scripts/bench/scale-probe.ts DATABASE_URL SLUG` builds the cluster's topology index (cold, as the
- * first request after a start does), searches it and requests every view of ./scale-views.ts cold and warm, and
+ * first request after a start does: from the snapshot stored with the inventory), searches it and requests every view of ./scale-views.ts cold and warm, and
  * prints the figures as one JSON line.
  */
 import { connectDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { builtIndexCount, topologyIndex } from "@/db/queries/topology";
+import { builtIndexCount, snapshotIndexCount, topologyIndex } from "@/db/queries/topology";
 import { searchTopology } from "@/lib/topology/search";
 import { scaleViews } from "./scale-views";
 
@@ -28,6 +28,8 @@ try {
   const [indexMs, index] = await timed(() => topologyIndex(handle.db, cluster));
   const cpuUsed = process.cpuUsage(cpu);
   figures["index: load + build, cold (ms)"] = indexMs;
+  // 1 when it came from the snapshot stored with the revision (db/queries/inventory-snapshot.ts), 0 from the rows.
+  figures["index: from the stored snapshot (1 = yes)"] = snapshotIndexCount();
   // This process's CPU only (reading rows and building), not PostgreSQL's: on a shared machine it follows the load less.
   figures["index: CPU of the server, user + sys (ms)"] = (cpuUsed.user + cpuUsed.system) / 1000;
   figures["server RSS with the index (MB)"] = mb();
