@@ -31,7 +31,8 @@ import { loadAverage, ms, spread } from "./percentiles";
 const VIEWERS = 100;
 const TARGET = 20_000;
 const BATCH = 1000;
-const FEEDERS = 8;
+/** LOAD_BENCH_FEEDERS=0: the viewers alone, to tell their own cost from ingestion's. */
+const FEEDERS = Number(process.env.LOAD_BENCH_FEEDERS ?? 8);
 const WARM_UP_SECONDS = 5;
 const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
 const cluster = "atlas-a3-demo";
