@@ -8,20 +8,24 @@
 import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
 import { applyEdit, type Edit } from "@/lib/rank-table-workspace/edit";
 import { importRankTable } from "@/lib/rank-table-workspace/import";
+import { answerHosted, dropHostedTable, openFile, type HostedAnswer, type HostedRequest } from "./hosted-table";
 
 export type ValidationRequest =
   | { type: "edit"; seq: number; edit: Edit; lang: Lang }
   /** Parses text and makes it the worker's table (when it parses): answers `parsed`, then its `report`. */
   | { type: "import"; seq: number; text: string; lang: Lang }
   /** The worker's table as canonical text. */
-  | { type: "write"; seq: number };
+  | { type: "write"; seq: number }
+  /** A table the worker keeps (hosted-table.ts): opened from a file, edited, read by row ranges. */
+  | HostedRequest;
 
 export type ValidationAnswer =
   /** `notes`: for an import, the findings about the text itself (comments). */
   | { type: "report"; seq: number; report: ValidationReport; notes?: Issue[] }
   /** The imported table, sent before it is validated; undefined when the text is not JSON (no report follows). */
   | { type: "parsed"; seq: number; table: JsonValue | undefined }
-  | { type: "text"; seq: number; text: string };
+  | { type: "text"; seq: number; text: string }
+  | HostedAnswer;
 
 let table: JsonValue = null;
 
@@ -58,6 +62,7 @@ self.onmessage = (event: MessageEvent<ValidationRequest>) => {
     case "import": {
       const { seq } = request;
       unvalidated = undefined;
+      dropHostedTable();
       const imported = importRankTable(request.text, request.lang, (parsed) => {
         table = parsed;
         answer({ type: "parsed", seq, table: parsed });
@@ -69,5 +74,16 @@ self.onmessage = (event: MessageEvent<ValidationRequest>) => {
     case "write":
       answer({ type: "text", seq: request.seq, text: writeRankTable(table) });
       return;
+    case "open":
+      unvalidated = undefined;
+      void openFile(request, answer, (parsed, notes) => {
+        // Small enough for the main thread: handed over whole, as an import of its text is.
+        table = parsed;
+        answer({ type: "parsed", seq: request.seq, table: parsed });
+        answer({ type: "report", seq: request.seq, report: validateRankTable(parsed, { lang: request.lang }), notes });
+      });
+      return;
+    default:
+      answerHosted(request, answer);
   }
 };

@@ -144,7 +144,10 @@ export class StreamingTableParser {
       }
     }
     if (this.splitting) this.carry += chunk.slice(start);
-    else this.skeleton.push(this.carry, chunk.slice(start)), (this.carry = "");
+    else {
+      this.skeleton.push(this.carry, chunk.slice(start));
+      this.carry = "";
+    }
     this.consumed += length;
   }
 
