@@ -29,6 +29,10 @@ export type HostedAnswer =
   | { type: "progress"; seq: number; percent: number }
   | { type: "hosted"; seq: number; summary: TableSummary; notes: Issue[] }
   | { type: "notJson"; seq: number; reason: SyntaxReason; offset: number }
+  /** The file could not be read or parsed for another reason (out of memory, a read error). */
+  | { type: "failed"; seq: number; message: string }
+  /** No table is kept (a request raced a new import): nothing to answer with. */
+  | { type: "gone"; seq: number }
   | { type: "rows"; seq: number; revision: number; total: number; rows: DeviceRow[] }
   | { type: "located"; seq: number; index: number; rowKey?: string; field?: string }
   /** `summary` only when the tree or the row count changed (it lists every server). */
@@ -111,8 +115,8 @@ export async function openFile(request: Extract<HostedRequest, { type: "open" }>
   try {
     parsed = await parseFile(request.file, (percent) => answer({ type: "progress", seq, percent }));
   } catch (error) {
-    if (!(error instanceof StreamSyntaxError)) throw error;
-    answer({ type: "notJson", seq, reason: error.reason, offset: error.offset });
+    if (error instanceof StreamSyntaxError) answer({ type: "notJson", seq, reason: error.reason, offset: error.offset });
+    else answer({ type: "failed", seq, message: error instanceof Error ? error.message : String(error) });
     return;
   }
   const notes = parsed.commentCount > 0 ? [commentNote(parsed.commentCount, lang)] : [];
@@ -130,7 +134,10 @@ export async function openFile(request: Extract<HostedRequest, { type: "open" }>
 /** Answers a request about the hosted table. */
 export function answerHosted(request: HostedRequest, answer: (message: HostedAnswer) => void): void {
   if (request.type === "open") return;
-  if (host === undefined) throw new Error("no table is open in the worker");
+  if (host === undefined) {
+    answer({ type: "gone", seq: request.seq });
+    return;
+  }
   switch (request.type) {
     case "rows": {
       const { total, rows } = host.rows(request.node, request.from, request.to);

@@ -259,6 +259,8 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
           case "notJson":
             noteListeners.current.delete(current);
             return { kind: "notJson", reason: answer.reason, offset: answer.offset };
+          case "failed":
+            throw new Error(answer.message);
           default:
             throw new Error(`unexpected answer ${answer.type}`);
         }
