@@ -2,7 +2,7 @@
 
 import { Alert, App, Button, Input, Space, Tooltip, Typography } from "antd";
 import { useTranslations } from "next-intl";
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import type { Issue, Lang } from "@/lib/rank-table";
@@ -12,6 +12,7 @@ import { HOSTED_FROM_ROWS, type TableSummary } from "@/lib/rank-table-workspace/
 import { selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree-selection";
 import { saveRankTableBlob } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
+import { clearDraft, draftKey, saveDraft } from "./drafts";
 import { exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
@@ -24,6 +25,11 @@ import { useWorkspaceShortcuts } from "./use-workspace-shortcuts";
 import { GRID_HEIGHT } from "./visual-editor";
 
 const MIB = 1024 * 1024;
+/**
+ * A draft is written this long after the last edit: writing a 524,288-rank table takes the worker seconds (bench:
+ * `editor`), during which edits wait, so not after every pause in typing.
+ */
+const DRAFT_DELAY_MS = 5000;
 
 /** The tree's structure from the summary: servers without their dies (they are in the worker), so server nodes are leaves. */
 function summaryStructure(summary: TableSummary): TableStructure {
@@ -73,8 +79,8 @@ interface Props {
 /**
  * The editor of a table too large for the main thread (HOSTED_FROM_ROWS rows or more; issue 21 item 3): the worker
  * keeps it, this shows its summary, tree (super pods and servers), the rows in view, and its findings as they
- * stream in. Edits, undo and redo go to the worker; export and save take Blob parts the worker writes. The JSON text
- * view, the repairs, the diff and drafts need the whole table (or its text) here, so they are said to be off.
+ * stream in. Edits, undo and redo go to the worker; export, save and drafts take Blob parts the worker writes. The
+ * JSON text view, the repairs and the diff need the whole table (or its text) here, so they are said to be off.
  */
 export function HostedWorkspace({ channel, summary: initial, notes, lang, name, onNameChange, link }: Props) {
   const t = useTranslations("rankTables.editor");
@@ -144,6 +150,8 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
       const body = new Blob([`${fields.slice(0, -1)},"text":"`, answer.blob, `"}`], { type: "application/json" });
       const detail = await saveRankTableBlob(saved, body);
       setSaved({ id: detail.id, revision: detail.revision });
+      draftedRevision.current = summary.revision;
+      void clearDraft(draftKey(saved?.id));
       message.success(t("saved", { revision: detail.revision }));
     } catch (error) {
       message.error(t("saveFailed", { reason: (error as Error).message }));
@@ -151,6 +159,26 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
       setBusy(undefined);
     }
   };
+  // Unsaved work is kept in the browser (IndexedDB takes the Blob the worker writes), offered back when the editor opens.
+  const draftedRevision = useRef(0);
+  useEffect(() => {
+    if (summary.revision === 0 || summary.revision === draftedRevision.current) return;
+    let superseded = false;
+    const timer = setTimeout(
+      () =>
+        void exportBlob().then((blob) => {
+          if (superseded) return;
+          draftedRevision.current = summary.revision;
+          return saveDraft({ key: draftKey(saved?.id), name, baseRevision: saved?.revision ?? 0, text: "", blob, cluster: saved ? undefined : link, savedAt: new Date().toISOString() });
+        }),
+      DRAFT_DELAY_MS,
+    );
+    return () => {
+      superseded = true;
+      clearTimeout(timer);
+    };
+  }, [summary.revision, exportBlob, saved, name, link]);
+
   useWorkspaceShortcuts({ canSave: canWrite && busy === undefined, save: () => void save(), undo, redo });
 
   const problems = findings.issues as Problem[];

@@ -116,7 +116,11 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   });
 
   const restoreDraft = (draft: Draft) => {
-    if (state) {
+    if (draft.blob) {
+      // A large table's draft: opened as a file is, into the worker.
+      void imports.runImport(new File([draft.blob], `${draft.name || "draft"}.json`), undefined);
+      setName(draft.name || name);
+    } else if (state) {
       const value = parseRankTable(draft.text).value;
       if (value !== undefined) edit({ type: "replace", table: value });
       setName(draft.name || name);
