@@ -111,6 +111,7 @@ export async function openFile(request: Extract<HostedRequest, { type: "open" }>
   const { seq, lang } = request;
   host = undefined;
   unvalidated = undefined;
+  firstRowsThen = undefined;
   let parsed: { value: JsonValue; commentCount: number };
   try {
     parsed = await parseFile(request.file, (percent) => answer({ type: "progress", seq, percent }));
@@ -127,9 +128,19 @@ export async function openFile(request: Extract<HostedRequest, { type: "open" }>
   }
   host = candidate;
   answer({ type: "hosted", seq, summary: host.summary(), notes });
-  // After the summary has gone: the editor draws the first rows while this validates.
-  setTimeout(() => host === candidate && streamReport(seq, validateRankTable(candidate.table, { lang }), answer, notes), 0);
+  // Validation takes seconds at 524,288 ranks and the worker does one thing at a time: it starts once the first rows
+  // have been answered (the editor then has its first screen), or after a second if none are asked for.
+  const validate = () => {
+    if (firstRowsThen !== validate) return;
+    firstRowsThen = undefined;
+    if (host === candidate) streamReport(seq, validateRankTable(candidate.table, { lang }), answer, notes);
+  };
+  firstRowsThen = validate;
+  setTimeout(validate, 1000);
 }
+
+/** The opened table's validation, waiting for the first rows to be answered. */
+let firstRowsThen: (() => void) | undefined;
 
 /** Answers a request about the hosted table. */
 export function answerHosted(request: HostedRequest, answer: (message: HostedAnswer) => void): void {
@@ -142,6 +153,7 @@ export function answerHosted(request: HostedRequest, answer: (message: HostedAns
     case "rows": {
       const { total, rows } = host.rows(request.node, request.from, request.to);
       answer({ type: "rows", seq: request.seq, revision: host.summary().revision, total, rows });
+      if (firstRowsThen) setTimeout(firstRowsThen, 0);
       return;
     }
     case "locate":

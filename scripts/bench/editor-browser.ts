@@ -86,11 +86,11 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     await page.getByRole("grid", { name: "Dies" }).locator("div[style*='overflow']").evaluate((element, row) => element.scrollTo({ top: row * 32 }), ranks / 2);
     await page.locator(`[data-cell="r${ranks / 2}:rank_id"]`).waitFor();
     const scrolled = Date.now() - scrollStart;
-    const long = await page.evaluate((since) => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks.filter((task) => task.start >= since).map((task) => Math.round(task.duration)), drawnAt);
+    const long = await page.evaluate((since) => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks.filter((task) => task.start >= since).map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - since)} ms`), drawnAt);
     console.log(
       `${ranks.toLocaleString("en")} ranks (${(bytes / 1024 / 1024).toFixed(0)} MiB file): file chosen → first grid rows ${(drawn / 1000).toFixed(1)} s (main-thread tasks ${((tasksAtDrawn - tasksBefore) * 1000).toFixed(0)} ms), ` +
         `→ report ${(reported / 1000).toFixed(1)} s (main thread ${((tasksAtReport - tasksBefore) * 1000).toFixed(0)} ms); scroll to the middle → rows ${scrolled} ms; ` +
-        `long tasks after drawn: ${long.length ? long.join(", ") + " ms" : "none"} (${load()})`,
+        `long tasks after drawn: ${long.length ? long.join(", ") : "none"} (${load()})`,
     );
   } finally {
     await browser.close();
