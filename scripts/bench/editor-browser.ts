@@ -70,6 +70,12 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     await page.goto(`${base}/rank-tables/new`);
     const input = page.locator('input[type="file"]').first();
     await input.waitFor({ state: "attached" });
+    // RANKSCOPE_BENCH_PROFILE=1: what the main thread ran from the file chosen to the report (top self times).
+    const profiling = process.env.RANKSCOPE_BENCH_PROFILE === "1";
+    if (profiling) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+    }
     const tasksBefore = await taskSeconds();
     const started = Date.now();
     await input.setInputFiles(file);
@@ -81,6 +87,17 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     await page.getByRole("status", { name: "Validation report" }).filter({ hasText: /Valid|error/ }).waitFor();
     const reported = Date.now() - started;
     const tasksAtReport = await taskSeconds();
+    if (profiling) {
+      const { profile } = await cdp.send("Profiler.stop");
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      profile.samples?.forEach((id, index) => {
+        const frame = byId.get(id)!.callFrame;
+        const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[index] ?? 0));
+      });
+      for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(micros / 1000).toFixed(0)} ms ${key}`);
+    }
     // A scroll to the middle: the rows there are fetched from the worker.
     const scrollStart = Date.now();
     await page.getByRole("grid", { name: "Dies" }).locator("div[style*='overflow']").evaluate((element, row) => element.scrollTo({ top: row * 32 }), ranks / 2);
