@@ -6,23 +6,27 @@
  * worker validates), and writes the table back to text for drafts, so neither blocks typing.
  */
 import { writeRankTable, type Issue, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
-import { IncrementalValidator } from "@/lib/rank-table/incremental";
 import { applyEdit, type Edit } from "@/lib/rank-table-workspace/edit";
 import { importRankTable } from "@/lib/rank-table-workspace/import";
+import { answerHosted, dropHostedTable, openFile, type HostedAnswer, type HostedRequest } from "./hosted-table";
+import { validateInWorker } from "./worker-validator";
 
 export type ValidationRequest =
   | { type: "edit"; seq: number; edit: Edit; lang: Lang }
   /** Parses text and makes it the worker's table (when it parses): answers `parsed`, then its `report`. */
   | { type: "import"; seq: number; text: string; lang: Lang }
   /** The worker's table as canonical text. */
-  | { type: "write"; seq: number };
+  | { type: "write"; seq: number }
+  /** A table the worker keeps (hosted-table.ts): opened from a file, edited, read by row ranges. */
+  | HostedRequest;
 
 export type ValidationAnswer =
   /** `notes`: for an import, the findings about the text itself (comments). */
   | { type: "report"; seq: number; report: ValidationReport; notes?: Issue[] }
   /** The imported table, sent before it is validated; undefined when the text is not JSON (no report follows). */
   | { type: "parsed"; seq: number; table: JsonValue | undefined }
-  | { type: "text"; seq: number; text: string };
+  | { type: "text"; seq: number; text: string }
+  | HostedAnswer;
 
 let table: JsonValue = null;
 
@@ -38,7 +42,6 @@ const answer = (message: ValidationAnswer) => self.postMessage(message);
  * ranks of a "2.0" table (applyEdit shares every other entry), it re-checks only what those can change (a one-field
  * edit of 524,288 ranks: milliseconds instead of seconds); any other table is validated in full, with the same report.
  */
-const validator = new IncrementalValidator();
 let unvalidated: { seq: number; lang: Lang } | undefined;
 
 function validateLater(seq: number, lang: Lang): void {
@@ -50,7 +53,7 @@ function validateLater(seq: number, lang: Lang): void {
     if (unvalidated === undefined) return;
     const { seq, lang } = unvalidated;
     unvalidated = undefined;
-    answer({ type: "report", seq, report: validator.validate(table, { lang }) });
+    answer({ type: "report", seq, report: validateInWorker(table, { lang }) });
   }, 0);
 }
 
@@ -64,6 +67,7 @@ self.onmessage = (event: MessageEvent<ValidationRequest>) => {
     case "import": {
       const { seq } = request;
       unvalidated = undefined;
+      dropHostedTable();
       const imported = importRankTable(
         request.text,
         request.lang,
@@ -71,7 +75,7 @@ self.onmessage = (event: MessageEvent<ValidationRequest>) => {
           table = parsed;
           answer({ type: "parsed", seq, table: parsed });
         },
-        (parsed, options) => validator.validate(parsed, options),
+        validateInWorker,
       );
       if (imported.report) answer({ type: "report", seq, report: imported.report, notes: imported.notes });
       else answer({ type: "parsed", seq, table: undefined });
@@ -80,5 +84,16 @@ self.onmessage = (event: MessageEvent<ValidationRequest>) => {
     case "write":
       answer({ type: "text", seq: request.seq, text: writeRankTable(table) });
       return;
+    case "open":
+      unvalidated = undefined;
+      void openFile(request, answer, (parsed, notes) => {
+        // Small enough for the main thread: handed over whole, as an import of its text is.
+        table = parsed;
+        answer({ type: "parsed", seq: request.seq, table: parsed });
+        answer({ type: "report", seq: request.seq, report: validateInWorker(parsed, { lang: request.lang }), notes });
+      });
+      return;
+    default:
+      answerHosted(request, answer);
   }
 };

@@ -16,6 +16,7 @@ import { applyEdit } from "../../lib/rank-table-workspace/edit";
 import { indexIssues, tableStructure } from "../../lib/rank-table-workspace/structure";
 import { rankTableBodyLimit } from "../../db/schema/rank-table/constants";
 import { incrementalFigures } from "./editor-incremental";
+import { hostedOpenFigures } from "./editor-hosted";
 
 const DEFAULT_SIZES = [16_384, 131_072, 524_288];
 const NPUS_PER_RACK = 64;
@@ -91,9 +92,14 @@ function measure(ranks: number): void {
   console.log(`  edit, worker: apply + validate + index findings ${fmt(workerEdit)}`);
   console.log(`  edit, main thread: apply + grid rows from the previous ones ${fmt(mainEdit)}`);
   incrementalFigures(parsed.value, ranks, mainEdit);
+  console.log("  (the above is the path that sends the table to the main thread; tables of 8,192 rows or more now take the one below)");
 }
 
 /** Prints the figures for each size. */
 export function largeTableFigures(): void {
-  for (const ranks of sizes()) measure(ranks);
+  for (const ranks of sizes()) {
+    if (process.env.RANKSCOPE_BENCH_EDITOR_HOSTED_ONLY) console.log(`\n${ranks.toLocaleString("en")} ranks ("2.0")`);
+    else measure(ranks);
+    hostedOpenFigures(ranks);
+  }
 }
