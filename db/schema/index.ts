@@ -18,3 +18,4 @@ export * from "./port-policy/table";
 export * from "./server-cpu-layout/table";
 export * from "./fabric/table";
 export * from "./device-net-address/table";
+export * from "./event-stream-lease/table";
