@@ -1,5 +1,4 @@
 import type pg from "pg";
-import { inTransaction } from "../transaction";
 
 /**
  * Leases of live event streams (event_stream_leases): how many streams a user or token holds on all instances
@@ -18,26 +17,20 @@ export interface StreamLeaseRequest {
 
 /**
  * Takes a lease for `owner` when it holds fewer than `limit` live ones; answers whether it did and how many the owner
- * held before. The owner's transaction-scoped advisory lock makes count-then-insert atomic across instances: two
- * streams opened at once through two instances cannot both take the last slot (the second counts after the first
- * commits, in a statement of its own, so it sees the first's row).
+ * held before. One statement (take_event_stream_lease, migration 0023): the owner's transaction-scoped advisory lock
+ * makes count-then-insert atomic across instances, so two streams opened at once through two instances cannot both
+ * take the last slot (the second counts after the first commits, and sees its row). One round trip, not a
+ * transaction's four: opening streams is bound by the server's CPU, much of it node-postgres per query.
  */
 export async function takeStreamLease(pool: pg.Pool, lease: StreamLeaseRequest): Promise<{ taken: boolean; held: number }> {
-  return inTransaction(pool, async (client) => {
-    await client.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`event-stream-lease:${lease.owner}`]);
-    const { rows } = await client.query<{ held: number; taken: boolean }>(
-      `with live as (
-         select count(*)::int as n from event_stream_leases where owner = $2 and expires_at > clock_timestamp()
-       ), taken as (
-         insert into event_stream_leases (id, owner, instance_id, expires_at)
-         select $1, $2, $3, clock_timestamp() + make_interval(secs => $5) from live where live.n < $4
-         returning id
-       )
-       select (select n from live) as held, exists (select 1 from taken) as taken`,
-      [lease.id, lease.owner, lease.instanceId, lease.limit, lease.ttlSeconds],
-    );
-    return { held: rows[0]!.held, taken: rows[0]!.taken };
-  });
+  const { rows } = await pool.query<{ held: number; taken: boolean }>("select held, taken from take_event_stream_lease($1, $2, $3, $4, $5)", [
+    lease.id,
+    lease.owner,
+    lease.instanceId,
+    lease.limit,
+    lease.ttlSeconds,
+  ]);
+  return { held: rows[0]!.held, taken: rows[0]!.taken };
 }
 
 export async function dropStreamLease(pool: pg.Pool, id: string): Promise<void> {

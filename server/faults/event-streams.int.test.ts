@@ -115,6 +115,16 @@ describe("the per-user cap across instances", () => {
     expect(left[0]!.seconds).toBeGreaterThan(30);
   });
 
+  it("lets exactly the cap through when many streams of one owner are opened at once through two instances", async () => {
+    const { pool } = testDatabase();
+    const tries = Array.from({ length: 24 }, (_, i) =>
+      takeStreamLease(pool, { id: randomUUID(), owner: "user:racing", instanceId: i % 2 ? "instance-a" : "instance-b", limit: 5, ttlSeconds: 45 }),
+    );
+    const results = await Promise.all(tries);
+    expect(results.filter((r) => r.taken)).toHaveLength(5);
+    expect((await leaseRows("user:racing")).length).toBe(5);
+  });
+
   it("keeps the leases out of the WAL (UNLOGGED: live state, gone with the streams after a crash)", async () => {
     const { rows } = await testDatabase().pool.query<{ persistence: string }>("select relpersistence as persistence from pg_class where relname = 'event_stream_leases'");
     expect(rows[0]?.persistence).toBe("u");
