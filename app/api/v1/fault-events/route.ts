@@ -6,6 +6,7 @@ import { maxBatchBytes } from "@/db/schema/fault-event/constants";
 import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { queryObject } from "@/server/faults/http";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { jsonRead } from "@/server/http/read-routing";
@@ -40,3 +41,8 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   }
   return NextResponse.json(result);
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;
