@@ -19,3 +19,4 @@ export * from "./server-cpu-layout/table";
 export * from "./fabric/table";
 export * from "./device-net-address/table";
 export * from "./inventory-snapshot/table";
+export * from "./event-stream-lease/table";

@@ -7,6 +7,7 @@ import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema
 import { queryObject } from "@/server/faults/http";
 import { admitIngest } from "@/server/faults/ingest-admission";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { jsonRead } from "@/server/http/read-routing";
@@ -47,3 +48,8 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
     release();
   }
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;
