@@ -91,10 +91,12 @@ describe("tracking a saved rank table as a job", () => {
     expect(response.status).toBe(201);
     const job = (await response.json()) as JobDetail;
     expect(job).toMatchObject({ name: "bert-fine-tune", source: "rank-table", rankTableId: saved.id, rankTableRevision: 1, environment: { HCCL_CONNECT_TIMEOUT: "600" } });
+    // The first page lists the ranks that match no die first, as the page shows them.
     expect(job.ranks.items.map((r) => [r.rank, r.dieId, r.unmatched])).toEqual([
-      [0, "a2-node2/d0", null],
       [1, null, "unknown-device"],
+      [0, "a2-node2/d0", null],
     ]);
+    expect(job.counts).toMatchObject({ total: 2, placed: 1, unmatched: 1, byReason: { "unknown-device": 1 } });
     const twice = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id }, auth()), none);
     expect(twice.status).toBe(409);
     const list = (await (await routes.list(jsonRequest("/api/v1/jobs?cluster=atlas-a2-demo", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] };
