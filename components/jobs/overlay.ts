@@ -3,8 +3,9 @@ import type { DiagnosisReport } from "@/lib/hccl-diagnose";
 import type { JobDies } from "@/db/schema/job/ranks";
 
 /**
- * The job drawn over the topology: its dies in the view (`GET /api/v1/jobs/{id}/dies`), the ranks on them (for hover), and, with a diagnosis, its suspects (red)
- * and the ranks that timed out (amber). A suspect is found by rank, else by server and device, else by device IP.
+ * The job drawn over the topology: its dies in the view (`GET /api/v1/jobs/{id}/dies`), the ranks on them (for
+ * hover), and, with a diagnosis, its suspects (red) and the ranks that timed out (amber). A suspect is found by rank,
+ * else by server and device, else by device IP.
  */
 export function jobOverlay(jobDies: JobDies["dies"], report: DiagnosisReport | null): { overlay: ChartOverlay; rankOfDie: Map<string, number> } {
   const dies = new Map<string, OverlayMark>();

@@ -8,7 +8,7 @@ import { connectDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { builtIndexCount, topologyIndex } from "@/db/queries/topology";
 import { searchTopology } from "@/lib/topology/search";
-import { jobViews, scaleViews } from "./scale-views";
+import { jobViews, pageViews, scaleViews } from "./scale-views";
 
 const WARM_RUNS = 5;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -44,7 +44,7 @@ try {
   figures["search: warm median (ms)"] = median(searchWarm);
   figures["search: warm max (ms)"] = Math.max(...searchWarm);
 
-  for (const view of [...scaleViews, ...jobViews]) {
+  for (const view of [...scaleViews, ...pageViews, ...jobViews]) {
     const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
     const warm: number[] = [];
     for (let run = 0; run < WARM_RUNS; run++) warm.push((await timed(async () => JSON.stringify(await view.request(handle, cluster, index))))[0]);

@@ -5,8 +5,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
+import { faultStatistics, listTimeline } from "@/db/queries/faults";
+import { listClusterSummaries } from "@/db/queries/inventory";
 import { loadJobDies, loadJobRanksPage, loadJobSummary } from "@/db/queries/job-ranks";
+import { listRankTables } from "@/db/queries/rank-tables";
 import { jobs } from "@/db/schema";
+import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { loadTopologyView } from "@/db/queries/topology-view";
@@ -42,12 +46,12 @@ export const scaleViews: ScaleView[] = [
   },
 ];
 
-/** The large job ./scale-job.ts creates on each cluster (min(100,000, the cluster's dies) ranks). */
+/** The large job ./scale-usage.ts creates on each cluster (min(100,000, the cluster's dies) ranks). */
 export const SCALE_JOB_NAME = "scale-job";
 
 async function scaleJobId(handle: DatabaseHandle, cluster: ClusterHeader): Promise<number> {
   const [job] = await handle.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.clusterId, cluster.id), eq(jobs.name, SCALE_JOB_NAME)));
-  if (!job) throw new Error(`no job ${SCALE_JOB_NAME} on ${cluster.slug}: scale-job.ts did not run`);
+  if (!job) throw new Error(`no job ${SCALE_JOB_NAME} on ${cluster.slug}: scale-usage.ts did not run`);
   return job.id;
 }
 
@@ -74,4 +78,21 @@ export const jobViews: ScaleView[] = [
   jobRanks("job ranks: placed, 500", () => ({ state: "placed", limit: 500, offset: 1000 })),
   // GET /api/v1/jobs/{id}/dies.
   { name: "job dies (overlay)", request: async (handle, cluster) => loadJobDies(handle.db, await scaleJobId(handle, cluster)) },
+];
+
+const day = 86_400_000;
+
+/** The other pages of issue 21's item 3, as their routes run them; the faults are ./scale-usage.ts's (the last day). */
+export const pageViews: ScaleView[] = [
+  // GET /api/v1/clusters (the overview's cards: counts, not dies).
+  { name: "overview (cluster summaries)", request: (handle) => listClusterSummaries(handle.db) },
+  // GET /api/v1/fault-events?cluster=&from=&to= (the timeline: events and density; lanes are built in the browser).
+  {
+    name: "fault timeline (1 day)",
+    request: (handle, cluster) => listTimeline(handle.pool, cluster, timelineQuerySchema.parse({ cluster: cluster.slug, from: Date.now() - day, to: Date.now() })),
+  },
+  // GET /api/v1/fault-events/stats?cluster=&from=&to= (statistics: per kind, level, super pod; the top servers and dies).
+  { name: "fault statistics (1 day)", request: (handle, cluster) => faultStatistics(handle.pool, cluster, Date.now() - day, Date.now()) },
+  // GET /api/v1/rank-tables (the rank-table list).
+  { name: "rank-table list", request: (handle) => listRankTables(handle.db) },
 ];
