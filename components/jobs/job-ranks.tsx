@@ -63,6 +63,7 @@ export function JobRanks({ job }: { job: JobSummary }) {
             aria-label={t("ranks.pod")}
             style={{ width: 320 }}
             allowClear
+            showSearch={{ optionFilterProp: "label" }}
             placeholder={t("ranks.allPods")}
             value={query.pod}
             onChange={(pod) => change({ pod: pod || undefined })}
