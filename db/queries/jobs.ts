@@ -29,7 +29,10 @@ async function inventoryDies(db: Executor, clusterId: number): Promise<Inventory
 
 /** Places a table's ranks on the cluster; a text that is not a rank table with servers places nothing. */
 export async function placeTable(db: Executor, clusterId: number, tableText: string | null): Promise<PlacedRank[]> {
-  const entries: RankEntry[] = tableText === null ? [] : (rankEntries(tableText) ?? []);
+  return placeEntries(db, clusterId, tableText === null ? [] : (rankEntries(tableText) ?? []));
+}
+
+async function placeEntries(db: Executor, clusterId: number, entries: readonly RankEntry[]): Promise<PlacedRank[]> {
   return entries.length ? placeRanks(entries, await inventoryDies(db, clusterId)) : [];
 }
 
@@ -103,7 +106,9 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
     text = table.text;
     source = "rank-table";
   }
-  if (text !== null && rankEntries(text) === null) throw invalid("the rank table is not JSON with a server_list", { code: "invalid_rank_table" });
+  // Read once: a 100,000-rank table is tens of MB of JSON.
+  const entries = text === null ? [] : rankEntries(text);
+  if (entries === null) throw invalid("the rank table is not JSON with a server_list (1.0, 1.2) or a rank_list (2.0)", { code: "invalid_rank_table" });
   const cluster = await clusterOf(handle, input.cluster ?? table?.clusterId);
   const state = input.state ?? "running";
   const startedAt = input.startedAt ?? (runStates.includes(state) ? now : null);
@@ -114,7 +119,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
   const namespace = input.namespace ?? "default";
   const id = await handle.db
     .transaction(async (tx) => {
-      const placed = await placeTable(tx, cluster.id, text);
+      const placed = await placeEntries(tx, cluster.id, entries);
       return insertPlacedJob(
         tx,
         {
