@@ -35,21 +35,24 @@ function rankFilter(jobId: number, clusterId: number, query: JobRanksQuery): SQL
   return sql.join(parts, sql` and `);
 }
 
+/**
+ * Each sort follows an index of job_ranks (db/schema/job/table.ts; PostgreSQL's default null order: last ascending,
+ * first descending), so a page is an index walk, not a sort of the job's every rank. Ranks without a usable rank_id
+ * are unmatched ("no-rank"), so the default sort still lists them first.
+ */
 function rankOrder(query: JobRanksQuery): SQL {
   const dir = sql.raw(query.order === "desc" ? "desc" : "asc");
-  // Nulls (a rank with no usable rank_id, no device) sort first ascending, as the page's own sorter put them.
-  const nulls = sql.raw(query.order === "desc" ? "nulls last" : "nulls first");
   switch (query.sort) {
     case "position":
       return sql`jr.position ${dir}`;
     case "rank":
-      return sql`jr.rank ${dir} ${nulls}, jr.position ${dir}`;
+      return sql`jr.rank ${dir}, jr.position ${dir}`;
     case "server":
-      return sql`jr.server_id ${dir} ${nulls}, jr.device_id ${dir} ${nulls}, jr.position ${dir}`;
+      return sql`jr.server_id ${dir}, jr.device_id ${dir}, jr.position ${dir}`;
     case "device":
-      return sql`jr.device_id ${dir} ${nulls}, jr.server_id ${dir} ${nulls}, jr.position ${dir}`;
+      return sql`jr.device_id ${dir}, jr.server_id ${dir}, jr.position ${dir}`;
     case "problems":
-      return sql`(jr.die_key is not null) ${dir}, jr.rank ${dir} ${nulls}, jr.position ${dir}`;
+      return sql`(jr.die_key is not null) ${dir}, jr.rank ${dir}, jr.position ${dir}`;
   }
 }
 
@@ -63,7 +66,6 @@ interface RankRow extends Record<string, unknown> {
   match: MatchKind | null;
   unmatched: UnmatchedReason | null;
   device_ip_differs: boolean;
-  total: string;
 }
 
 const toRankInfo = (r: RankRow): JobRankInfo => ({
@@ -82,15 +84,15 @@ const toRankInfo = (r: RankRow): JobRankInfo => ({
 export async function loadJobRanksPage(db: Database, jobId: number, clusterId: number, input: JobRanksQueryInput = {}): Promise<JobRanksPage> {
   const query = jobRanksQuerySchema.parse(input);
   const where = rankFilter(jobId, clusterId, query);
-  // The count rides on the page (a window over the filtered rows), so one statement answers both.
-  const { rows } = await db.execute<RankRow>(sql`
-    select jr.rank, jr.server_id, jr.host_ip, jr.device_id, jr.device_ip, jr.die_key, jr.match, jr.unmatched, jr.device_ip_differs,
-      count(*) over () as total
-    from job_ranks jr where ${where}
-    order by ${rankOrder(query)} offset ${query.offset} limit ${query.limit}`);
-  let total = rows.length ? Number(rows[0]!.total) : 0;
-  // A page past the end has no row to carry the count.
-  if (!rows.length && query.offset > 0) total = Number((await db.execute<{ n: string }>(sql`select count(*) as n from job_ranks jr where ${where}`)).rows[0]!.n);
+  // The page and the filtered count apart: a count over the page's window would read every matching rank first.
+  const [{ rows }, counted] = await Promise.all([
+    db.execute<RankRow>(sql`
+      select jr.rank, jr.server_id, jr.host_ip, jr.device_id, jr.device_ip, jr.die_key, jr.match, jr.unmatched, jr.device_ip_differs
+      from job_ranks jr where ${where}
+      order by ${rankOrder(query)} offset ${query.offset} limit ${query.limit}`),
+    db.execute<{ n: string }>(sql`select count(*) as n from job_ranks jr where ${where}`),
+  ]);
+  const total = Number(counted.rows[0]!.n);
   return { total, offset: query.offset, limit: query.limit, items: rows.map(toRankInfo) };
 }
 

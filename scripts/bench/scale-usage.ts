@@ -32,7 +32,8 @@ async function seedFaults(): Promise<Record<string, number>> {
   const events = rows.map((row, i) => {
     const began = now - day + Math.floor((i / rows.length) * (day - 600_000));
     return {
-      id: `scale-${i}`,
+      // Fault event ids are global: each cluster its own.
+      id: `${slug}-${i}`,
       cluster: slug!,
       kind: "roce-link-down",
       code: "81078603",
