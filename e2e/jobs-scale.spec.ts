@@ -35,7 +35,7 @@ test.describe("the job page of a job on every die of a SuperCluster", () => {
   test.use({ storageState: storageStateOf("editor") });
 
   test("answers counts and a page of ranks, and pages, sorts, searches and filters them on the server", async ({ page, baseURL }, testInfo) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     const created = await page.request.post("/api/v1/jobs", {
       headers: { origin: baseURL!, "content-type": "application/json" },
       data: { cluster: CLUSTER, name: `e2e-every-die-${Date.now()}`, state: "running", startedAt: Date.now() - 600_000, rankTable: wholeClusterTable() },

@@ -79,9 +79,10 @@ export function JobRanks({ job }: { job: JobSummary }) {
       {page.error ? (
         <Alert type="error" showIcon title={page.error.message} />
       ) : (
+        // The test id on a wrapper: a Table puts its own on the table, not on the pagination beside it.
+        <div data-testid="job-ranks">
         <Table<Row>
           size="small"
-          data-testid="job-ranks"
           loading={page.isFetching && page.isPlaceholderData}
           dataSource={rows}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
@@ -129,6 +130,7 @@ export function JobRanks({ job }: { job: JobSummary }) {
             },
           ]}
         />
+        </div>
       )}
     </>
   );
