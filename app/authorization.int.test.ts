@@ -154,6 +154,9 @@ const matrix: Record<string, Entry> = {
   "POST /api/v1/jobs/rings-config": { permission: "write", ok: 201, call: () => ({ query: "cluster=atlas-a2-demo", body: ringsConfig() }) },
   "GET /api/v1/jobs/[id]/affinity": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "reserve=2&mode=1" }) },
   "GET /api/v1/jobs/[id]/diagnoses": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "GET /api/v1/jobs/[id]/dies": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "GET /api/v1/jobs/[id]/rank-table": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "GET /api/v1/jobs/[id]/ranks": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "limit=5&sort=rank&order=desc" }) },
   // A pasted excerpt: diagnosed and stored as a diagnosis of the job.
   "POST /api/v1/jobs/[id]/diagnoses": {
     permission: "write",

@@ -4,8 +4,10 @@
  * - generate: `rankscope generate --version 2.0 --super-pods N --racks 128 --output DIR` (one table per SuperPoD);
  * - import: `rankscope cluster add SLUG --from DIR`, its wall time, the CPU of the CLI (user + sys, GNU time) and of
  *   PostgreSQL for the database (./pg-cpu.ts), peak RSS, and the rows it wrote;
+ * - faults spread over the cluster and a job on min(100,000, NPUs) ranks, created as the API creates them
+ *   (./scale-usage.ts), the job's body and time;
  * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
- *   warm, every view of ./scale-views.ts cold and warm, and the process's RSS.
+ *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS.
  * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
  * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Generated tables and the
  * embedded server's data go under /var/tmp (SCALE_DIR), not the small /tmp: 524,288 NPUs are 870 MB of tables.
@@ -24,6 +26,10 @@ import type { BenchSection } from "./index";
 import { watchDatabaseCpu } from "./pg-cpu";
 
 const RACKS = 128;
+/** Issue 21: "the job page for a job on 100,000 ranks". */
+const JOB_RANKS = 100_000;
+/** Fault events spread over every super pod, for the timeline and statistics. */
+const FAULTS = 5_000;
 const NPUS_PER_POD = RACKS * 64;
 const sizes = (process.env.SCALE_NPUS ?? "16384,131072,524288").split(",").map(Number);
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -156,6 +162,10 @@ export const scaleBench: BenchSection = {
         } finally {
           await rm(directory, { recursive: true, force: true });
         }
+        // Faults over the cluster, and a job on min(100,000, the cluster's) dies, created as the API creates them.
+        const job = await run(tsx("scripts/bench/scale-usage.ts", database.url, slug, String(Math.min(JOB_RANKS, npus)), String(FAULTS)));
+        for (const [name, value] of Object.entries(JSON.parse(job.stdout) as Record<string, number>)) put(name, column, value);
+        console.log(`${npus} NPUs: job on ${Math.min(JOB_RANKS, npus)} ranks created (load ${load()})`);
         const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
         for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
         put("load average (1 min) at end", column, Number(load()));

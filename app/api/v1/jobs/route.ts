@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { createJob, listJobs } from "@/db/queries/jobs";
+import { createJob } from "@/db/queries/jobs";
+import { listJobs } from "@/db/queries/jobs-list";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
