@@ -14,24 +14,11 @@ import { generateA5Table } from "../../lib/rank-table";
 import { StreamingTableParser } from "../../lib/rank-table/stream-parse";
 import { writeRankTableParts } from "../../lib/rank-table/write-parts";
 import { TableHost } from "../../lib/rank-table-workspace/table-host";
+import { fmt, timed, type Timing } from "./cpu-timed";
 
 const PIECE = 64 * 1024;
 
-export interface Timing {
-  wall: number;
-  cpu: number;
-}
 
-export function timed<T>(work: () => T): { value: T } & Timing {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const value = work();
-  const wall = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
-}
-
-export const fmt = ({ wall, cpu }: Timing) => `${cpu.toFixed(0)} ms CPU (${wall.toFixed(0)} ms wall)`;
 
 /** The table's canonical text in parts, and its size in UTF-16 units (ASCII: bytes). */
 function textParts(ranks: number): { parts: string[]; length: number } {

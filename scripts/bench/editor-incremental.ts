@@ -9,22 +9,9 @@ import { isJsonObject, validateRankTable, type JsonObject, type JsonValue } from
 import { IncrementalValidator } from "../../lib/rank-table/incremental";
 import { applyEdit, type Edit } from "../../lib/rank-table-workspace/edit";
 import { indexIssues } from "../../lib/rank-table-workspace/structure";
+import { fmt, timed, type Timing } from "./cpu-timed";
 
-export interface Timing {
-  wall: number;
-  cpu: number;
-}
 
-function timed<T>(work: () => T): { value: T } & Timing {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const value = work();
-  const wall = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
-}
-
-const fmt = ({ wall, cpu }: Timing) => `${cpu.toFixed(0)} ms CPU (${wall.toFixed(0)} ms wall)`;
 
 function heapUsed(): { bytes: number; exact: boolean } {
   const gc = (globalThis as { gc?: () => void }).gc;

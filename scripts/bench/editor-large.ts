@@ -17,24 +17,11 @@ import { indexIssues, tableStructure } from "../../lib/rank-table-workspace/stru
 import { rankTableBodyLimit } from "../../db/schema/rank-table/constants";
 import { incrementalFigures } from "./editor-incremental";
 import { hostedOpenFigures } from "./editor-hosted";
+import { fmt, timed, type Timing } from "./cpu-timed";
 
 const DEFAULT_SIZES = [16_384, 131_072, 524_288];
 const NPUS_PER_RACK = 64;
 
-interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-/** One run of `work`, its wall and CPU milliseconds. */
-function timed<T>(work: () => T): { value: T } & Timing {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const value = work();
-  const wall = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  return { value, wall, cpu: (cpu.user + cpu.system) / 1000 };
-}
 
 /** The fastest of `runs` runs (by CPU time), after one warm-up. */
 function fastest(runs: number, work: () => unknown): Timing {
@@ -47,7 +34,6 @@ function fastest(runs: number, work: () => unknown): Timing {
   return best;
 }
 
-const fmt = ({ wall, cpu }: Timing) => `${cpu.toFixed(0)} ms CPU (${wall.toFixed(0)} ms wall)`;
 
 function sizes(): number[] {
   const wanted = process.env.RANKSCOPE_BENCH_EDITOR_SIZES;
