@@ -204,6 +204,9 @@ export function cellPainter(input: PainterInput) {
     const pixels = node.width * pixelsPerUnit;
     if (node.aggregated) return aggregateLabel(node, pixelsPerUnit);
     switch (node.kind) {
+      // A rack is always an aggregate (labelled above).
+      case "rack":
+        return null;
       case "superpod":
         return detail.podLabels === "full"
           ? { text: `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`, position: "insideTopLeft", bold: true }

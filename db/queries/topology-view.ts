@@ -3,6 +3,7 @@ import { linkKinds } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
 import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
+import { podOfRackId } from "@/lib/topology/racks";
 import { NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
@@ -36,7 +37,10 @@ export async function loadTopologyView(
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
   // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
   // too, since choosing another fabric profile changes it without a new inventory revision.
-  const [health, fabric] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), viewFabricOf(handle.db, cluster.id, level, id)]);
+  // A rack draws its super pod's bus planes.
+  const rackPod = level === "rack" && id !== null ? podOfRackId(id) : null;
+  const fabricOf = level === "rack" ? (rackPod === null ? Promise.resolve({}) : viewFabricOf(handle.db, cluster.id, "superpod", rackPod)) : viewFabricOf(handle.db, cluster.id, level, id);
+  const [health, fabric] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), fabricOf]);
   const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
   const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
   return {
