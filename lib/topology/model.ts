@@ -167,6 +167,8 @@ export const searchHitSchema = z.object({
   value: z.string(),
   superPodId: z.string().nullable(),
   serverId: z.string(),
+  /** The server's rack, when its super pod (or the plain servers) is drawn by rack. */
+  rackId: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 export const searchResultSchema = z.object({ hits: z.array(searchHitSchema), total: z.number().int() });

@@ -3,7 +3,9 @@ import type { OpenFault } from "@/lib/faults/health";
 import { addHealthCounts, emptyHealthCounts, healthOverlay, withHealth } from "./health-overlay";
 import { largeA2Cluster, largeA3Cluster } from "./large-cluster";
 import { RACK_NPUS, rackIndex } from "./racks";
+import { searchTopology } from "./search";
 import { indexOf } from "./test-support";
+import { landingViewOf } from "./url";
 import { buildTopologyView } from "./view";
 
 /** A fault on one die (device `deviceId` of `serverId`), as db/queries/faults reads an open event. */
@@ -60,6 +62,10 @@ describe("racks", () => {
     // A server of a racked pod has its rack in its path.
     expect(buildTopologyView(big, "server", "p0-s5003").path.map((crumb) => crumb.id)).toEqual([null, "pod-0", "pod-0/rack625", "p0-s5003"]);
     expect(() => buildTopologyView(big, "rack", "pod-0/rack1024")).toThrow(/no rack/);
+    // Search names a server's rack, so that landing on it opens the rack's view; a small pod's server has none.
+    expect(searchTopology(big, "p0-s5003").hits[0]).toMatchObject({ id: "p0-s5003", rackId: "pod-0/rack625" });
+    expect(landingViewOf({ kind: "server", id: "p0-s5003", superPodId: "pod-0", rackId: "pod-0/rack625" })).toEqual({ level: "rack", id: "pod-0/rack625", sel: "server:p0-s5003" });
+    expect(searchTopology(big, "p1-s003").hits[0]!.rackId).toBeUndefined();
   });
 
   it("draw plain servers by rack past the cluster view's threshold, attached to the parameter plane instead of RoCE lines when the fabric has one", () => {
