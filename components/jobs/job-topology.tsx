@@ -14,6 +14,7 @@ import { topologyKeys } from "@/components/topology/query-keys";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
 import type { TopologyLevel } from "@/lib/topology/model";
+import { NO_EXPAND } from "@/lib/topology/url";
 import type { JobDetail } from "./api";
 import { jobOverlay, jobServers } from "./overlay";
 
@@ -35,22 +36,24 @@ export function JobTopology({ job, report }: { job: JobDetail; report: Diagnosis
   const servers = useMemo(() => jobServers(job.ranks), [job.ranks]);
   const cluster = job.cluster.slug;
   // The cluster view says which super pod each server is in.
+  // Asked with the job: aggregates (super pods, racks, servers drawn as one cell) say how many of its dies they hold.
   const clusterView = useQuery({
-    queryKey: topologyKeys.view(cluster, "cluster", null),
-    queryFn: ({ signal }) => fetchTopologyView(cluster, "cluster", null, signal),
+    queryKey: topologyKeys.jobView(cluster, "cluster", null, job.id),
+    queryFn: ({ signal }) => fetchTopologyView(cluster, "cluster", null, signal, NO_EXPAND, job.id),
     enabled: servers.length > 1,
   });
   const target = useMemo((): { level: TopologyLevel; id: string | null } | null => {
     if (servers.length === 1) return { level: "server", id: servers[0]! };
     if (servers.length === 0) return { level: "cluster", id: null };
     if (!clusterView.data) return null;
-    const pods = new Set(clusterView.data.nodes.filter((n) => n.kind === "server" && servers.includes(n.id)).map((n) => n.superPodId ?? null));
+    // Its servers drawn one by one, or the aggregated pods that hold its dies.
+    const pods = new Set(clusterView.data.nodes.filter((n) => (n.kind === "server" && servers.includes(n.id)) || (n.kind === "superpod" && n.aggregated && n.job)).map((n) => n.superPodId ?? null));
     const [pod] = [...pods];
     return pods.size === 1 && pod ? { level: "superpod", id: pod } : { level: "cluster", id: null };
   }, [servers, clusterView.data]);
   const view = useQuery({
-    queryKey: topologyKeys.view(cluster, target?.level ?? "cluster", target?.id ?? null),
-    queryFn: ({ signal }) => fetchTopologyView(cluster, target!.level, target!.id, signal),
+    queryKey: topologyKeys.jobView(cluster, target?.level ?? "cluster", target?.id ?? null, job.id),
+    queryFn: ({ signal }) => fetchTopologyView(cluster, target!.level, target!.id, signal, NO_EXPAND, job.id),
     enabled: target !== null && !(target.level === "cluster" && clusterView.data),
   });
   const data = target?.level === "cluster" && clusterView.data ? clusterView.data : view.data;
