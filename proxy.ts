@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { allowedApiMethods } from "@/lib/auth/api-methods";
 import { apiPermission } from "@/lib/auth/api-permissions";
 import { can, minimumRole } from "@/lib/auth/roles";
 import { unauthenticated } from "@/server/auth/guard";
 import { resolvePrincipal, sessionPrincipal } from "@/server/auth/principal";
 import { isSecureRequest } from "@/server/auth/request";
 import { errorResponse, isDatabaseUnavailable, toErrorResponse } from "@/server/http/errors";
+import { methodNotAllowed } from "@/server/http/method-not-allowed";
 import { databaseUnavailablePage } from "@/server/http/unavailable-page";
 import { localeCookie } from "@/i18n/locales";
 import { apiContentSecurityPolicy, contentSecurityPolicy, withSecurityHeaders as withHeaders } from "@/server/http/security-headers";
@@ -37,12 +37,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     if (declared > maxBodyBytes) {
       return withHeaders(errorResponse(413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`, { limit: maxBodyBytes }), secure, apiContentSecurityPolicy);
     }
-    // Next.js answers a method the route does not export with an empty 405; answer it in the error shape instead.
-    const allowed = allowedApiMethods(pathname);
-    if (allowed && !allowed.includes(request.method)) {
-      const response = errorResponse(405, "method_not_allowed", `${request.method} is not allowed on ${pathname}; use ${allowed.join(", ")}`, { allowed }, { allow: allowed.join(", ") });
-      return withHeaders(response, secure, apiContentSecurityPolicy);
-    }
+    // Next.js answers a method the route does not export with an empty 405; answer it in the error shape instead (the
+    // streamed routes answer it themselves when the request has a body, which skips the proxy: methodNotAllowedRoute).
+    const notAllowed = methodNotAllowed(request.method, pathname);
+    if (notAllowed) return withHeaders(notAllowed, secure, apiContentSecurityPolicy);
     const permission = apiPermission(pathname, request.method);
     if (permission !== "public") {
       let principal: Awaited<ReturnType<typeof resolvePrincipal>>;

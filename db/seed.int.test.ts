@@ -3,7 +3,7 @@ import { demoA2Cluster } from "@/lib/inventory/demo";
 import { testDatabase } from "@/test/database";
 import { listServerCpuLayouts } from "./queries/cpu-layout";
 import { loadJobAffinity } from "./queries/job-affinity";
-import { listJobs } from "./queries/jobs";
+import { listJobs } from "./queries/jobs-list";
 import { seedDemoData } from "./seed";
 
 describe("seedDemoData", () => {

@@ -1,6 +1,6 @@
-import os from "node:os";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { storageStateOf } from "./accounts";
+import { judgeLongTasks, observeLongTasks, takeLongTasks } from "./long-tasks";
 
 /*
  * The SuperCluster-shaped cluster the e2e server is seeded with (RANKSCOPE_SEED_SCALE=1, lib/topology/large-cluster.ts
@@ -16,31 +16,8 @@ const graph = (page: Page) => page.getByRole("region", { name: "Topology graph" 
 const summary = (page: Page) => page.getByTestId("view-summary");
 const details = (page: Page) => page.getByRole("region", { name: "Details" });
 
-interface LongTaskWindow {
-  __longTasks: { start: number; duration: number }[];
-}
-
-/** Collects every long task of the page (PerformanceObserver "longtask"), from the first document on. */
-async function observeLongTasks(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as typeof window & LongTaskWindow;
-    w.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-    }).observe({ type: "longtask", buffered: true });
-  });
-}
-
-/** The long tasks that began after the topology page hydrated (its `topology:hydrated` mark), longest first; taken, so the next call returns only newer ones. */
-async function tasksAfterHydration(page: Page): Promise<{ start: number; duration: number }[]> {
-  return page.evaluate(() => {
-    const w = window as typeof window & LongTaskWindow;
-    const hydrated = performance.getEntriesByName("topology:hydrated")[0]?.startTime ?? Infinity;
-    const tasks = w.__longTasks.filter((task) => task.start >= hydrated).sort((a, b) => b.duration - a.duration);
-    w.__longTasks = [];
-    return tasks;
-  });
-}
+/** The long tasks that began after the topology page hydrated (its `topology:hydrated` mark), longest first; taken. */
+const tasksAfterHydration = (page: Page) => takeLongTasks(page, "topology:hydrated");
 
 /** One open fault on one die of 17,168: device 5 of p37-s011 (super pod pod-37). The same id each time: posted again, it changes nothing. */
 async function faultOneDie(page: Page, baseURL: string) {
@@ -164,16 +141,7 @@ test.describe("Topology at SuperCluster scale", () => {
     await collect("neighbourhood from its link");
 
     await testInfo.attach("long tasks after hydration", { body: JSON.stringify(longTasks, null, 2), contentType: "application/json" });
-    // A task's length only means something when the browser had a core: on a machine running more than a process per
-    // core (the shared 2-core machine under other builds), every task stretches with the load, so the figures are
-    // attached and annotated but not judged.
-    const load = os.loadavg()[0]! / os.cpus().length;
-    if (load > 1) {
-      const longest = Math.max(0, ...longTasks.map((task) => task.duration));
-      testInfo.annotations.push({ type: "long tasks not judged", description: `load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores; longest ${longest} ms, ${longTasks.length} over 50 ms` });
-    } else {
-      expect(longTasks.filter((task) => task.duration > 50), "main-thread tasks over 50 ms after hydration").toEqual([]);
-    }
+    judgeLongTasks(testInfo, longTasks, "main-thread tasks over 50 ms after hydration");
   });
 
   test("a job on two super pods is drawn over the aggregated cluster: each pod says how many of its dies the job has, and how many are faulty", async ({ page, baseURL }, testInfo) => {

@@ -3,7 +3,8 @@
  * primary with a streaming replica (Debian's PostgreSQL 15, pg_basebackup: cluster/replica.ts) as DATABASE_URL and
  * DATABASE_READ_URL, and the promises that must hold across them: a session made on one works on the other; the
  * sign-in lock-out and the token write limit count across both; a fault event posted to one reaches an SSE client of
- * the other within 2 s; a rank table saved through one with a stale revision through the other gets 409
+ * the other within 2 s; a user's event streams count against the per-user cap on both instances together
+ * (cluster/streams.ts); a rank table saved through one with a stale revision through the other gets 409
  * (cluster/across.ts); the heavy reads come from the replica, a caller reads its own writes, lag is shown as "data as
  * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
  * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
@@ -16,6 +17,7 @@ import { check, cookieOf, log, me, productionBuild, signIn, startInstance, stopI
 import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
 import { startPrimaryAndReplica } from "./cluster/replica";
 import { restartUnderLoad } from "./cluster/restart";
+import { streamCapAcross, streamsPerUser } from "./cluster/streams";
 
 async function main(): Promise<void> {
   const build = await productionBuild();
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
       RANKSCOPE_SEED_DEMO: "1",
       RANKSCOPE_DEMO_ACCOUNTS: "1",
       RANKSCOPE_RETENTION_INTERVAL_MS: "3000",
+      RANKSCOPE_SSE_MAX_STREAMS_PER_USER: String(streamsPerUser),
     };
     instances.push(await startInstance("A", env));
     instances.push(await startInstance("B", env));
@@ -96,6 +99,8 @@ async function main(): Promise<void> {
     const at = await Promise.race([received, timeout]);
     controller.abort();
     check(at !== undefined, `B's SSE client hears of it within 2 s (${at === undefined ? "not heard" : `${Math.round(at - postedAt)} ms after the post began`})`);
+    // The per-user stream cap across both, for a user holding no stream yet (admin's just ended stream may still hold its lease).
+    await streamCapAcross(a, b, cookieOf(await signIn(a, "viewer", "viewer-demo-pass")));
 
     await staleSave(a, b, admin);
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
+import type { EncoderState } from "@/db/queries/inventory-rows";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
 import { assertJsonType, readBytes } from "./http/body";
@@ -23,7 +24,9 @@ export type RankTableJob =
   | { job: "body"; kind: RankTableBodyKind; bytes: Uint8Array }
   // The CLI's `cluster add --from DIR` (scripts/cli/commands/cluster.ts): one SuperPoD table's inventory, read while
   // the previous one is written.
-  | { job: "inventory"; text: string };
+  | { job: "inventory"; text: string }
+  // The same, as the rows of its tables (db/queries/inventory-rows.ts), numbered on from `state`.
+  | { job: "inventory-rows"; bytes: Uint8Array; state: EncoderState };
 
 const globalPool = globalThis as { rankTableWorkerPool?: WorkerPool };
 

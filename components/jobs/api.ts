@@ -1,19 +1,25 @@
 import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
+import type { JobDies, JobRanksPage, JobRanksQuery, JobSummary } from "@/db/schema/job/ranks";
 import type { JobCreate } from "@/db/schema/job/validation";
-import type { JobDetail, JobDiagnosis, JobListItem } from "@/db/schema/job/validation";
+import type { JobDiagnosis, JobListItem } from "@/db/schema/job/validation";
 
-export type { JobDetail, JobDiagnosis, JobListItem };
+export type { JobDies, JobDiagnosis, JobListItem, JobRanksPage, JobRanksQuery, JobSummary };
 
 // The API's answers are the server's own types: trusted here, checked by the integration tests.
 const listSchema = z.custom<{ items: JobListItem[] }>((v) => typeof v === "object" && v !== null && "items" in v);
-const detailSchema = z.custom<JobDetail>((v) => typeof v === "object" && v !== null && "ranks" in v);
+const detailSchema = z.custom<JobSummary>((v) => typeof v === "object" && v !== null && "ranks" in v && "counts" in v);
+const ranksSchema = z.custom<JobRanksPage>((v) => typeof v === "object" && v !== null && "items" in v && "total" in v);
+const diesSchema = z.custom<JobDies>((v) => typeof v === "object" && v !== null && "dies" in v);
 const diagnosesSchema = z.custom<{ items: JobDiagnosis[] }>((v) => typeof v === "object" && v !== null && "items" in v);
 
 export const jobKeys = {
   all: ["jobs"] as const,
   list: (cluster: string | null) => ["jobs", "list", cluster] as const,
   detail: (id: number) => ["jobs", id] as const,
+  /** One page of the job's ranks: every field of the query, defaults included, so one page has one key. */
+  ranks: (id: number, query: JobRanksQuery) => ["jobs", id, "ranks", query] as const,
+  dies: (id: number) => ["jobs", id, "dies"] as const,
   diagnoses: (id: number) => ["jobs", id, "diagnoses"] as const,
 };
 
@@ -22,15 +28,25 @@ export async function fetchJobs(cluster: string | null, signal?: AbortSignal): P
   return (await fetchJson(`/api/v1/jobs${query}`, listSchema, { signal })).items;
 }
 
-export function fetchJob(id: number, signal?: AbortSignal): Promise<JobDetail> {
+export function fetchJob(id: number, signal?: AbortSignal): Promise<JobSummary> {
   return fetchJson(`/api/v1/jobs/${id}`, detailSchema, { signal });
+}
+
+export function fetchJobRanks(id: number, query: JobRanksQuery, signal?: AbortSignal): Promise<JobRanksPage> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  return fetchJson(`/api/v1/jobs/${id}/ranks?${params}`, ranksSchema, { signal });
+}
+
+export function fetchJobDies(id: number, signal?: AbortSignal): Promise<JobDies> {
+  return fetchJson(`/api/v1/jobs/${id}/dies`, diesSchema, { signal });
 }
 
 export async function fetchDiagnoses(id: number, signal?: AbortSignal): Promise<JobDiagnosis[]> {
   return (await fetchJson(`/api/v1/jobs/${id}/diagnoses`, diagnosesSchema, { signal })).items;
 }
 
-export function createJob(input: JobCreate): Promise<JobDetail> {
+export function createJob(input: JobCreate): Promise<JobSummary> {
   return fetchJson("/api/v1/jobs", detailSchema, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
 }
 

@@ -9,13 +9,13 @@ import { faultKeys, fetchTimeline, type TimelineFilters } from "@/components/fau
 import { EventsTable } from "@/components/faults/events-table";
 import { useDuration, useNow } from "@/components/faults/format";
 import { faultCost } from "@/lib/jobs/fault-cost";
-import type { JobDetail } from "./api";
+import type { JobSummary } from "./api";
 
 /**
  * The fault events that hit the job's dies, links or servers while it ran (the timeline's job filter), and what they
  * cost it: the time under faults that stop work, counted once however many dies they hit.
  */
-export function JobFaults({ job }: { job: JobDetail }) {
+export function JobFaults({ job }: { job: Pick<JobSummary, "id" | "cluster" | "startedAt" | "endedAt"> }) {
   const t = useTranslations("jobs");
   const duration = useDuration();
   const now = useNow();

@@ -13,10 +13,9 @@ import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
-import type { TopologyLevel } from "@/lib/topology/model";
 import { NO_EXPAND } from "@/lib/topology/url";
-import type { JobDetail } from "./api";
-import { jobOverlay, jobServers } from "./overlay";
+import { fetchJobDies, jobKeys, type JobSummary } from "./api";
+import { jobOverlay } from "./overlay";
 
 const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
   ssr: false,
@@ -28,42 +27,32 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
  * the cluster), the job's dies drawn and the rest dimmed, rank numbers on hover, a diagnosis's suspects outlined red
  * and its timed-out ranks amber.
  */
-export function JobTopology({ job, report }: { job: JobDetail; report: DiagnosisReport | null }) {
+export function JobTopology({ job, report }: { job: JobSummary; report: DiagnosisReport | null }) {
   const t = useTranslations("jobs");
   const { theme } = useThemeControl();
   const labels = useChartLabels();
   const [selected, setSelected] = useState<string | null>(null);
-  const servers = useMemo(() => jobServers(job.ranks), [job.ranks]);
   const cluster = job.cluster.slug;
-  // The cluster view says which super pod each server is in.
-  // Asked with the job: aggregates (super pods, racks, servers drawn as one cell) say how many of its dies they hold.
-  const clusterView = useQuery({
-    queryKey: topologyKeys.jobView(cluster, "cluster", null, job.id),
-    queryFn: ({ signal }) => fetchTopologyView(cluster, "cluster", null, signal, NO_EXPAND, job.id),
-    enabled: servers.length > 1,
-  });
-  const target = useMemo((): { level: TopologyLevel; id: string | null } | null => {
-    if (servers.length === 1) return { level: "server", id: servers[0]! };
-    if (servers.length === 0) return { level: "cluster", id: null };
-    if (!clusterView.data) return null;
-    // Its servers drawn one by one, or the aggregated pods that hold its dies.
-    const pods = new Set(clusterView.data.nodes.filter((n) => (n.kind === "server" && servers.includes(n.id)) || (n.kind === "superpod" && n.aggregated && n.job)).map((n) => n.superPodId ?? null));
-    const [pod] = [...pods];
-    return pods.size === 1 && pod ? { level: "superpod", id: pod } : { level: "cluster", id: null };
-  }, [servers, clusterView.data]);
+  // The server decides the view that holds every die of the job (its server, its super pod, or the cluster), so
+  // the page never needs all the job's ranks to choose it.
+  const { level, id } = job.scope;
+  // The job's dies in that view, bounded by the view (none when it draws super pods as aggregates).
+  const dies = useQuery({ queryKey: jobKeys.dies(job.id), queryFn: ({ signal }) => fetchJobDies(job.id, signal) });
+  // A view of aggregates is asked with the job, so each aggregate says how many of the job's dies it holds.
+  const counted = dies.data?.aggregated ? job.id : undefined;
   const view = useQuery({
-    queryKey: topologyKeys.jobView(cluster, target?.level ?? "cluster", target?.id ?? null, job.id),
-    queryFn: ({ signal }) => fetchTopologyView(cluster, target!.level, target!.id, signal, NO_EXPAND, job.id),
-    enabled: target !== null && !(target.level === "cluster" && clusterView.data),
+    queryKey: counted === undefined ? topologyKeys.view(cluster, level, id) : topologyKeys.jobView(cluster, level, id, counted),
+    queryFn: ({ signal }) => fetchTopologyView(cluster, level, id, signal, NO_EXPAND, counted),
+    enabled: dies.data !== undefined,
   });
-  const data = target?.level === "cluster" && clusterView.data ? clusterView.data : view.data;
-  const { overlay, rankOfDie } = useMemo(() => jobOverlay(job.ranks, report), [job.ranks, report]);
+  const data = view.data && dies.data ? view.data : undefined;
+  const { overlay, rankOfDie } = useMemo(() => jobOverlay(dies.data?.dies ?? [], report), [dies.data, report]);
   const suspects = [...overlay.dies].filter(([, mark]) => mark === "suspect").map(([die]) => die);
   const timeouts = [...overlay.dies.values()].filter((mark) => mark === "timeout").length;
   const swatch = (color: string, dashed = false) => (
     <span aria-hidden style={{ display: "inline-block", width: 14, height: 10, border: `3px ${dashed ? "dashed" : "solid"} ${color}`, verticalAlign: "middle" }} />
   );
-  if (view.error || clusterView.error) return <Alert type="error" showIcon title={String((view.error ?? clusterView.error)?.message)} />;
+  if (view.error || dies.error) return <Alert type="error" showIcon title={String((view.error ?? dies.error)?.message)} />;
   return (
     <Space orientation="vertical" size={8} style={{ width: "100%" }}>
       <div style={{ height: 460, border: "1px solid rgba(128,128,128,.25)", borderRadius: 6 }} data-testid="job-topology">

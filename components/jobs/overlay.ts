@@ -1,24 +1,24 @@
 import type { ChartOverlay, OverlayMark } from "@/components/topology/cell-painter";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
-import type { JobRankInfo } from "@/db/schema/job/validation";
+import type { JobDies } from "@/db/schema/job/ranks";
 
 /**
- * The job drawn over the topology: its dies, the ranks on them (for hover), and, with a diagnosis, its suspects (red)
- * and the ranks that timed out (amber). A suspect is found by rank, else by server and device, else by device IP.
+ * The job drawn over the topology: its dies in the view (`GET /api/v1/jobs/{id}/dies`), the ranks on them (for
+ * hover), and, with a diagnosis, its suspects (red) and the ranks that timed out (amber). A suspect is found by rank,
+ * else by server and device, else by device IP.
  */
-export function jobOverlay(ranks: readonly JobRankInfo[], report: DiagnosisReport | null): { overlay: ChartOverlay; rankOfDie: Map<string, number> } {
+export function jobOverlay(jobDies: JobDies["dies"], report: DiagnosisReport | null): { overlay: ChartOverlay; rankOfDie: Map<string, number> } {
   const dies = new Map<string, OverlayMark>();
   const rankOfDie = new Map<string, number>();
   const dieOfRank = new Map<number, string>();
   const dieOfIp = new Map<string, string>();
-  for (const r of ranks) {
-    if (r.dieId === null) continue;
-    dies.set(r.dieId, "member");
-    if (r.rank !== null) {
-      rankOfDie.set(r.dieId, r.rank);
-      dieOfRank.set(r.rank, r.dieId);
+  for (const [dieId, rank, deviceIp] of jobDies) {
+    dies.set(dieId, "member");
+    if (rank !== null) {
+      rankOfDie.set(dieId, rank);
+      dieOfRank.set(rank, dieId);
     }
-    if (r.deviceIp) dieOfIp.set(r.deviceIp, r.dieId);
+    if (deviceIp) dieOfIp.set(deviceIp, dieId);
   }
   if (report) {
     for (const r of report.ranks) {
@@ -32,9 +32,4 @@ export function jobOverlay(ranks: readonly JobRankInfo[], report: DiagnosisRepor
     }
   }
   return { overlay: { dies }, rankOfDie };
-}
-
-/** The servers a job's dies are on. */
-export function jobServers(ranks: readonly JobRankInfo[]): string[] {
-  return [...new Set(ranks.flatMap((r) => (r.dieId === null ? [] : [r.dieId.slice(0, r.dieId.lastIndexOf("/d"))])))];
 }

@@ -66,6 +66,16 @@ export function saveRankTable(id: number, revision: number, body: { name?: strin
   });
 }
 
+/**
+ * Creates (no `saved`) or saves a table whose body was assembled as a Blob (a table the worker keeps: its text is
+ * never one string here). The detail's text in the answer is not parsed into a table, only checked to be there.
+ */
+export function saveRankTableBlob(saved: { id: number; revision: number } | undefined, body: Blob): Promise<RankTableDetail> {
+  return saved
+    ? call(`/api/v1/rank-tables/${saved.id}`, detailSchema, { method: "PUT", headers: { "content-type": "application/json", "if-match": `"${saved.revision}"` }, body })
+    : call("/api/v1/rank-tables", detailSchema, { method: "POST", headers: { "content-type": "application/json" }, body });
+}
+
 /** Links the table to a cluster (null unlinks); no new revision, so no If-Match. */
 export function linkRankTable(id: number, clusterId: number | null): Promise<RankTableDetail> {
   return call(`/api/v1/rank-tables/${id}`, detailSchema, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ clusterId }) });

@@ -11,7 +11,10 @@ export interface Draft {
   name: string;
   /** The revision the draft started from (0 for a table not saved yet). */
   baseRevision: number;
+  /** The table's canonical text; "" when it is in `blob` instead. */
   text: string;
+  /** A table the worker keeps (hosted-workspace.tsx): its text as a Blob of parts, never one string. */
+  blob?: Blob | undefined;
   /** A table not saved yet keeps its cluster link here; a saved table's link is saved as soon as it is chosen. */
   cluster?: ClusterLinkValue | undefined;
   savedAt: string;

@@ -16,18 +16,21 @@ const virtualFrom = 200;
 /** Memoised: the workspace re-renders on every edit, the findings change only with a report. */
 export const ProblemsTable = memo(function ProblemsTable({
   issues,
+  counts: given,
   severity,
   onSeverityChange,
   onSelect,
 }: {
   issues: Problem[];
+  /** Every finding counted, when the list shows only some of them (a capped report). */
+  counts?: Record<Problem["severity"] | "all", number> | undefined;
   severity: SeverityFilter;
   onSeverityChange: (severity: SeverityFilter) => void;
   /** Clicking a finding selects its field (in the grid or the text). */
   onSelect?: (issue: Problem) => void;
 }) {
   const t = useTranslations("rankTables");
-  const counts = countBySeverity(issues);
+  const counts = given ?? { ...countBySeverity(issues), all: issues.length };
   const shown = severity === "all" ? issues : issues.filter((issue) => issue.severity === severity);
   return (
     <section aria-labelledby="problems-heading">
@@ -40,7 +43,7 @@ export const ProblemsTable = memo(function ProblemsTable({
           value={severity}
           onChange={onSeverityChange}
           options={[
-            { value: "all", label: t("all", { count: issues.length }) },
+            { value: "all", label: t("all", { count: counts.all }) },
             { value: "error", label: t("errors", { count: counts.error }) },
             { value: "warning", label: t("warnings", { count: counts.warning }) },
             { value: "info", label: t("infos", { count: counts.info }) },

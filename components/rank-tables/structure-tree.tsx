@@ -55,7 +55,20 @@ const titleRender = (node: StructureNode) => <NodeTitle node={node} />;
  * its label or children changed, so an edit that changes nothing the tree shows hands the tree the same data (it
  * would otherwise re-index its thousands of nodes). Marks for findings are drawn by each node's title on its own.
  */
-export const StructureTree = memo(function StructureTree({ structure, selected, onSelect, height }: { structure: TableStructure; selected: string | undefined; onSelect: (key: string) => void; height: number }) {
+export const StructureTree = memo(function StructureTree({
+  structure,
+  selected,
+  onSelect,
+  height,
+  dies = true,
+}: {
+  structure: TableStructure;
+  selected: string | undefined;
+  onSelect: (key: string) => void;
+  height: number;
+  /** False when the structure has no rows (a table the worker keeps): servers are then leaves. */
+  dies?: boolean;
+}) {
   const t = useTranslations("rankTables.editor");
   // Until the user opens or closes a node: the super pods open when there are not too many of them.
   const [chosen, setExpanded] = useState<Set<string> | undefined>();
@@ -70,6 +83,7 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
     const dieNode = (row: DeviceRow) => reuse({ key: dieNodeKey(row.key), isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
     const serverNode = (server: ServerNode) => {
       const key = serverNodeKey(server.index);
+      if (!dies) return reuse({ key, server: server.index, isLeaf: true, label: `${server.serverId || unnamed} (${server.rowCount})` });
       const children = expanded.has(key)
         ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode)
         : server.rowCount > 0
@@ -80,7 +94,7 @@ export const StructureTree = memo(function StructureTree({ structure, selected, 
     const podNode = (pod: PodNode) => reuse({ key: podNodeKey(pod.index), label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children: pod.servers.map(serverNode) });
     const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
     return cache.list(data);
-  }, [structure, t, expanded, dieLabel, unnamed, cache]);
+  }, [structure, t, expanded, dieLabel, unnamed, cache, dies]);
   const expandedKeys = useMemo(() => [...expanded], [expanded]);
   const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
   const onExpand = useCallback((keys: React.Key[]) => setExpanded(new Set(keys.map(String))), []);

@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useCallback, useRef, useState } from "react";
 import type { Issue, JsonValue } from "@/lib/rank-table";
 import { readFileText, type ImportProgress } from "./import-panel";
-import { afterPaint, ImportCancelled, type Validation } from "./use-validation";
+import { afterPaint, ImportCancelled, type OpenedFile, type Validation } from "./use-validation";
 
 /** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
 interface ImportRun {
@@ -13,19 +13,24 @@ interface ImportRun {
   abort?: () => void;
 }
 
+/** A file that is not JSON is shown as text (with the error at its line) up to this size; past it, only the error. */
+const TEXT_VIEW_MAX_BYTES = 32 * 1024 * 1024;
+
 interface Options {
-  validation: Pick<Validation, "importText" | "cancelImport">;
+  validation: Pick<Validation, "importText" | "cancelImport" | "openFile">;
   /** Findings about the imported text itself (comments), which the parsed table no longer shows. */
   onNotes: (notes: Issue[]) => void;
   /** The import's table (undefined when the text is not JSON), once the progress display has been painted. */
   onImported: (table: JsonValue | undefined, text: string, fileName: string | undefined) => void;
+  /** A table too large for the main thread, kept by the worker (opened from a file). */
+  onHosted: (opened: Extract<OpenedFile, { kind: "hosted" }>, fileName: string | undefined) => void;
 }
 
 /**
  * Reads (a file), parses and validates (in the worker) and shows a table, with its stages on screen (`progress`) and
  * a Cancel. A new import cancels the running one.
  */
-export function useImportRun({ validation: { importText, cancelImport: stopImportWork }, onNotes, onImported }: Options) {
+export function useImportRun({ validation: { importText, cancelImport: stopImportWork, openFile }, onNotes, onImported, onHosted }: Options) {
   const { message } = App.useApp();
   const tImport = useTranslations("rankTables.import");
   const tProgress = useTranslations("rankTables.importProgress");
@@ -48,6 +53,25 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     current.current = run;
     const report = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setProgress({ stage, name: fileName, percent });
     try {
+      if (source instanceof File) {
+        // Read in chunks by the worker: a large table never becomes one string, nor crosses to this thread whole.
+        report("reading", 0);
+        const opened = await openFile(source, (percent) => report("reading", percent), onNotes);
+        if (run.cancelled) return;
+        if (opened?.kind === "notJson" && source.size > TEXT_VIEW_MAX_BYTES) {
+          message.error(tImport("notJsonAt", { name: source.name, offset: opened.offset }));
+          return;
+        }
+        if (opened !== undefined && opened.kind !== "notJson") {
+          report("rendering");
+          await afterPaint();
+          if (run.cancelled) return;
+          if (opened.kind === "hosted") onHosted(opened, fileName);
+          else onImported(opened.table, "", fileName);
+          return;
+        }
+        // Not JSON (and small enough to show as text), or no worker: the text path below says where it breaks.
+      }
       let text: string;
       if (typeof source === "string") text = source;
       else {

@@ -1,10 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lang, type ValidationReport } from "@/lib/rank-table";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
 import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
+import type { HostedAnswer, HostedRequest } from "./hosted-table";
+import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
 /** Tables with at least this many dies are validated in a Web Worker; smaller ones right away. */
@@ -35,6 +37,27 @@ export interface Validation {
   adopt: (table: JsonValue) => void;
   /** The table as canonical text: written by the worker when it holds this very table, so drafts never block typing. */
   write: (table: JsonValue) => Promise<string>;
+  /**
+   * Opens a file in the worker, read in chunks (never one string: a 524,288-rank table is longer than a string can
+   * be). A small table comes back whole; a large one stays in the worker (`hosted`, then use `hosted`). Undefined
+   * when no worker can run. Rejects with ImportCancelled.
+   */
+  openFile: (file: File, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void) => Promise<OpenedFile | undefined>;
+  /** The channel to a table the worker keeps. */
+  hosted: HostedChannel;
+}
+
+export type OpenedFile =
+  | { kind: "table"; table: JsonValue }
+  | { kind: "hosted"; summary: TableSummary; notes: Issue[] }
+  | { kind: "notJson"; reason: string; offset: number };
+
+type Unsequenced<T> = T extends unknown ? Omit<T, "seq"> : never;
+
+export interface HostedChannel {
+  request: (request: Unsequenced<Exclude<HostedRequest, { type: "open" }>>) => Promise<HostedAnswer>;
+  /** Where the findings of the hosted table go, page by page. */
+  onFindings: (listener: ((answer: Extract<HostedAnswer, { type: "findings" }>) => void) | undefined) => void;
 }
 
 interface Waiting {
@@ -72,6 +95,8 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   const adopted = useRef<JsonValue | undefined>(undefined);
   const waiting = useRef(new Map<number, Waiting>());
   const noteListeners = useRef(new Map<number, (notes: Issue[]) => void>());
+  const progressListeners = useRef(new Map<number, (percent: number) => void>());
+  const findingsListener = useRef<((answer: Extract<HostedAnswer, { type: "findings" }>) => void) | undefined>(undefined);
   /** The last imported table, with the number its report has (or will have) and, without a worker, the report. */
   const imported = useRef<{ table: JsonValue; seq: number; report?: ValidationReport | undefined } | undefined>(undefined);
   const seq = useRef(0);
@@ -88,6 +113,7 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
     for (const entry of waiting.current.values()) entry.reject(reason);
     waiting.current.clear();
     noteListeners.current.clear();
+    progressListeners.current.clear();
   }, []);
 
   const ensureWorker = useCallback((): Worker => {
@@ -95,6 +121,14 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
     const created = new Worker(new URL("./validation.worker.ts", import.meta.url), { type: "module" });
     created.onmessage = (event: MessageEvent<ValidationAnswer>) => {
       const answer = event.data;
+      if (answer.type === "progress") {
+        progressListeners.current.get(answer.seq)?.(answer.percent);
+        return;
+      }
+      if (answer.type === "findings") {
+        findingsListener.current?.(answer);
+        return;
+      }
       if (answer.type === "report") {
         if (answer.notes) noteListeners.current.get(answer.seq)?.(answer.notes);
         noteListeners.current.delete(answer.seq);
@@ -205,5 +239,50 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
     [ask],
   );
 
-  return { report: state.report, index: state.index, pending: state.seq < pendingSeq, importText, cancelImport, adopt, write };
+  const openFile = useCallback(
+    async (file: File, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void): Promise<OpenedFile | undefined> => {
+      if (typeof Worker === "undefined" || workerFailedRef.current) return undefined;
+      const current = ++seq.current;
+      workerTable.current = undefined;
+      noteListeners.current.set(current, onNotes);
+      progressListeners.current.set(current, onProgress);
+      try {
+        const answer = await ask({ type: "open", seq: current, file, lang });
+        switch (answer.type) {
+          case "parsed":
+            if (answer.table === undefined) throw new Error("unexpected answer");
+            imported.current = { table: answer.table, seq: current };
+            return { kind: "table", table: answer.table };
+          case "hosted":
+            noteListeners.current.delete(current);
+            return { kind: "hosted", summary: answer.summary, notes: answer.notes };
+          case "notJson":
+            noteListeners.current.delete(current);
+            return { kind: "notJson", reason: answer.reason, offset: answer.offset };
+          case "failed":
+            throw new Error(answer.message);
+          default:
+            throw new Error(`unexpected answer ${answer.type}`);
+        }
+      } catch (error) {
+        if (error instanceof ImportCancelled || !workerFailedRef.current) throw error;
+        return undefined;
+      } finally {
+        progressListeners.current.delete(current);
+      }
+    },
+    [ask, lang],
+  );
+
+  const hosted = useMemo<HostedChannel>(
+    () => ({
+      request: (request) => ask({ ...request, seq: ++seq.current } as ValidationRequest) as Promise<HostedAnswer>,
+      onFindings: (listener) => {
+        findingsListener.current = listener;
+      },
+    }),
+    [ask],
+  );
+
+  return { report: state.report, index: state.index, pending: state.seq < pendingSeq, importText, cancelImport, adopt, write, openFile, hosted };
 }

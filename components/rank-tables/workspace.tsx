@@ -7,11 +7,13 @@ import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, validateRankTable, writeRankTable, type Issue } from "@/lib/rank-table";
 import { NO_STRUCTURE } from "@/lib/rank-table-workspace/editor-state";
+import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { ClusterLinkValue } from "./cluster-link";
 import { ConflictDialog } from "./conflict-dialog";
 import { DraftAlert } from "./draft-alert";
 import type { Draft } from "./drafts";
 import { createFindingsStore, FindingsContext } from "./findings-store";
+import { HostedWorkspace } from "./hosted-workspace";
 import { ImportPanel } from "./import-panel";
 import type { InventoryActions } from "./inventory-import";
 import { ProblemsTable, type Problem } from "./problems-table";
@@ -62,6 +64,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   /** Findings about the imported text itself (RT001 comments), which the parsed table no longer shows; kept until saved. */
   const [textNotes, setTextNotes] = useState<Issue[]>([]);
   const [findings] = useState(createFindingsStore);
+  /** A table too large for this thread, kept by the validation worker (opened from a file). */
+  const [hosted, setHosted] = useState<{ summary: TableSummary; notes: Issue[] } | undefined>();
 
   const table = state?.history.present;
   const structure = state?.structure ?? NO_STRUCTURE;
@@ -102,12 +106,21 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
         return;
       }
       validation.adopt(imported);
+      setHosted(undefined);
       history.start(imported);
+    },
+    onHosted: ({ summary, notes }, fileName) => {
+      if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
+      setHosted({ summary, notes });
     },
   });
 
   const restoreDraft = (draft: Draft) => {
-    if (state) {
+    if (draft.blob) {
+      // A large table's draft: opened as a file is, into the worker.
+      void imports.runImport(new File([draft.blob], `${draft.name || "draft"}.json`), undefined);
+      setName(draft.name || name);
+    } else if (state) {
       const value = parseRankTable(draft.text).value;
       if (value !== undefined) edit({ type: "replace", table: value });
       setName(draft.name || name);
@@ -119,6 +132,10 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     drafts.close();
   };
   const draftAlert = drafts.offer && <DraftAlert draft={drafts.offer} onRestore={() => restoreDraft(drafts.offer!)} onDiscard={drafts.discard} />;
+
+  if (hosted) {
+    return <HostedWorkspace channel={validation.hosted} summary={hosted.summary} notes={hosted.notes} lang={lang} name={name} onNameChange={setName} link={link} />;
+  }
 
   if (!state) {
     return (

@@ -4,12 +4,13 @@ import { summarizePlacement } from "@/lib/jobs/placement";
 import type { JobState } from "@/lib/jobs/model";
 import type { DatabaseHandle } from "../client";
 import { jobs } from "../schema";
-import type { JobDetail } from "../schema/job/validation";
+import type { JobSummary } from "../schema/job/ranks";
 import { recordAudit, type AuditActor } from "./audit";
-import { clusterOf, getJob, insertPlacedJob, placeTable, replaceRanks } from "./jobs";
+import { loadJobSummary } from "./job-ranks";
+import { clusterOf, insertPlacedJob, placeTable, replaceRanks } from "./jobs";
 
 export interface RingsConfigResult {
-  job: JobDetail;
+  job: JobSummary;
   status: "created" | "updated" | "unchanged";
 }
 
@@ -88,5 +89,5 @@ export async function ingestRingsConfig(handle: DatabaseHandle, cluster: string,
     });
     return { id: existing.id, status: "updated" as const };
   });
-  return { job: (await getJob(handle.db, outcome.id))!, status: outcome.status };
+  return { job: (await loadJobSummary(handle.db, outcome.id))!, status: outcome.status };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { seedDemo } from "@/db/seed";
 import { testDatabase } from "@/test/database";
 import { listDiagnoses } from "./job-diagnoses";
-import { getJob, listJobs } from "./jobs";
+import { getJob } from "./jobs";
+import { listJobs } from "./jobs-list";
 import { seedDemoJobs } from "./jobs-seed";
 import { jobPortCheck } from "./ports";
 

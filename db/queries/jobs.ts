@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import { recordEnvironment, recordRankEnvironment } from "@/lib/jobs/environment";
 import type { JobSource, JobState, PlacedRank, RankEntry } from "@/lib/jobs/model";
@@ -6,10 +6,13 @@ import { faultDieKey, placeRanks, summarizePlacement, topologyDieId, type Invent
 import { rankEntries, rankTableStatus } from "@/lib/jobs/rank-entries";
 import { toJobName } from "@/lib/rank-table-workspace/configmap";
 import type { Database, DatabaseHandle } from "../client";
-import { clusters, jobDiagnoses, jobRanks, jobs } from "../schema";
-import type { JobCreate, JobDetail, JobListItem, JobRankInfo, JobUpdate } from "../schema/job/validation";
+import { clusters, jobRanks, jobs } from "../schema";
+import type { JobSummary } from "../schema/job/ranks";
+import type { JobCreate, JobDetail, JobRankInfo, JobUpdate } from "../schema/job/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { findCluster } from "./clusters";
+import { loadJobSummary } from "./job-ranks";
+import { jobListColumns, toJobListItem } from "./jobs-list";
 import { getRankTable } from "./rank-tables";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -26,7 +29,10 @@ async function inventoryDies(db: Executor, clusterId: number): Promise<Inventory
 
 /** Places a table's ranks on the cluster; a text that is not a rank table with servers places nothing. */
 export async function placeTable(db: Executor, clusterId: number, tableText: string | null): Promise<PlacedRank[]> {
-  const entries: RankEntry[] = tableText === null ? [] : (rankEntries(tableText) ?? []);
+  return placeEntries(db, clusterId, tableText === null ? [] : (rankEntries(tableText) ?? []));
+}
+
+async function placeEntries(db: Executor, clusterId: number, entries: readonly RankEntry[]): Promise<PlacedRank[]> {
   return entries.length ? placeRanks(entries, await inventoryDies(db, clusterId)) : [];
 }
 
@@ -90,7 +96,7 @@ const runStates: readonly JobState[] = ["running", "succeeded", "failed"];
 const endStates: readonly JobState[] = ["succeeded", "failed"];
 
 /** Creates a job (API or "track as a job" from a saved rank table); 409 job_exists when the cluster has it in that namespace. */
-export async function createJob(handle: DatabaseHandle, input: JobCreate, actor: AuditActor, now = Date.now()): Promise<JobDetail> {
+export async function createJob(handle: DatabaseHandle, input: JobCreate, actor: AuditActor, now = Date.now()): Promise<JobSummary> {
   let text: string | null = input.rankTable ?? null;
   let source: JobSource = "api";
   let table: Awaited<ReturnType<typeof getRankTable>> | undefined;
@@ -100,7 +106,9 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
     text = table.text;
     source = "rank-table";
   }
-  if (text !== null && rankEntries(text) === null) throw invalid("the rank table is not JSON with a server_list", { code: "invalid_rank_table" });
+  // Read once: a 100,000-rank table is tens of MB of JSON.
+  const entries = text === null ? [] : rankEntries(text);
+  if (entries === null) throw invalid("the rank table is not JSON with a server_list (1.0, 1.2) or a rank_list (2.0)", { code: "invalid_rank_table" });
   const cluster = await clusterOf(handle, input.cluster ?? table?.clusterId);
   const state = input.state ?? "running";
   const startedAt = input.startedAt ?? (runStates.includes(state) ? now : null);
@@ -111,7 +119,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
   const namespace = input.namespace ?? "default";
   const id = await handle.db
     .transaction(async (tx) => {
-      const placed = await placeTable(tx, cluster.id, text);
+      const placed = await placeEntries(tx, cluster.id, entries);
       return insertPlacedJob(
         tx,
         {
@@ -138,11 +146,11 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
       if (isUniqueViolation(error)) throw conflict(`cluster ${cluster.slug} already has job ${namespace}/${name}`, { code: "job_exists" });
       throw error;
     });
-  return (await getJob(handle.db, id))!;
+  return (await loadJobSummary(handle.db, id))!;
 }
 
 /** What is known later about a job: its state, start, end, environment. Audited with the fields that changed. */
-export async function updateJob(handle: DatabaseHandle, id: number, input: JobUpdate, actor: AuditActor): Promise<JobDetail> {
+export async function updateJob(handle: DatabaseHandle, id: number, input: JobUpdate, actor: AuditActor): Promise<JobSummary> {
   await handle.db.transaction(async (tx) => {
     const [before] = await tx
       .select({ state: jobs.state, startedAt: jobs.startedAt, endedAt: jobs.endedAt, environment: jobs.environment, rankEnvironment: jobs.rankEnvironment })
@@ -161,7 +169,7 @@ export async function updateJob(handle: DatabaseHandle, id: number, input: JobUp
     await tx.update(jobs).set({ ...after, updatedAt: sql`now()` }).where(eq(jobs.id, id));
     await recordAudit(tx, { actor, action: "job.update", target: { type: "job", id }, before: { ...before }, after: { ...after } });
   });
-  return (await getJob(handle.db, id))!;
+  return (await loadJobSummary(handle.db, id))!;
 }
 
 export async function deleteJob(db: Database, id: number, actor: AuditActor): Promise<boolean> {
@@ -173,78 +181,20 @@ export async function deleteJob(db: Database, id: number, actor: AuditActor): Pr
   });
 }
 
-const lastDiagnosis = sql<JobListItem["lastDiagnosis"]>`(
-  select json_build_object('id', d.id, 'phase', d.phase, 'createdAt', d.created_at, 'authorName', d.author_name, 'files', d.files,
-    'bytes', d.bytes, 'suspects', jsonb_array_length(d.report -> 'suspects'))
-  from ${jobDiagnoses} d where d.job_id = ${jobs.id} order by d.created_at desc, d.id desc limit 1)`;
-
-const listColumns = {
-  id: jobs.id,
-  clusterId: clusters.id,
-  clusterSlug: clusters.slug,
-  clusterName: clusters.name,
-  name: jobs.name,
-  namespace: jobs.namespace,
-  state: jobs.state,
-  source: jobs.source,
-  startedAt: jobs.startedAt,
-  endedAt: jobs.endedAt,
-  placement: jobs.placement,
-  rankTableId: jobs.rankTableId,
-  rankTableRevision: jobs.rankTableRevision,
-  rankTableStatus: jobs.rankTableStatus,
-  createdAt: jobs.createdAt,
-  updatedAt: jobs.updatedAt,
-  lastDiagnosis,
-};
-
-type ListRow = { [K in keyof typeof listColumns]: unknown } & Record<string, unknown>;
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value === null ? null : new Date(value as string).toISOString());
-
-function toListItem(row: ListRow): JobListItem {
-  const last = row.lastDiagnosis as (Omit<NonNullable<JobListItem["lastDiagnosis"]>, "createdAt"> & { createdAt: string }) | null;
-  return {
-    id: row.id as number,
-    cluster: { id: row.clusterId as number, slug: row.clusterSlug as string, name: row.clusterName as string },
-    name: row.name as string,
-    namespace: row.namespace as string,
-    state: row.state as JobState,
-    source: row.source as JobSource,
-    startedAt: iso(row.startedAt),
-    endedAt: iso(row.endedAt),
-    placement: row.placement as JobListItem["placement"],
-    rankTableId: row.rankTableId as number | null,
-    rankTableRevision: row.rankTableRevision as number | null,
-    rankTableStatus: row.rankTableStatus as string | null,
-    createdAt: iso(row.createdAt)!,
-    updatedAt: iso(row.updatedAt)!,
-    lastDiagnosis: last ? { ...last, createdAt: iso(last.createdAt)! } : null,
-  };
-}
-
-/** Jobs, newest first, of one cluster (slug or id) or all. */
-export async function listJobs(db: Database, cluster?: string): Promise<JobListItem[]> {
-  const where = cluster === undefined ? undefined : /^\d{1,9}$/.test(cluster) ? eq(clusters.id, Number(cluster)) : eq(clusters.slug, cluster);
-  const rows = await db
-    .select(listColumns)
-    .from(jobs)
-    .innerJoin(clusters, eq(clusters.id, jobs.clusterId))
-    .where(where)
-    .orderBy(desc(sql`coalesce(${jobs.startedAt}, ${jobs.createdAt})`), desc(jobs.id));
-  return rows.map(toListItem);
-}
-
+/**
+ * The whole job with every rank, for the server's own work on it (its CPU binding, a diagnosis): never an answer to
+ * a browser or the API, which get `loadJobSummary` and pages of ranks (db/queries/job-ranks.ts).
+ */
 export async function getJob(db: Database, id: number): Promise<JobDetail | undefined> {
   const [row] = await db
-    .select({ ...listColumns, rankTableText: jobs.rankTableText, configVersion: jobs.configVersion, labels: jobs.labels, environment: jobs.environment, rankEnvironment: jobs.rankEnvironment })
+    .select({ ...jobListColumns, rankTableText: jobs.rankTableText, configVersion: jobs.configVersion, labels: jobs.labels, environment: jobs.environment, rankEnvironment: jobs.rankEnvironment })
     .from(jobs)
     .innerJoin(clusters, eq(clusters.id, jobs.clusterId))
     .where(eq(jobs.id, id));
   if (!row) return undefined;
   const ranks = await db.select().from(jobRanks).where(eq(jobRanks.jobId, id)).orderBy(jobRanks.position);
   return {
-    ...toListItem(row),
+    ...toJobListItem(row),
     rankTableText: row.rankTableText,
     configVersion: row.configVersion,
     labels: row.labels,

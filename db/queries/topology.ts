@@ -16,6 +16,7 @@ import { clusterFabricProfile } from "./fabric";
 import { withStoredFabric } from "./fabric-details";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { insertInventory } from "./inventory";
+import { loadInventorySnapshot, storeInventorySnapshot } from "./inventory-snapshot";
 import { loadNetLevels } from "./net-levels";
 
 /**
@@ -125,6 +126,21 @@ let builtIndexes = 0;
 export function builtIndexCount(): number {
   return builtIndexes;
 }
+/** How many of them were built from a stored snapshot rather than the rows. */
+let indexesFromSnapshots = 0;
+export function snapshotIndexCount(): number {
+  return indexesFromSnapshots;
+}
+
+/**
+ * What an index is built from: the snapshot stored with the inventory at this revision (one value read, see
+ * ./inventory-snapshot.ts), else the rows. Keyed by revision, so another instance's change is never served stale.
+ */
+async function indexInventory(db: Database, cluster: ClusterHeader): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
+  const stored = await loadInventorySnapshot(db, cluster.id, cluster.inventoryRevision);
+  if (stored) indexesFromSnapshots++;
+  return stored ?? loadClusterInventory(db, cluster.id, { netLevels: false });
+}
 
 export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<TopologyIndex> {
   const cache = (globalForTopology.rankscopeTopologyCache ??= new Map());
@@ -135,7 +151,7 @@ export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<Top
     cache.set(key, hit); // most recently used last
     return hit.index;
   }
-  const entry = { index: loadClusterInventory(db, cluster.id, { netLevels: false }).then((inventory) => buildTopologyIndex(cluster, inventory)), dies: 0 };
+  const entry = { index: indexInventory(db, cluster).then((inventory) => buildTopologyIndex(cluster, inventory)), dies: 0 };
   builtIndexes++;
   entry.index.then(
     (index) => {
@@ -195,6 +211,7 @@ export async function replaceInventory(
       .set({ mode: inventory.mode, inventoryRevision: sql`${clusters.inventoryRevision} + 1`, updatedAt: new Date() })
       .where(eq(clusters.id, clusterId))
       .returning({ revision: clusters.inventoryRevision });
+    await storeInventorySnapshot(tx, clusterId);
     await recordAudit(tx, {
       actor,
       action: "cluster.inventory_replace",

@@ -18,3 +18,5 @@ export * from "./port-policy/table";
 export * from "./server-cpu-layout/table";
 export * from "./fabric/table";
 export * from "./device-net-address/table";
+export * from "./inventory-snapshot/table";
+export * from "./event-stream-lease/table";

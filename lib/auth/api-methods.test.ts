@@ -5,7 +5,8 @@ import { apiRoot, routeFiles } from "@/test/route-files";
 import { allowedApiMethods, apiMethods } from "./api-methods";
 
 function exportedMethods(source: string): string[] {
-  const direct = [...source.matchAll(/^export (?:const|async function|function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/gm)].map((m) => m[1]!);
+  // A streamed route's 405 answerers (`= methodNotAllowedRoute`, server/http/method-not-allowed.ts) are not its methods.
+  const direct = [...source.matchAll(/^export (?:const|async function|function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b(?! = methodNotAllowedRoute\b)/gm)].map((m) => m[1]!);
   const listed = [...source.matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => [...m[1]!.matchAll(/\bas (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((n) => n[1]!));
   return [...direct, ...listed].sort();
 }

@@ -107,6 +107,17 @@ function readNumber(value: JsonValue | undefined, key: string, owner: { path: st
 }
 
 export function readA5View(root: JsonObject, reader: ViewReader, findings: Findings): A5View {
+  const { view, rankList } = readA5Root(root, reader, findings);
+  if (rankList === undefined) return view;
+  for (let index = 0; index < rankList.length; index++) {
+    const rank = readA5Entry(rankList[index]!, index, reader, findings);
+    if (rank !== undefined) view.ranks.push(rank);
+  }
+  return view;
+}
+
+/** The table's own fields, before its ranks (in the order findings are reported); `ranks` is left empty. */
+export function readA5Root(root: JsonObject, reader: ViewReader, findings: Findings): { view: A5View; rankList: JsonValue[] | undefined } {
   const top = { path: "" };
   reader.unknownFields(root, ROOT_KNOWN, top);
   const rankList = reader.list(root.rank_list, "rank_list", top);
@@ -116,16 +127,16 @@ export function readA5View(root: JsonObject, reader: ViewReader, findings: Findi
     rankEntryCount: rankList?.length ?? 0,
     ranks: [],
   };
-  if (rankList === undefined) return view;
-  for (let index = 0; index < rankList.length; index++) {
-    const entry = rankList[index]!;
-    if (!isJsonObject(entry)) {
-      reader.wrongShape(`/rank_list/${index}`, `rank_list/${index}`, entry, "object");
-      continue;
-    }
-    view.ranks.push(readRank(entry, new A5RankView(index), reader, findings));
+  return { view, rankList };
+}
+
+/** One entry of rank_list (index: its position there); undefined, after an RT004, when it is not an object. */
+export function readA5Entry(entry: JsonValue, index: number, reader: ViewReader, findings: Findings): A5RankView | undefined {
+  if (!isJsonObject(entry)) {
+    reader.wrongShape(`/rank_list/${index}`, `rank_list/${index}`, entry, "object");
+    return undefined;
   }
-  return view;
+  return readRank(entry, new A5RankView(index), reader, findings);
 }
 
 function readRank(entry: JsonObject, rank: A5RankView, reader: ViewReader, findings: Findings): A5RankView {

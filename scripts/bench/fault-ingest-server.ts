@@ -9,6 +9,7 @@
  */
 import http from "node:http";
 import { POST } from "@/app/api/v1/fault-events/route";
+import { sendWebResponse, webRequestOf } from "../web-requests";
 
 const none = { params: Promise.resolve({}) };
 
@@ -17,16 +18,9 @@ const server = http.createServer((incoming, outgoing) => {
   incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
   incoming.on("end", () => {
     void (async () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-      const request = new Request(`http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`, {
-        method: incoming.method,
-        headers,
-        body: incoming.method === "POST" ? Buffer.concat(chunks) : undefined,
-      });
+      const request = webRequestOf(incoming, incoming.method === "POST" ? Buffer.concat(chunks) : undefined);
       const response = incoming.method === "POST" && request.url.includes("/api/v1/fault-events") ? await POST(request, none) : new Response("not found", { status: 404 });
-      outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-      outgoing.end(Buffer.from(await response.arrayBuffer()));
+      sendWebResponse(response, outgoing);
     })().catch((error: unknown) => {
       outgoing.writeHead(500).end(String(error));
     });

@@ -32,9 +32,10 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 /**
  * Distinct events, as a collector replaying history would send them: link downs (with the escalation rules to judge)
  * and HCCL errors on the 1,536 dies of the A3 demo, in time order, 40 s apart (about 1.4 per die per day) and ending a
- * day ago: 105,000 events over seven weeks.
+ * day ago: 105,000 events over seven weeks. FAULT_BENCH_SPACING_MS=50 packs them as the load bench does (a die's
+ * series then holds every event of the last day, which each batch's judgement reads).
  */
-const spacingMs = 40_000;
+const spacingMs = Number(process.env.FAULT_BENCH_SPACING_MS ?? 40_000);
 const totalBatches = WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES * CONCURRENCY.length;
 export function batchOf(index: number, start: number, spacing = spacingMs): unknown[] {
   const events: unknown[] = [];
@@ -77,7 +78,8 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const profile = process.env.FAULT_BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.FAULT_BENCH_CPU_PROFILE}`] : [];
   const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)) },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));

@@ -4,6 +4,7 @@
  */
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
+import { editorBrowserBench } from "./editor-browser";
 import { fabricBench } from "./fabric";
 import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
@@ -26,6 +27,7 @@ const SECTIONS: readonly BenchSection[] = [
   rankTableBench,
   topologyBench,
   editorBench,
+  editorBrowserBench,
   faultsBench,
   faultQueriesBench,
   reportBench,

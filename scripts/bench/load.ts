@@ -8,10 +8,13 @@
  *   0.5–1.5 s. Instances are taken in turn.
  * - Ingest: batches of 1,000 events (the ingest bench's, scripts/bench/fault-ingest.ts) posted as device plugins
  *   do, POST /api/v1/fault-events with an API token, paced to TARGET events/s by FEEDERS senders spread over the
- *   instances; when the servers are slower, the achieved rate is what they took.
+ *   instances; when the servers are slower, the achieved rate is what they took. A batch refused with 429 (the
+ *   instance's ingestion bound, server/faults/ingest-admission.ts) is sent again after its Retry-After, as a device
+ *   plugin does; the sender takes no other batch meanwhile.
  *
- * Prints, per setup, p50/p95 per endpoint and the achieved events/s as a table, with the CPU each side used (the
- * instances, PostgreSQL, this process) and the load average: on a shared machine that says what limits the figures.
+ * Prints, per setup, p50/p95 per endpoint and for every viewer call together, the accepted events/s and the batches
+ * refused, as a table, with the CPU each side used (the instances, PostgreSQL, this process) and the load average: on
+ * a shared machine that says what limits the figures.
  * LOAD_BENCH_SECONDS sets a phase's measured length (30); LOAD_BENCH_CPU_PROFILE=<dir> writes the instances' V8 CPU
  * profiles there (RANKSCOPE_CPU_PROFILE_DIR) and sums them up (cpu-profile.ts). Asserts nothing.
  */
@@ -28,7 +31,8 @@ import { loadAverage, ms, spread } from "./percentiles";
 const VIEWERS = 100;
 const TARGET = 20_000;
 const BATCH = 1000;
-const FEEDERS = 8;
+/** LOAD_BENCH_FEEDERS=0: the viewers alone, to tell their own cost from ingestion's. */
+const FEEDERS = Number(process.env.LOAD_BENCH_FEEDERS ?? 8);
 const WARM_UP_SECONDS = 5;
 const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
 const cluster = "atlas-a3-demo";
@@ -64,6 +68,8 @@ interface Phase {
   latencies: Map<string, number[]>;
   failures: Map<string, number>;
   events: number;
+  /** Batches answered 429 (each sent again after Retry-After). */
+  refused: number;
   seconds: number;
   cpu: { instances: number; postgres: number; bench: number } | null;
   load: string;
@@ -76,20 +82,24 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
   let measuring = false;
   let stop = false;
   let events = 0;
+  let refused = 0;
   // A call counts when it started in the measured window, however long it took; events when acknowledged in it.
   const note = (endpoint: string, started: number, ok: boolean, counted: boolean) => {
     if (!counted) return;
     if (ok) (latencies.get(endpoint) ?? latencies.set(endpoint, []).get(endpoint)!).push(performance.now() - started);
     else failures.set(endpoint, (failures.get(endpoint) ?? 0) + 1);
   };
+  /** The call's answer: its status (0: none) and Retry-After. A 429 is not a failure of the ingest endpoint: counted apart. */
   const call = async (instance: Instance, endpoint: string, url: string, init: RequestInit) => {
     const started = performance.now();
     const counted = measuring;
     const response = await fetch(`${instance.base}${url}`, { ...init, signal: AbortSignal.timeout(120_000) }).catch(() => undefined);
-    const ok = response?.status === 200;
+    const status = response?.status ?? 0;
     await response?.arrayBuffer().catch(() => undefined);
-    note(endpoint, started, ok, counted);
-    return ok;
+    if (status === 429 && endpoint === ingestEndpoint) {
+      if (counted) refused++;
+    } else note(endpoint, started, status === 200, counted);
+    return { status, retryAfter: Number(response?.headers.get("retry-after") ?? 1) };
   };
 
   let turn = 0;
@@ -116,12 +126,16 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
       if (wait > 0) await sleep(wait);
       if (stop) break;
       const body = nextBody();
-      const ok = await call(instance, ingestEndpoint, "/api/v1/fault-events", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body,
-      });
-      if (ok && measuring) events += BATCH;
+      for (;;) {
+        const answer = await call(instance, ingestEndpoint, "/api/v1/fault-events", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body,
+        });
+        if (answer.status === 200 && measuring) events += BATCH;
+        if (answer.status !== 429 || stop) break;
+        await sleep(answer.retryAfter * 1000);
+      }
     }
   };
 
@@ -150,6 +164,7 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
     latencies,
     failures,
     events,
+    refused,
     seconds,
     load,
     cpu: before && after ? { instances: cores(before.instances, after.instances), postgres: cores(before.postgres, after.postgres), bench: cores(before.bench, after.bench) } : null,
@@ -167,8 +182,14 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
   };
   const header = ["endpoint", ...setups.map((s) => `${s.name}: p50 / p95 (calls)`)];
   const rows = endpoints.map((endpoint) => [endpoint, ...setups.map((s) => cell(s.phase, endpoint))]);
-  rows.push(["ingested events/s (target " + TARGET.toLocaleString("en-US") + ")", ...setups.map((s) => Math.round(s.phase.events / s.phase.seconds).toLocaleString("en-US"))]);
-  rows.push(["viewer page calls/s", ...setups.map((s) => Math.round([...s.phase.latencies.entries()].filter(([e]) => e !== ingestEndpoint).reduce((n, [, v]) => n + v.length, 0) / s.phase.seconds).toLocaleString("en-US"))]);
+  const viewerCalls = (phase: Phase) => [...phase.latencies.entries()].filter(([e]) => e !== ingestEndpoint).flatMap(([, v]) => v);
+  rows.push(["every viewer call: p50 / p95 (calls)", ...setups.map((s) => {
+    const all = spread(viewerCalls(s.phase));
+    return `${ms(all.p50)} / ${ms(all.p95)} (${all.n})`;
+  })]);
+  rows.push(["accepted events/s (target " + TARGET.toLocaleString("en-US") + ")", ...setups.map((s) => Math.round(s.phase.events / s.phase.seconds).toLocaleString("en-US"))]);
+  rows.push(["batches refused (429, sent again after Retry-After)", ...setups.map((s) => s.phase.refused.toLocaleString("en-US"))]);
+  rows.push(["viewer page calls/s", ...setups.map((s) => Math.round(viewerCalls(s.phase).length / s.phase.seconds).toLocaleString("en-US"))]);
   rows.push(["CPU, cores: instances / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
   rows.push(["load average at the end", ...setups.map((s) => s.phase.load)]);
   const widths = header.map((_, i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)));
@@ -177,6 +198,10 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const row of rows) console.log(line(row));
 }
+
+/** The instances' ingestion bound as set here (the instances inherit this environment), else the server's defaults. */
+const ingestBound = () =>
+  ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS"].map((name) => `${name}=${process.env[name] ?? "(default)"}`).join(" ");
 
 async function run(): Promise<void> {
   const build = await productionBuild();
@@ -213,7 +238,7 @@ async function run(): Promise<void> {
     const nextBody = () => JSON.stringify(batchOf(batch++, start, 50));
     console.log(
       `${VIEWERS} viewers (one session each, 0.5–1.5 s between pages) and ${FEEDERS} senders of ${BATCH.toLocaleString("en-US")}-event batches paced to ${TARGET.toLocaleString("en-US")} events/s; ` +
-        `${WARM_UP_SECONDS} s warm-up, ${SECONDS} s measured per setup; load average before: ${loadAverage()}`,
+        `${WARM_UP_SECONDS} s warm-up, ${SECONDS} s measured per setup; ingestion bound per instance: ${ingestBound()}; load average before: ${loadAverage()}`,
     );
     const setups = [];
     setups.push({ name: "1 instance", phase: await phase([a], cookies, token, primary.dataDir, nextBody) });

@@ -1,14 +1,14 @@
 /**
  * One run of the scale bench's server side (./scale.ts), in a process of its own so that its memory is one
  * cluster's: `tsx scripts/bench/scale-probe.ts DATABASE_URL SLUG` builds the cluster's topology index (cold, as the
- * first request after a start does), searches it and requests every view of ./scale-views.ts cold and warm, and
+ * first request after a start does: from the snapshot stored with the inventory), searches it and requests every view of ./scale-views.ts cold and warm, and
  * prints the figures as one JSON line.
  */
 import { connectDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { builtIndexCount, topologyIndex } from "@/db/queries/topology";
+import { builtIndexCount, snapshotIndexCount, topologyIndex } from "@/db/queries/topology";
 import { searchTopology } from "@/lib/topology/search";
-import { scaleViews } from "./scale-views";
+import { jobViews, pageViews, scaleViews } from "./scale-views";
 
 const WARM_RUNS = 5;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -28,6 +28,8 @@ try {
   const [indexMs, index] = await timed(() => topologyIndex(handle.db, cluster));
   const cpuUsed = process.cpuUsage(cpu);
   figures["index: load + build, cold (ms)"] = indexMs;
+  // 1 when it came from the snapshot stored with the revision (db/queries/inventory-snapshot.ts), 0 from the rows.
+  figures["index: from the stored snapshot (1 = yes)"] = snapshotIndexCount();
   // This process's CPU only (reading rows and building), not PostgreSQL's: on a shared machine it follows the load less.
   figures["index: CPU of the server, user + sys (ms)"] = (cpuUsed.user + cpuUsed.system) / 1000;
   figures["server RSS with the index (MB)"] = mb();
@@ -44,12 +46,20 @@ try {
   figures["search: warm median (ms)"] = median(searchWarm);
   figures["search: warm max (ms)"] = Math.max(...searchWarm);
 
-  for (const view of scaleViews) {
+  for (const view of [...scaleViews, ...pageViews, ...jobViews]) {
     const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
     const warm: number[] = [];
-    for (let run = 0; run < WARM_RUNS; run++) warm.push((await timed(async () => JSON.stringify(await view.request(handle, cluster, index))))[0]);
+    const warmCpu: number[] = [];
+    for (let run = 0; run < WARM_RUNS; run++) {
+      const before = process.cpuUsage();
+      warm.push((await timed(async () => JSON.stringify(await view.request(handle, cluster, index))))[0]);
+      const used = process.cpuUsage(before);
+      warmCpu.push((used.user + used.system) / 1000);
+    }
     figures[`view ${view.name}: cold (ms)`] = cold;
     figures[`view ${view.name}: warm median (ms)`] = median(warm);
+    // This process's CPU (not PostgreSQL's): what the server itself spends, less bent by the machine's load.
+    figures[`view ${view.name}: warm CPU of the server, median (ms)`] = median(warmCpu);
     figures[`view ${view.name}: body (KB)`] = body.length / 1024;
   }
   figures["indexes built (must be 1)"] = builtIndexCount();

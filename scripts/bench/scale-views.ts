@@ -3,7 +3,15 @@
  * answers), against a cluster whose topology index is built. A new view adds an entry here: the bench times it
  * cold (its first request on the built index) and warm, and prints how that grows from 16k to 524k NPUs.
  */
+import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
+import { faultStatistics, listTimeline } from "@/db/queries/faults";
+import { listClusterSummaries } from "@/db/queries/inventory";
+import { loadJobDies, loadJobRanksPage, loadJobSummary } from "@/db/queries/job-ranks";
+import { listRankTables } from "@/db/queries/rank-tables";
+import { jobs } from "@/db/schema";
+import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
+import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { loadTopologyView } from "@/db/queries/topology-view";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
@@ -36,4 +44,55 @@ export const scaleViews: ScaleView[] = [
     // GET /api/v1/clusters/{id}/topology/node?kind=die&id=… (the details panel).
     request: async (handle, cluster, index) => (await loadNodeDetails(handle, cluster, "die", middle(index.dieByRank).id)).details,
   },
+];
+
+/** The large job ./scale-usage.ts creates on each cluster (min(100,000, the cluster's dies) ranks). */
+export const SCALE_JOB_NAME = "scale-job";
+
+async function scaleJobId(handle: DatabaseHandle, cluster: ClusterHeader): Promise<number> {
+  const [job] = await handle.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.clusterId, cluster.id), eq(jobs.name, SCALE_JOB_NAME)));
+  if (!job) throw new Error(`no job ${SCALE_JOB_NAME} on ${cluster.slug}: scale-usage.ts did not run`);
+  return job.id;
+}
+
+/** Ranks per job, looked up once (outside the timings after the first) so pages can be picked near the end. */
+const totals = new Map<number, number>();
+
+const jobRanks = (name: string, query: (total: number, index: TopologyIndex) => JobRanksQueryInput): ScaleView => ({
+  name,
+  async request(handle, cluster, index) {
+    // GET /api/v1/jobs/{id}/ranks?… (app/api/v1/jobs/[id]/ranks/route.ts).
+    const id = await scaleJobId(handle, cluster);
+    if (!totals.has(id)) totals.set(id, (await loadJobRanksPage(handle.db, id, cluster.id, { limit: 1 })).total);
+    return loadJobRanksPage(handle.db, id, cluster.id, query(totals.get(id)!, index));
+  },
+});
+
+/** The job page (issue 21: a job on 100,000 ranks): its answer, pages of its ranks, its topology overlay. */
+export const jobViews: ScaleView[] = [
+  // GET /api/v1/jobs/{id} and the page's first data.
+  { name: "job summary", request: async (handle, cluster) => loadJobSummary(handle.db, await scaleJobId(handle, cluster)) },
+  jobRanks("job ranks: last page by rank desc", (total) => ({ offset: Math.max(0, total - 50), sort: "rank", order: "desc" })),
+  jobRanks("job ranks: middle page by server", (total) => ({ offset: Math.floor(total / 2), sort: "server" })),
+  jobRanks("job ranks: search a server", (_, index) => ({ q: index.servers[1]!.id })),
+  jobRanks("job ranks: placed, 500", () => ({ state: "placed", limit: 500, offset: 1000 })),
+  // GET /api/v1/jobs/{id}/dies.
+  { name: "job dies (overlay)", request: async (handle, cluster) => loadJobDies(handle.db, await scaleJobId(handle, cluster)) },
+];
+
+const day = 86_400_000;
+
+/** The other pages of issue 21's item 3, as their routes run them; the faults are ./scale-usage.ts's (the last day). */
+export const pageViews: ScaleView[] = [
+  // GET /api/v1/clusters (the overview's cards: counts, not dies).
+  { name: "overview (cluster summaries)", request: (handle) => listClusterSummaries(handle.db) },
+  // GET /api/v1/fault-events?cluster=&from=&to= (the timeline: events and density; lanes are built in the browser).
+  {
+    name: "fault timeline (1 day)",
+    request: (handle, cluster) => listTimeline(handle.pool, cluster, timelineQuerySchema.parse({ cluster: cluster.slug, from: Date.now() - day, to: Date.now() })),
+  },
+  // GET /api/v1/fault-events/stats?cluster=&from=&to= (statistics: per kind, level, super pod; the top servers and dies).
+  { name: "fault statistics (1 day)", request: (handle, cluster) => faultStatistics(handle.pool, cluster, Date.now() - day, Date.now()) },
+  // GET /api/v1/rank-tables (the rank-table list).
+  { name: "rank-table list", request: (handle) => listRankTables(handle.db) },
 ];

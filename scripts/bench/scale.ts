@@ -2,29 +2,45 @@
  * SuperCluster scale (issue 21): for Atlas 950 clusters of 16,384, 131,072 and 524,288 NPUs (2, 16 and 64 SuperPoDs
  * of 128 racks × 64 NPUs; SCALE_NPUS="16384,131072" picks others, multiples of 8,192):
  * - generate: `rankscope generate --version 2.0 --super-pods N --racks 128 --output DIR` (one table per SuperPoD);
- * - import: `rankscope cluster add SLUG --from DIR`, its wall time and peak RSS (GNU time), and the rows it wrote;
+ * - import: `rankscope cluster add SLUG --from DIR`, its wall time, the CPU of the CLI (user + sys, GNU time) and of
+ *   PostgreSQL for the database (./pg-cpu.ts), peak RSS, and the rows it wrote;
+ * - faults spread over the cluster and a job on min(100,000, NPUs) ranks, created as the API creates them
+ *   (./scale-usage.ts), the job's body and time;
  * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
- *   warm, every view of ./scale-views.ts cold and warm, and the process's RSS.
+ *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS.
  * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
- * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Each figure carries the
- * load average it was taken at; it never asserts timings.
+ * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Generated tables and the
+ * embedded server's data go under /var/tmp (SCALE_DIR), not the small /tmp: 524,288 NPUs are 870 MB of tables.
+ * Each figure carries the load average it was taken at; it never asserts timings.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres } from "@/db/embedded";
 import { adminQuery, withDatabase } from "@/test/urls";
 import type { BenchSection } from "./index";
+import { watchDatabaseCpu } from "./pg-cpu";
 
 const RACKS = 128;
+/** Issue 21: "the job page for a job on 100,000 ranks". */
+const JOB_RANKS = 100_000;
+/** Fault events spread over every super pod, for the timeline and statistics. */
+const FAULTS = 5_000;
 const NPUS_PER_POD = RACKS * 64;
 const sizes = (process.env.SCALE_NPUS ?? "16384,131072,524288").split(",").map(Number);
 const load = () => os.loadavg()[0]!.toFixed(1);
 const root = path.resolve(import.meta.dirname, "../..");
+const scratch = process.env.SCALE_DIR ?? "/var/tmp";
+
+/** A fresh directory under the scratch directory. */
+async function scratchDirectory(prefix: string): Promise<string> {
+  await mkdir(scratch, { recursive: true });
+  return mkdtemp(path.join(scratch, prefix));
+}
 
 /** Runs a command to its end: its stdout, and with GNU time (when installed) its peak RSS and CPU seconds. */
 function run(command: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string; peakMb: number | null; cpuS: number | null }> {
@@ -62,7 +78,7 @@ async function scaleDatabase(): Promise<{ url: string; cleanup: () => Promise<vo
     await adminQuery(server, `create database ${name}`);
     return { url: withDatabase(server, name), cleanup: () => adminQuery(server, `drop database if exists ${name} with (force)`) };
   }
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rankscope-scale-pg-"));
+  const dataDir = await scratchDirectory("rankscope-scale-pg-");
   const embedded = await startEmbeddedPostgres({ dataDir });
   return {
     url: embedded.url(),
@@ -124,21 +140,32 @@ export const scaleBench: BenchSection = {
       for (const [column, npus] of sizes.entries()) {
         const pods = npus / NPUS_PER_POD;
         const slug = `scale-${npus}`;
-        const directory = await mkdtemp(path.join(os.tmpdir(), `rankscope-scale-${npus}-`));
+        const directory = await scratchDirectory(`rankscope-scale-${npus}-`);
         try {
           put("load average (1 min) at start", column, Number(load()));
           const generated = await run(tsx("scripts/cli/index.ts", "generate", "--version", "2.0", "--super-pods", String(pods), "--racks", String(RACKS), "--output", directory));
           put("generate (s)", column, generated.ms / 1000);
           console.log(`${npus} NPUs: generated ${pods} tables in ${(generated.ms / 1000).toFixed(1)} s (load ${load()})`);
+          const loadBefore = load();
+          const pgCpu = await watchDatabaseCpu(database.url);
           const imported = await run([process.execPath, `--max-old-space-size=${IMPORT_HEAP_MB}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", directory).slice(1)], { DATABASE_URL: database.url });
+          const pgCpuS = await pgCpu.stop();
           put("import: wall (s)", column, imported.ms / 1000);
           put("import: CPU of the CLI, user + sys (s)", column, imported.cpuS);
+          put("import: CPU of PostgreSQL for the database (s)", column, pgCpuS);
           put(`import: peak RSS, ${IMPORT_HEAP_MB} MB old space (MB)`, column, imported.peakMb);
-          console.log(`${npus} NPUs: ${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, peak RSS ${imported.peakMb} MB (load ${load()})`);
+          put("import: load average (1 min) at its end", column, Number(load()));
+          console.log(
+            `${npus} NPUs: ${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load ${loadBefore} → ${load()})`,
+          );
           for (const [name, count] of Object.entries(await storedRows(database.url, slug))) put(`stored ${name}`, column, count);
         } finally {
           await rm(directory, { recursive: true, force: true });
         }
+        // Faults over the cluster, and a job on min(100,000, the cluster's) dies, created as the API creates them.
+        const job = await run(tsx("scripts/bench/scale-usage.ts", database.url, slug, String(Math.min(JOB_RANKS, npus)), String(FAULTS)));
+        for (const [name, value] of Object.entries(JSON.parse(job.stdout) as Record<string, number>)) put(name, column, value);
+        console.log(`${npus} NPUs: job on ${Math.min(JOB_RANKS, npus)} ranks created (load ${load()})`);
         const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
         for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
         put("load average (1 min) at end", column, Number(load()));

@@ -12,7 +12,7 @@ import { faultChannel } from "@/db/schema/fault-event/constants";
 import { cookieOf, productionBuild, serverUsage, embeddedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
 import type { BenchSection } from "./index";
 import { loadAverage, mib, ms, spread } from "./percentiles";
-import { serverConnections } from "../proc-stats";
+import { postgresCpuMs, serverConnections } from "../proc-stats";
 import { openSseClient, type SseClient } from "./sse-clients";
 
 const CLIENTS = 1000;
@@ -62,11 +62,15 @@ async function run(): Promise<void> {
     const rssIdle = (await serverUsage(instance)).rssBytes;
     console.log(`load average before: ${loadAverage()}; server RSS idle (after start and one sign-in): ${mib(rssIdle)}`);
 
+    const cpuBefore = (await serverUsage(instance)).cpuMs;
+    const pgCpuBefore = await postgresCpuMs(primary.dataDir);
     const opening = performance.now();
     for (let i = 0; i < CLIENTS; i += OPEN_WAVE) {
       clients.push(...(await Promise.all(Array.from({ length: Math.min(OPEN_WAVE, CLIENTS - i) }, () => openSseClient(url, headers)))));
     }
     const openMs = performance.now() - opening;
+    const openCpuMs = (await serverUsage(instance)).cpuMs - cpuBefore;
+    const openPgCpuMs = (await postgresCpuMs(primary.dataDir)) - pgCpuBefore;
     const held = clients.filter((c) => c.status === 200);
     const asked = performance.now();
     const extra = await openSseClient(url, headers);
@@ -75,7 +79,8 @@ async function run(): Promise<void> {
     await sleep(1000);
     const rssHeld = (await serverUsage(instance)).rssBytes;
     console.log(
-      `connections held: ${held.length} of ${CLIENTS} asked (opened in ${ms(openMs)}, ${OPEN_WAVE} at a time; refused: ${clients.length - held.length}); ` +
+      `connections held: ${held.length} of ${CLIENTS} asked (opened in ${ms(openMs)}, ${OPEN_WAVE} at a time; refused: ${clients.length - held.length}; ` +
+        `CPU while opening: server ${ms(openCpuMs)} (${(openCpuMs / CLIENTS).toFixed(1)} ms a stream), PostgreSQL ${ms(openPgCpuMs)}; load average ${loadAverage()}); ` +
         `server RSS ${mib(rssHeld)} (+${((rssHeld - rssIdle) / held.length / 1024).toFixed(0)} KiB a stream)`,
     );
     console.log(`connection ${CLIENTS + 1}: ${extra.status} ${code ?? ""}, Retry-After ${extra.retryAfter ?? "none"}, answered in ${ms(refusalMs)}`);

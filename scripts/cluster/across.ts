@@ -40,10 +40,19 @@ export async function killMidBatch(a: Instance, b: Instance, cookie: string, dat
       endedAt: new Date(start + n * size + i + 500).toISOString(),
       message: "cluster-kill-test",
     }));
-  const post = (instance: Instance, n: number) =>
+  const once = (instance: Instance, n: number) =>
     fetch(`${instance.base}/api/v1/fault-events?atomic=all`, { method: "POST", headers: writeHeaders(instance, cookie), body: JSON.stringify(batch(n)) })
-      .then(async (response) => ({ n, status: response.status, body: (await response.json()) as { counts?: Record<string, number> } }))
-      .catch(() => ({ n, status: 0, body: {} as { counts?: Record<string, number> } }));
+      .then(async (response) => ({ n, status: response.status, retryAfter: Number(response.headers.get("retry-after") ?? 1), body: (await response.json()) as { counts?: Record<string, number> } }))
+      .catch(() => ({ n, status: 0, retryAfter: 0, body: {} as { counts?: Record<string, number> } }));
+  // As a device plugin does: a batch the instance's ingestion bound refused (429, nothing written) is sent again
+  // after Retry-After.
+  const post = async (instance: Instance, n: number) => {
+    for (let attempt = 1; ; attempt++) {
+      const answer = await once(instance, n);
+      if (answer.status !== 429 || attempt === 30) return answer;
+      await new Promise((resolve) => setTimeout(resolve, answer.retryAfter * 1000));
+    }
+  };
   let killed = false;
   const answers = await Promise.all(
     Array.from({ length: batches }, (_, n) =>

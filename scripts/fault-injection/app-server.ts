@@ -13,11 +13,11 @@
 import "next/dist/server/node-environment-baseline";
 import http from "node:http";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { apiMethods } from "@/lib/auth/api-methods";
 import { proxy } from "@/proxy";
 import { passesProxy } from "@/test/proxy-matcher";
+import { sendWebResponse, streamedBody, webRequestOf } from "../web-requests";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -43,21 +43,6 @@ async function handlerFor(pathname: string, method: string): Promise<{ handler: 
   return undefined;
 }
 
-async function send(response: Response, outgoing: http.ServerResponse): Promise<void> {
-  outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return void outgoing.end();
-  const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
-  outgoing.on("close", () => body.destroy());
-  body.pipe(outgoing);
-}
-
-function requestOf(incoming: http.IncomingMessage, body: BodyInit | undefined, signal?: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-  const url = `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
-  return new Request(url, { method: incoming.method, headers, body, signal, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) });
-}
-
 async function answer(incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
   const abort = new AbortController();
   outgoing.on("close", () => abort.abort());
@@ -69,15 +54,15 @@ async function answer(incoming: http.IncomingMessage, outgoing: http.ServerRespo
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const body = hasBody ? Buffer.concat(chunks) : undefined;
-    const checked = await proxy(new NextRequest(requestOf(incoming, body)));
-    if (checked.headers.get("x-middleware-next") !== "1") return send(checked, outgoing);
-    request = requestOf(incoming, body, abort.signal);
+    const checked = await proxy(new NextRequest(webRequestOf(incoming, body)));
+    if (checked.headers.get("x-middleware-next") !== "1") return sendWebResponse(checked, outgoing);
+    request = webRequestOf(incoming, body, abort.signal);
   } else {
-    request = requestOf(incoming, hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined, abort.signal);
+    request = webRequestOf(incoming, hasBody ? streamedBody(incoming) : undefined, abort.signal);
   }
   const found = await handlerFor(pathname, incoming.method ?? "GET");
-  if (!found) return send(Response.json({ error: { code: "not_found", message: "no such route" } }, { status: 404 }), outgoing);
-  return send(await found.handler(request, { params: Promise.resolve(found.params) }), outgoing);
+  if (!found) return sendWebResponse(Response.json({ error: { code: "not_found", message: "no such route" } }, { status: 404 }), outgoing);
+  return sendWebResponse(await found.handler(request, { params: Promise.resolve(found.params) }), outgoing);
 }
 
 const server = http.createServer((incoming, outgoing) => {

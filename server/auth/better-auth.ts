@@ -10,7 +10,9 @@ import { hashSessionTokens } from "./session-token-hash";
 
 /** Sessions last 12 hours from the last use (refreshed at most once an hour), then the user signs in again. */
 export const sessionLifetimeSeconds = 12 * 60 * 60;
-const sessionRefreshSeconds = 60 * 60;
+export const sessionRefreshSeconds = 60 * 60;
+/** better-auth's name for the session cookie (`advanced.cookiePrefix` + `.session_token`; `__Secure-` over HTTPS). */
+export const sessionCookieName = (secure: boolean) => `${secure ? "__Secure-" : ""}rankscope.session_token`;
 
 function createAuth(secret: string, secure: boolean) {
   return betterAuth({
@@ -61,11 +63,26 @@ function createAuth(secret: string, secure: boolean) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const globalForAuth = globalThis as typeof globalThis & { rankscopeAuth?: Promise<{ secure: Auth; plain: Auth }> };
+interface Instances {
+  secure: Auth;
+  plain: Auth;
+  /** The secret better-auth signs its cookies with (server/auth/session-lookup.ts checks the signature itself). */
+  secret: string;
+}
 
-async function instances(): Promise<{ secure: Auth; plain: Auth }> {
+const globalForAuth = globalThis as typeof globalThis & { rankscopeAuth?: Promise<Instances> };
+
+async function instances(): Promise<Instances> {
   const secret = await ensureAuthSecret(appDatabase().db);
-  return { secure: createAuth(secret, true), plain: createAuth(secret, false) };
+  return { secure: createAuth(secret, true), plain: createAuth(secret, false), secret };
+}
+
+function loaded(): Promise<Instances> {
+  globalForAuth.rankscopeAuth ??= instances().catch((error: unknown) => {
+    globalForAuth.rankscopeAuth = undefined;
+    throw error;
+  });
+  return globalForAuth.rankscopeAuth;
 }
 
 /**
@@ -73,12 +90,13 @@ async function instances(): Promise<{ secure: Auth; plain: Auth }> {
  * plain HTTP (a console on a private network or localhost) they are not, since a browser would drop them.
  */
 export async function authFor(secure: boolean): Promise<Auth> {
-  globalForAuth.rankscopeAuth ??= instances().catch((error: unknown) => {
-    globalForAuth.rankscopeAuth = undefined;
-    throw error;
-  });
-  const { secure: s, plain } = await globalForAuth.rankscopeAuth;
+  const { secure: s, plain } = await loaded();
   return secure ? s : plain;
+}
+
+/** The cookie-signing secret of the instances authFor() answers with. */
+export async function authSecret(): Promise<string> {
+  return (await loaded()).secret;
 }
 
 /** Forgets the instances (tests switch databases between files). */

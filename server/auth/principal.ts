@@ -5,6 +5,7 @@ import type { AuditActor } from "@/db/queries/audit";
 import { isRole, type Role } from "@/lib/auth/roles";
 import { authFor } from "./better-auth";
 import { clientAddress, isSecureRequest } from "./request";
+import { lookUpSession } from "./session-lookup";
 
 /** Who is calling: a signed-in user (session cookie) or a machine (API token). */
 export type Principal =
@@ -18,11 +19,22 @@ export interface Anonymous {
   reason: "no_credentials" | "invalid_token" | "invalid_session";
 }
 
-/** The signed-in user behind a session cookie, read from PostgreSQL on every call. */
+/**
+ * The signed-in user behind a session cookie, read from PostgreSQL on every call: one prepared query on the common
+ * path (session-lookup.ts), better-auth's getSession when the session has expired or is due for its refresh.
+ */
 export async function sessionPrincipal(headers: Headers, url?: string): Promise<Principal | undefined> {
   const cookie = headers.get("cookie");
   if (!cookie || !cookie.includes("rankscope.session_token")) return undefined;
-  const auth = await authFor(isSecureRequest(headers, url));
+  const secure = isSecureRequest(headers, url);
+  const found = await lookUpSession(cookie, secure);
+  if (found.kind === "none") return undefined;
+  if (found.kind === "found") {
+    const { session } = found;
+    if (session.banned || !isRole(session.role)) return undefined;
+    return { kind: "user", id: session.userId, username: session.username ?? session.name, name: session.name, role: session.role, sessionId: session.sessionId };
+  }
+  const auth = await authFor(secure);
   const session = await auth.api.getSession({ headers: new Headers({ cookie }) });
   if (!session) return undefined;
   const { user } = session;

@@ -58,7 +58,16 @@ describe("proxy.ts matcher", () => {
       const source = readFileSync(path.join(appRoot, route.replace(/^\//, ""), "route.ts"), "utf8");
       const handlers = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (\w+)/g)].map((m) => [m[1], m[2]]);
       expect(handlers.length, route).toBeGreaterThan(0);
-      expect(handlers.filter(([, wrapper]) => wrapper !== "unproxiedRoute"), route).toEqual([]);
+      expect(handlers.filter(([, wrapper]) => wrapper !== "unproxiedRoute" && wrapper !== "methodNotAllowedRoute"), route).toEqual([]);
+    }
+  });
+
+  it("has every streamed route answer the methods it lacks itself (a request with a body skips the proxy's 405): methodNotAllowedRoute", () => {
+    for (const route of streamedApiRoutes) {
+      const source = readFileSync(path.join(appRoot, route.replace(/^\//, ""), "route.ts"), "utf8");
+      const answered = [...source.matchAll(/^export const (GET|POST|PUT|PATCH|DELETE) = methodNotAllowedRoute;/gm)].map((m) => m[1]).sort();
+      const lacking = ["DELETE", "GET", "PATCH", "POST", "PUT"].filter((method) => !apiMethods[route]!.includes(method));
+      expect(answered, route).toEqual(lacking);
     }
   });
 });

@@ -2,14 +2,15 @@ import "server-only";
 import type { FaultNotice } from "@/db/queries/faults";
 import { ApiError } from "@/server/http/errors";
 import { subscribeFaults } from "./notifications";
+import { leaseStream } from "./stream-leases";
 
 /**
  * How many event streams (GET /api/v1/events) this process holds, and how much each may have waiting. Read from the
  * environment at each request, so tests and operators change them without a rebuild:
  * - `RANKSCOPE_SSE_MAX_STREAMS`: streams per instance (process); past it a new one is refused with 503 and
  *   Retry-After, so a load balancer or the browser tries again (another instance, or later) instead of hanging.
- * - `RANKSCOPE_SSE_MAX_STREAMS_PER_USER`: streams per user or API token on one instance (a browser opens one per
- *   fault page tab); past it 429 with Retry-After.
+ * - `RANKSCOPE_SSE_MAX_STREAMS_PER_USER`: streams per user or API token on all instances together (a browser opens
+ *   one per fault page tab), counted in PostgreSQL (stream-leases.ts); past it 429 with Retry-After.
  * - `RANKSCOPE_SSE_BUFFER_BYTES`: bytes a stream may have queued for a client that does not read; past it the
  *   client is dropped (its connection closed), so it neither grows the server's memory nor holds up the others.
  */
@@ -21,7 +22,10 @@ export interface StreamLimits {
 
 export const defaultStreamLimits: StreamLimits = { perInstance: 2000, perUser: 20, bufferBytes: 64 * 1024 };
 
-/** Seconds a refused client is told to wait: long enough for a tab to be closed or a stream's `max` to run out. */
+/**
+ * Seconds a refused client is told to wait: long enough for a tab to be closed or a stream's `max` to run out (the
+ * streams of a killed instance stop counting within 45 s: stream-leases.ts).
+ */
 export const streamRetryAfterSeconds = { perInstance: 10, perUser: 30 } as const;
 
 function positive(value: string | undefined, fallback: number): number {
@@ -39,13 +43,12 @@ export function streamLimits(env: NodeJS.ProcessEnv = process.env): StreamLimits
 
 interface Registry {
   total: number;
-  perOwner: Map<string, number>;
 }
 
 const globalForStreams = globalThis as typeof globalThis & { rankscopeEventStreams?: Registry };
 
 function registry(): Registry {
-  globalForStreams.rankscopeEventStreams ??= { total: 0, perOwner: new Map() };
+  globalForStreams.rankscopeEventStreams ??= { total: 0 };
   return globalForStreams.rankscopeEventStreams;
 }
 
@@ -55,30 +58,43 @@ export function openStreams(): number {
 }
 
 /**
- * Takes a stream slot for `owner` (`user:<id>` or `token:<id>`), or throws the refusal (ApiError 503 when the
- * instance is full, 429 when the owner is). Returns the release, which frees the slot once however often it is called.
+ * Takes a stream slot for `owner` (`user:<id>` or `token:<id>`), or throws the refusal: ApiError 503 when this
+ * instance is full (counted in the process), 429 when the owner holds its cap of streams on all instances together
+ * (counted in PostgreSQL: stream-leases.ts). Resolves to the release, which frees the slot once however often it is
+ * called.
  */
-export function admitStream(owner: string, limits: StreamLimits = streamLimits()): () => void {
+export async function admitStream(owner: string, limits: StreamLimits = streamLimits()): Promise<() => void> {
   const r = registry();
   if (r.total >= limits.perInstance) {
     const seconds = streamRetryAfterSeconds.perInstance;
     throw new ApiError(503, "too_many_streams", `this server holds its limit of ${limits.perInstance} event streams: retry in ${seconds} s`, { limit: limits.perInstance, retryAfterSeconds: seconds }, { "retry-after": String(seconds) });
   }
-  const mine = r.perOwner.get(owner) ?? 0;
-  if (mine >= limits.perUser) {
-    const seconds = streamRetryAfterSeconds.perUser;
-    throw new ApiError(429, "too_many_streams", `you have ${mine} event streams open on this server, the most allowed: close a tab or retry in ${seconds} s`, { limit: limits.perUser, retryAfterSeconds: seconds }, { "retry-after": String(seconds) });
+  r.total++; // before the lease is asked for, so streams opened meanwhile cannot pass the instance's cap
+  let lease: Awaited<ReturnType<typeof leaseStream>>;
+  try {
+    lease = await leaseStream(owner, limits.perUser);
+  } catch (error) {
+    r.total--;
+    throw error;
   }
-  r.total++;
-  r.perOwner.set(owner, mine + 1);
+  if ("held" in lease) {
+    r.total--;
+    const seconds = streamRetryAfterSeconds.perUser;
+    throw new ApiError(
+      429,
+      "too_many_streams",
+      `you have ${lease.held} event streams open (on all servers together), the most allowed: close a tab or retry in ${seconds} s`,
+      { limit: limits.perUser, open: lease.held, retryAfterSeconds: seconds },
+      { "retry-after": String(seconds) },
+    );
+  }
+  const { release } = lease;
   let released = false;
   return () => {
     if (released) return;
     released = true;
     r.total--;
-    const left = (r.perOwner.get(owner) ?? 1) - 1;
-    if (left > 0) r.perOwner.set(owner, left);
-    else r.perOwner.delete(owner);
+    release();
   };
 }
 
@@ -122,7 +138,7 @@ export interface EventStreamOptions {
  * reading costs at most that much memory and never delays the others (enqueueing never waits).
  */
 export async function openEventStream({ owner, clusterId, maxSeconds, signal, limits = streamLimits() }: EventStreamOptions): Promise<Response> {
-  const release = admitStream(owner, limits);
+  const release = await admitStream(owner, limits);
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>(
     {

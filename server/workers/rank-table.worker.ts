@@ -9,6 +9,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { validateRankTable, type Lang } from "@/lib/rank-table";
+import { inventoryRowsFromRankTable } from "@/db/queries/inventory-rows";
 import { inventoryFromRankTable } from "@/lib/topology/import";
 import type { RankTableJob } from "@/server/rank-table-worker";
 // Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
@@ -24,6 +25,8 @@ function run(job: RankTableJob): unknown {
       return readRankTableBody(job.kind, job.bytes);
     case "inventory":
       return inventoryFromRankTable(job.text);
+    case "inventory-rows":
+      return inventoryRowsFromRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(job.bytes), job.state);
   }
 }
 

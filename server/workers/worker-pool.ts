@@ -55,9 +55,9 @@ export function runsFromSource(moduleUrl: string): boolean {
  * A worker on a TypeScript entry, loaded through tsx's API (an `--import tsx` flag races the entry's loading in a
  * worker). Bundled builds use `new Worker(new URL(…, import.meta.url))` directly, which the bundler compiles.
  */
-export function sourceWorker(entry: URL): Worker {
+export function sourceWorker(entry: URL, resourceLimits: ResourceLimits = workerResourceLimits): Worker {
   const href = JSON.stringify(entry.href);
-  return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, { eval: true, resourceLimits: workerResourceLimits });
+  return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, { eval: true, resourceLimits });
 }
 
 export class WorkerPool {

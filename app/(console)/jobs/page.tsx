@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { listJobs } from "@/db/queries/jobs";
+import { listJobs } from "@/db/queries/jobs-list";
 import { jobListSearchParams, queryOf } from "@/lib/jobs/url";
 import { requirePage } from "@/server/auth/page";
 import { JobListClient } from "./client";

@@ -1,7 +1,11 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoA3Cluster } from "@/lib/inventory/demo";
 import { testDatabase } from "@/test/database";
-import { noneFinishedSince } from "./history";
+import { systemActor } from "../audit";
+import { seedDemo } from "../../seed";
+import { loadSeries, noneFinishedSince } from "./history";
+import { ingestFaultEvents } from "./ingest";
 
 // Ingestion skips re-reading a batch's series under the locks when no other transaction finished since it read
 // them; a wrong "none" would lose another batch's events from the judgement.
@@ -61,5 +65,61 @@ describe("noneFinishedSince", () => {
 
   it("is true after read-only transactions (they write nothing)", async () => {
     expect(await quietAfter(() => other.query("select count(*) from snapshot_probe").then(() => {}))).toBe(true);
+  });
+});
+
+// loadSeries reads a series' history as one text with separators (history.ts `packedRows`): what a feeder names its
+// events and codes (anything but NUL) must come back exactly, as a plain read of the rows gives it.
+describe("loadSeries", () => {
+  it("reads ids, episodes and codes holding the separators and escapes exactly, and times to the millisecond", async () => {
+    const { db, pool } = testDatabase();
+    await seedDemo(db, [demoA3Cluster(2, 3)]);
+    const t0 = Date.now() - 3_600_000;
+    const odd = ["a,b", "line\nfeed", "back\\slash\\c", "\\e", "\\", ",", "plain", "trailing\\"];
+    const event = (id: string, n: number, code: string | undefined) => ({
+      id,
+      cluster: "atlas-a3-demo",
+      kind: "roce-link-down",
+      source: "simulator",
+      ...(code === undefined ? {} : { code }),
+      target: { server: "sp0-node00", die: n % 2 },
+      beganAt: new Date(t0 + n * 10_000 + 0.5).toISOString(),
+      ...(n % 3 === 0 ? {} : { endedAt: new Date(t0 + n * 10_000 + 1_234).toISOString() }),
+    });
+    // Link downs 10 s apart on two dies (flaps: one episode each, whose id is the first event's), and HCCL-like
+    // events whose codes hold the separators.
+    const items = [...odd.map((id, n) => event(id, n, "81078603")), ...odd.map((id, n) => ({ ...event(`code-${n}`, n, id), kind: "hccl-error" }))];
+    const result = await ingestFaultEvents(testDatabase(), items, { atomic: "all", actor: systemActor });
+    expect(result.counts).toMatchObject({ created: items.length, invalid: 0 });
+    const { rows } = await pool.query<{ series_key: string }>("select distinct series_key from fault_events where source = 'simulator' order by 1");
+    const keys = [...rows.map((r) => r.series_key), "no such series"];
+    const history = await loadSeries(pool, 1, keys, t0 - 86_400_000);
+    // The same rows as a plain read gives them.
+    type Row = { id: string; series_key: string; kind: string; code: string | null; reported_level: string; began_at: Date; ended_at: Date | null; level: string; rule: string; rule_at: Date | null; release_at: Date | null; episode_id: string };
+    const { rows: plain } = await pool.query<Row>("select * from fault_events where source = 'simulator'");
+    const time = (d: Date | null) => (d === null ? null : d.getTime());
+    const expected = plain.map((r) => ({
+      id: r.id,
+      seriesKey: r.series_key,
+      kind: r.kind,
+      code: r.code,
+      reportedLevel: r.reported_level,
+      beganAt: time(r.began_at),
+      endedAt: time(r.ended_at),
+      level: r.level,
+      rule: r.rule,
+      ruleAt: time(r.rule_at),
+      releaseAt: time(r.release_at),
+      episodeId: r.episode_id,
+    }));
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    const read = [...history.bySeries.values()].flat().sort(byId);
+    expect(history.rows).toBe(items.length);
+    expect(read).toEqual(expected.sort(byId));
+    expect(read.filter((e) => !e.id.startsWith("simulator:code-")).map((e) => e.id)).toEqual(odd.map((id) => `simulator:${id}`).sort((a, b) => a.localeCompare(b)));
+    // Flaps: a die's events share an episode, the id of its first event (which holds a separator).
+    expect(new Set(read.filter((e) => e.code === "81078603").map((e) => e.episodeId))).toEqual(new Set(["simulator:a,b", "simulator:line\nfeed"]));
+    expect(new Set(read.map((e) => e.code))).toEqual(new Set(["81078603", ...odd]));
+    expect(history.bySeries.has("no such series")).toBe(false);
   });
 });

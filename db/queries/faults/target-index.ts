@@ -20,6 +20,8 @@ export interface TargetIndex {
   serversByRef: Map<number, ServerEntry>;
   /** `${serverRef}/${deviceId}` → die. */
   dies: Map<string, { ref: number; npuIndex: number }>;
+  /** A die's ref → its device id: the timeline names each event's die by it (built here once, not per request). */
+  deviceIdByRef: Map<number, number>;
   /** `${serverRef}/${npuIndex}` of every NPU. */
   npus: Set<string>;
   /** By host IP, for device-info ConfigMaps named after a node that is not the server id. */
@@ -50,6 +52,7 @@ export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: Cl
     servers: new Map(),
     serversByRef: new Map(),
     dies: new Map(),
+    deviceIdByRef: new Map(),
     npus: new Set(),
     serversByHost: new Map(),
   };
@@ -71,6 +74,7 @@ export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: Cl
   }
   for (const d of dies.rows) {
     index.dies.set(`${d.server_ref}/${d.device_id}`, { ref: d.id, npuIndex: d.npu_index });
+    index.deviceIdByRef.set(d.id, d.device_id);
     index.npus.add(`${d.server_ref}/${d.npu_index}`);
   }
   indexCache.set(cluster.id, index);

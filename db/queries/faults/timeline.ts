@@ -156,15 +156,13 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
     buckets.set(at, bucket);
   }
   const podIds = new Map([...index.superPods].map(([id, ref]) => [ref, id]));
-  const dieIds = new Map<number, number>();
-  for (const [key, die] of index.dies) dieIds.set(die.ref, Number(key.slice(key.indexOf("/") + 1)));
   const events: TimelineEvent[] = rows.rows.map((r) => ({
     id: r.id,
     targetKind: r.target_kind,
     targetKey: r.target_key,
     superPodId: r.super_pod_ref === null ? null : (podIds.get(r.super_pod_ref) ?? null),
     serverId: r.server_ref === null ? null : (index.serversByRef.get(r.server_ref)?.serverId ?? null),
-    deviceId: r.device_ref === null ? null : (dieIds.get(r.device_ref) ?? null),
+    deviceId: r.device_ref === null ? null : (index.deviceIdByRef.get(r.device_ref) ?? null),
     npuIndex: r.npu_index,
     planeKey: r.plane_key,
     kind: r.kind,

@@ -78,7 +78,14 @@ export const jobRanks = pgTable(
     unmatched: jobRankUnmatched("unmatched"),
     deviceIpDiffers: boolean("device_ip_differs").notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.position] }), index("job_ranks_die_key").on(t.dieKey).where(sql`${t.dieKey} is not null`)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.position] }),
+    index("job_ranks_die_key").on(t.dieKey).where(sql`${t.dieKey} is not null`),
+    // The job page's sorts (db/queries/job-ranks.ts), so a page of a 100,000-rank job walks an index, not a sort of all.
+    index("job_ranks_job_problems").on(t.jobId, sql`(${t.dieKey} is not null)`, t.rank, t.position),
+    index("job_ranks_job_rank").on(t.jobId, t.rank, t.position),
+    index("job_ranks_job_server").on(t.jobId, t.serverId, t.deviceId, t.position),
+  ],
 );
 
 /** A diagnosis of a job's HCCL logs (lib/hccl-diagnose), kept with who ran it on which files. */

@@ -24,7 +24,7 @@ const EID_LENGTH = 32;
  * 0 when the text is not one, 1 when it is (lower-case hex), 2 when it has upper-case digits (its key is then the
  * lower-cased text). Hand-written instead of a regular expression: it runs for every address of every rank.
  */
-function eidForm(text: string): 0 | 1 | 2 {
+export function eidForm(text: string): 0 | 1 | 2 {
   if (text.length !== EID_LENGTH) return 0;
   let form: 1 | 2 = 1;
   for (let i = 0; i < EID_LENGTH; i++) {
@@ -75,7 +75,7 @@ export function checkA5(view: A5View, findings: Findings, root: JsonObject): A5S
 }
 
 /** RT100 rank_count in [1, 65536] (A5 reference: 必选, 取值范围 [1, 65536]); RT101 it counts rank_list; RT102 rank_list present. */
-function checkRankCount(view: A5View, findings: Findings, root: JsonObject): void {
+export function checkRankCount(view: A5View, findings: Findings, root: JsonObject): void {
   const { rankCount } = view;
   if (rankCount === undefined) findings.addMessage("RT100", "RT100.missing", "", { count: view.rankEntryCount });
   else if (!isWhole(rankCount) || rankCount < 1 || rankCount > A5_LIMITS.maxRanks) findings.add("RT100", "/rank_count", { value: String(rankCount) });
@@ -85,7 +85,7 @@ function checkRankCount(view: A5View, findings: Findings, root: JsonObject): voi
 }
 
 /** RT104/RT105 rank_id, RT109 local_id, RT110 device_id (A5 reference: [0,64] each), RT112/RT113 ports ([1,65535], avoid [1,1023]). */
-function checkRankFields(rank: A5RankView, findings: Findings): void {
+export function checkRankFields(rank: A5RankView, findings: Findings): void {
   if (rank.rankText === undefined) findings.add("RT104", rank.path);
   else if (rank.rankId === undefined || !isWhole(rank.rankId)) findings.add("RT105", `${rank.path}/rank_id`, { value: rank.rankText });
   // One call per field, not a loop over tuples: no arrays allocated per rank.
@@ -106,7 +106,7 @@ function checkPort(rank: A5RankView, field: string, port: number, findings: Find
 }
 
 /** RT114–RT119 for each level of a rank, then its addresses. */
-function checkLevels(rank: A5RankView, findings: Findings): void {
+export function checkLevels(rank: A5RankView, findings: Findings): void {
   // A5 reference: level_list 必选, "此列表下数组长度不能超过8".
   if (rank.levelListMissing) findings.addMessage("RT114", "RT114.missing", rank.path);
   else if (rank.levelCount > A5_LIMITS.maxLevels) findings.add("RT114", `${rank.path}/level_list`, { count: rank.levelCount });
@@ -206,7 +206,7 @@ function checkRankIds(view: A5View, findings: Findings): void {
 }
 
 /** RT108 (warning) ranks of one AI Server in one block (A5 reference: 建议按照NPU物理连接顺序排序); RT111 unique local_id. */
-function checkServer(server: string, ranks: A5RankView[], findings: Findings): void {
+export function checkServer(server: string, ranks: A5RankView[], findings: Findings): void {
   const byLocalId = new Map<number, A5RankView>();
   const ids: number[] = [];
   for (const rank of ranks) {

@@ -7,7 +7,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useMemo } from "react";
 import { useDuration, useNow } from "@/components/faults/format";
-import { fetchDiagnoses, fetchJob, jobKeys, type JobDetail, type JobDiagnosis } from "@/components/jobs/api";
+import { fetchDiagnoses, fetchJob, jobKeys, type JobDiagnosis, type JobSummary } from "@/components/jobs/api";
 import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
 import { JobCpuBinding } from "@/components/jobs/job-cpu-binding";
 import { JobFaults } from "@/components/jobs/job-faults";
@@ -19,7 +19,7 @@ import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
 
-export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobDetail; initialDiagnoses: JobDiagnosis[] }) {
+export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSummary; initialDiagnoses: JobDiagnosis[] }) {
   const t = useTranslations("jobs");
   const duration = useDuration();
   const now = useNow();
@@ -60,8 +60,8 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobDet
         <Descriptions.Item label={t("fields.rankTable")}>
           {job.rankTableId !== null ? (
             <Link href={`/rank-tables/${job.rankTableId}`}>{t("openRankTable")}</Link>
-          ) : job.rankTableText ? (
-            t("broughtTable")
+          ) : job.rankTableBytes !== null ? (
+            <a href={`/api/v1/jobs/${job.id}/rank-table`}>{t("broughtTable")}</a>
           ) : (
             t("noTable")
           )}

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { appDatabase } from "@/db/client";
 import { listDiagnoses } from "@/db/queries/job-diagnoses";
-import { getJob } from "@/db/queries/jobs";
+import { loadJobSummary } from "@/db/queries/job-ranks";
 import { requirePage } from "@/server/auth/page";
+import { readForPage } from "@/server/http/read-routing";
 import { JobClient } from "./client";
 
 export const dynamic = "force-dynamic";
@@ -18,8 +18,11 @@ export default async function JobPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   await requirePage("read", `/jobs/${id}`);
   if (!/^\d{1,9}$/.test(id)) notFound();
-  const { db } = appDatabase();
-  const job = await getJob(db, Number(id));
-  if (!job) notFound();
-  return <JobClient initialJob={job} initialDiagnoses={await listDiagnoses(db, job.id)} />;
+  // The same loader as GET /api/v1/jobs/{id}: the job, its counts and first page of ranks, never all of them.
+  const { value } = await readForPage(async ({ db }) => {
+    const job = await loadJobSummary(db, Number(id));
+    return job && { job, diagnoses: await listDiagnoses(db, job.id) };
+  });
+  if (!value) notFound();
+  return <JobClient initialJob={value.job} initialDiagnoses={value.diagnoses} />;
 }

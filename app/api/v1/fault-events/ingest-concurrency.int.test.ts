@@ -21,6 +21,8 @@ let token = "";
 const none = { params: Promise.resolve({}) };
 
 beforeAll(async () => {
+  // The instance's ingestion bound (server/faults/ingest-admission.ts) would run these batches one at a time.
+  process.env.RANKSCOPE_INGEST_CONCURRENCY = "8";
   ({ POST: post } = await import("./route"));
   const { db } = testDatabase();
   await seedDemo(db, [demoA3Cluster(2, 4)]);

@@ -5,7 +5,9 @@ import { ingestFaultEvents, listTimeline } from "@/db/queries/faults";
 import { maxBatchBytes } from "@/db/schema/fault-event/constants";
 import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { queryObject } from "@/server/faults/http";
+import { admitIngest } from "@/server/faults/ingest-admission";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { jsonRead } from "@/server/http/read-routing";
@@ -26,17 +28,28 @@ export const GET = unproxiedRoute("read", async ({ request }) => {
  * `POST /api/v1/fault-events[?atomic=all|item]`: a JSON array of at most 10,000 events. Answers 200 with
  * `{changed, counts: {created, closed, unchanged, invalid}, items: [{index, status, id?, error?}]}`; with
  * `atomic=all` (the default) one invalid item writes nothing and answers 422 `invalid_events` with the items.
- * `dryRun=1` says what would happen and writes nothing.
+ * `dryRun=1` says what would happen and writes nothing. Past the instance's ingestion bound (a few batches at a
+ * time and a short queue: server/faults/ingest-admission.ts) 429 `ingest_busy` with Retry-After, before the body is read.
  */
 export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { atomic, dryRun } = ingestQuerySchema.parse(queryObject(request));
-  const items = await readJson(request, batchSchema, maxBatchBytes);
-  const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });
-  if (atomic === "all" && result.counts.invalid > 0) {
-    throw new ApiError(422, "invalid_events", `${result.counts.invalid} of ${items.length} events are invalid; nothing was written`, {
-      counts: result.counts,
-      items: result.items.filter((item) => item.status === "invalid"),
-    });
+  const release = await admitIngest(request.signal);
+  try {
+    const items = await readJson(request, batchSchema, maxBatchBytes);
+    const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });
+    if (atomic === "all" && result.counts.invalid > 0) {
+      throw new ApiError(422, "invalid_events", `${result.counts.invalid} of ${items.length} events are invalid; nothing was written`, {
+        counts: result.counts,
+        items: result.items.filter((item) => item.status === "invalid"),
+      });
+    }
+    return NextResponse.json(result);
+  } finally {
+    release();
   }
-  return NextResponse.json(result);
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

@@ -10,7 +10,7 @@ import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
-import type { JobDetail } from "@/db/schema/job/validation";
+import type { JobSummary as JobDetail } from "@/db/schema/job/ranks";
 import { demoA2Cluster } from "@/lib/inventory/demo";
 import { completedA3Table, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
 import type { JobPortCheck } from "@/lib/ports/report";

@@ -13,7 +13,8 @@ import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
 import { diagnosisBodyLimit } from "@/db/schema/job/constants";
-import type { JobDetail, JobDiagnosis } from "@/db/schema/job/validation";
+import type { JobSummary as JobDetail } from "@/db/schema/job/ranks";
+import type { JobDiagnosis } from "@/db/schema/job/validation";
 import type { TimelineResult } from "@/lib/faults/api-types";
 import { demoA2Cluster } from "@/lib/inventory/demo";
 import { demoFailedJob } from "@/lib/jobs/demo-job";
@@ -63,7 +64,7 @@ describe("rings-config ConfigMaps", () => {
     const running = ((await completed.json()) as { job: JobDetail }).job;
     expect(running).toMatchObject({ state: "running", rankTableStatus: "completed", placement: { ranks: 16, placed: 16, unmatched: 0, servers: 2 } });
     expect(running.startedAt).not.toBeNull();
-    expect(running.ranks[9]).toMatchObject({ rank: 9, dieId: "a2-node1/d1", match: "server-and-device" });
+    expect(running.ranks.items[9]).toMatchObject({ rank: 9, dieId: "a2-node1/d1", match: "server-and-device" });
 
     // An older version of the ConfigMap arriving late changes nothing.
     expect(await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "150" }))).json()).toMatchObject({ status: "unchanged" });
@@ -90,10 +91,12 @@ describe("tracking a saved rank table as a job", () => {
     expect(response.status).toBe(201);
     const job = (await response.json()) as JobDetail;
     expect(job).toMatchObject({ name: "bert-fine-tune", source: "rank-table", rankTableId: saved.id, rankTableRevision: 1, environment: { HCCL_CONNECT_TIMEOUT: "600" } });
-    expect(job.ranks.map((r) => [r.rank, r.dieId, r.unmatched])).toEqual([
-      [0, "a2-node2/d0", null],
+    // The first page lists the ranks that match no die first, as the page shows them.
+    expect(job.ranks.items.map((r) => [r.rank, r.dieId, r.unmatched])).toEqual([
       [1, null, "unknown-device"],
+      [0, "a2-node2/d0", null],
     ]);
+    expect(job.counts).toMatchObject({ total: 2, placed: 1, unmatched: 1, byReason: { "unknown-device": 1 } });
     const twice = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id }, auth()), none);
     expect(twice.status).toBe(409);
     const list = (await (await routes.list(jsonRequest("/api/v1/jobs?cluster=atlas-a2-demo", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] };
@@ -181,7 +184,7 @@ describe("diagnosing a failed job", () => {
     const job = await create("gpt-cqe");
     // Rank 3 (a2-node0, device 3) logged the error CQE against rank 13 (a2-node1, device 5), naming servers by host IP
     // as EI0013 does (vllm-ascend#7384).
-    const [local, peer] = [job.ranks[3]!, job.ranks[13]!];
+    const [local, peer] = [job.ranks.items[3]!, job.ranks.items[13]!];
     const line = `[PID: 335] 2026-03-13-06:55:06.896.485 Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution. Local information: server ${local.hostIp ?? a2.servers[0]!.hostIp}, device ID ${local.deviceId}, device IP ${local.deviceIp}. Peer information: server ${a2.servers[1]!.hostIp}, device ID ${peer.deviceId}, device IP ${peer.deviceIp}.\n`;
     const diagnose = async (id: number) => {
       const response = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: line }), idOf(id));

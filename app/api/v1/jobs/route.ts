@@ -1,10 +1,12 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { createJob, listJobs } from "@/db/queries/jobs";
+import { createJob } from "@/db/queries/jobs";
+import { listJobs } from "@/db/queries/jobs-list";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { jsonRead } from "@/server/http/read-routing";
 
@@ -28,3 +30,8 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const job = await createJob(handle, input, actor);
   return NextResponse.json({ ...job, ports: await jobPortCheck(handle.db, job.id) }, { status: 201 });
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

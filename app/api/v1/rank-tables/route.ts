@@ -1,6 +1,7 @@
 import { appDatabase } from "@/db/client";
 import { createRankTable, listRankTables } from "@/db/queries/rank-tables";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { rankTableBody } from "@/server/rank-table-worker";
 import { detailResponse } from "./shared";
 import { jsonRead } from "@/server/http/read-routing";
@@ -15,3 +16,8 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { fields, work: canonical } = await rankTableBody(request, "create");
   return detailResponse(await createRankTable(appDatabase().db, { ...fields, text: canonical.text }, actor, canonical), 201);
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

@@ -1,21 +1,28 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { deleteJob, getJob, updateJob } from "@/db/queries/jobs";
+import { loadJobSummary } from "@/db/queries/job-ranks";
+import { deleteJob, updateJob } from "@/db/queries/jobs";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobUpdateSchema } from "@/db/schema/job/validation";
 import { notFound } from "@/lib/errors";
 import { route } from "@/server/auth/guard";
 import { readJson } from "@/server/http/body";
+import { jsonRead } from "@/server/http/read-routing";
 import { jobIdOf, type JobContext } from "@/server/jobs/http";
 
 export const dynamic = "force-dynamic";
 
-/** The job with its rank table, environment and each rank's die (or why it has none). */
-export const GET = route<JobContext>("read", async ({ context }) => {
+/**
+ * The job with its environment, counts over its ranks (placed, unmatched by reason, per super pod), the view that
+ * holds its dies and the first page of its ranks (the rest: `/ranks`; its table's text: `/rank-table`).
+ */
+export const GET = route<JobContext>("read", async ({ request, context }) => {
   const id = await jobIdOf(context);
-  const job = await getJob(appDatabase().db, id);
-  if (!job) throw notFound(`there is no job ${id}`);
-  return NextResponse.json(job);
+  return jsonRead(request, async ({ db }) => {
+    const job = await loadJobSummary(db, id);
+    if (!job) throw notFound(`there is no job ${id}`);
+    return job;
+  });
 });
 
 /** `{state?, startedAt?, endedAt?, environment?, rankEnvironment?}`: what is known later about the job; answered with its port check. */

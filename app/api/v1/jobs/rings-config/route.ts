@@ -4,6 +4,7 @@ import { ingestRingsConfig } from "@/db/queries/jobs-rings-config";
 import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { z } from "zod";
 
@@ -24,3 +25,9 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const result = await ingestRingsConfig(handle, cluster, body, actor);
   return NextResponse.json({ ...result, ports: await jobPortCheck(handle.db, result.job.id) }, { status: result.status === "created" ? 201 : 200 });
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const GET = methodNotAllowedRoute;
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

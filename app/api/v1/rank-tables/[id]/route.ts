@@ -3,6 +3,7 @@ import { appDatabase } from "@/db/client";
 import { deleteRankTable, getRankTable, updateRankTable, updateRankTableMetadata } from "@/db/queries/rank-tables";
 import { rankTableMetadataSchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { rankTableBody } from "@/server/rank-table-worker";
 import { detailResponse, ifMatchRevision, notFound, tableId, type IdContext } from "../shared";
@@ -46,3 +47,6 @@ export const DELETE = unproxiedRoute<IdContext>("write", async ({ context, actor
   if (!(await deleteRankTable(appDatabase().db, id, actor))) throw notFound(id);
   return NextResponse.json({ deleted: id });
 });
+
+/** The method this route lacks: with a body it skips proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const POST = methodNotAllowedRoute;

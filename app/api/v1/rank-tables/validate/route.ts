@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { validateRankTableBody } from "@/server/rank-table-worker";
 import { requestLang } from "../shared";
 
@@ -9,3 +10,9 @@ export const dynamic = "force-dynamic";
 export const POST = unproxiedRoute("read", async ({ request }) => {
   return NextResponse.json(await validateRankTableBody(request, requestLang(request)));
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const GET = methodNotAllowedRoute;
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

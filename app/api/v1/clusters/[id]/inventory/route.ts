@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { replaceInventory } from "@/db/queries/topology";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { ApiError } from "@/server/http/errors";
 import { MAX_ISSUES, previewImport } from "./shared";
 
@@ -31,3 +32,9 @@ export const PUT = unproxiedRoute<{ params: Promise<{ id: string }> }>("write", 
   });
   return NextResponse.json({ revision, counts: preview.counts, diff });
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const GET = methodNotAllowedRoute;
+export const POST = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

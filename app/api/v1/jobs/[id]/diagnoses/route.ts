@@ -6,6 +6,7 @@ import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { effectiveBodyLimit } from "@/server/http/body";
 import type { SkippedInput } from "@/server/hccl-logs/sources";
 import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
@@ -47,3 +48,8 @@ export const POST = unproxiedRoute<JobContext>("write", async ({ request, contex
   const diagnosis = await storeDiagnosis(appDatabase(), id, report, { files: report.stats.files, bytes: counter.bytes }, actor);
   return NextResponse.json(diagnosis, { status: 201 });
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { unproxiedRoute } from "@/server/auth/guard";
+import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { MAX_ISSUES, previewImport } from "../shared";
 
 export const dynamic = "force-dynamic";
@@ -20,3 +21,9 @@ export const POST = unproxiedRoute<{ params: Promise<{ id: string }> }>("write",
     diff: preview.diff,
   });
 });
+
+/** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */
+export const GET = methodNotAllowedRoute;
+export const PUT = methodNotAllowedRoute;
+export const PATCH = methodNotAllowedRoute;
+export const DELETE = methodNotAllowedRoute;

@@ -1,0 +1,259 @@
+"use client";
+
+import { Alert, App, Button, Input, Space, Tooltip, Typography } from "antd";
+import { useTranslations } from "next-intl";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCan } from "@/components/auth/current-user";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import type { Issue, Lang } from "@/lib/rank-table";
+import type { GridField } from "@/lib/rank-table-workspace/edit";
+import type { DeviceRow, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
+import { HOSTED_FROM_ROWS, type TableSummary } from "@/lib/rank-table-workspace/table-host";
+import { selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree-selection";
+import { saveRankTableBlob } from "./api";
+import type { ClusterLinkValue } from "./cluster-link";
+import { clearDraft, draftKey, saveDraft } from "./drafts";
+import { exportFileName } from "./export-actions";
+import { createFindingsStore, FindingsContext } from "./findings-store";
+import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
+import { ProblemsTable, type Problem } from "./problems-table";
+import type { SeverityFilter } from "./severity-counts";
+import { StructureTree } from "./structure-tree";
+import { useHostedTable } from "./use-hosted-table";
+import type { HostedChannel } from "./use-validation";
+import { useWorkspaceShortcuts } from "./use-workspace-shortcuts";
+import { GRID_HEIGHT } from "./visual-editor";
+
+const MIB = 1024 * 1024;
+/**
+ * A draft is written this long after the last edit: writing a 524,288-rank table takes the worker seconds (bench:
+ * `editor`), during which edits wait, so not after every pause in typing.
+ */
+const DRAFT_DELAY_MS = 5000;
+
+/** The tree's structure from the summary: servers without their dies (they are in the worker), so server nodes are leaves. */
+function summaryStructure(summary: TableSummary): TableStructure {
+  const byIndex = new Map<number, ServerNode>();
+  const pods: PodNode[] = summary.pods.map((pod) => ({
+    index: pod.index,
+    superPodId: pod.superPodId,
+    servers: pod.servers.map((server) => {
+      const node: ServerNode = { ...server, source: {} };
+      byIndex.set(server.index, node);
+      return node;
+    }),
+  }));
+  return { rows: [], servers: [...byIndex.values()], pods, superPodMode: summary.superPodMode };
+}
+
+/** How many rows the grid shows for a node, by the summary. */
+function rowCountOf(summary: TableSummary, node: string | undefined): number {
+  const server = selectedServerOf(node);
+  const pod = selectedPodOf(node);
+  if (server !== undefined) return summary.pods.flatMap((entry) => entry.servers).find((entry) => entry.index === server)?.rowCount ?? summary.rows;
+  if (pod !== undefined) return summary.pods.find((entry) => entry.index === pod)?.servers.reduce((sum, entry) => sum + entry.rowCount, 0) ?? summary.rows;
+  return summary.rows;
+}
+
+function download(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+interface Props {
+  channel: HostedChannel;
+  summary: TableSummary;
+  notes: Issue[];
+  lang: Lang;
+  name: string;
+  onNameChange: (name: string) => void;
+  link: ClusterLinkValue;
+}
+
+/**
+ * The editor of a table too large for the main thread (HOSTED_FROM_ROWS rows or more; issue 21 item 3): the worker
+ * keeps it, this shows its summary, tree (super pods and servers), the rows in view, and its findings as they
+ * stream in. Edits, undo and redo go to the worker; export, save and drafts take Blob parts the worker writes. The
+ * JSON text view, the repairs and the diff need the whole table (or its text) here, so they are said to be off.
+ */
+export function HostedWorkspace({ channel, summary: initial, notes, lang, name, onNameChange, link }: Props) {
+  const t = useTranslations("rankTables.editor");
+  const tRoot = useTranslations("rankTables");
+  const { message } = App.useApp();
+  const canWrite = useCan("write");
+  const { summary, findings, edit, undo, redo, locate, exportBlob } = useHostedTable(channel, initial, notes, lang);
+  const [node, setNode] = useState<string | undefined>();
+  const [selectedRow, setSelectedRow] = useState<string | undefined>();
+  const [severity, setSeverity] = useState<SeverityFilter>("all");
+  const [saved, setSaved] = useState<{ id: number; revision: number } | undefined>();
+  const [busy, setBusy] = useState<"export" | "save" | undefined>();
+  const grid = useRef<HostedGridHandle>(null);
+  const [store] = useState(createFindingsStore);
+  useLayoutEffect(() => store.set(findings.index), [store, findings.index]);
+  const structure = useMemo(() => summaryStructure(summary), [summary]);
+  const head = findings.head;
+  const counts = head?.counts ?? { error: 0, warning: 0, info: 0 };
+
+  const onCellChange = useCallback(
+    (row: DeviceRow, field: GridField, value: string | undefined) =>
+      edit(row.rank === undefined ? { type: "set", path: { server: row.server, device: row.device }, field, value } : { type: "setRank", rank: row.rank, field, value }),
+    [edit],
+  );
+  const onRemoveRow = useCallback((row: DeviceRow) => edit(row.rank === undefined ? { type: "removeDevice", server: row.server, device: row.device } : { type: "removeRank", rank: row.rank }), [edit]);
+  const onSelectNode = useCallback((key: string | undefined) => setNode(key), []);
+
+  const selectIssue = useCallback(
+    async (issue: Problem) => {
+      let at = await locate(node, issue.path);
+      // Not among the selected node's rows: look among all of them.
+      if (at && at.index < 0 && node !== undefined) {
+        at = await locate(undefined, issue.path);
+        if (at && at.index >= 0) setNode(undefined);
+      }
+      if (!at || at.index < 0) return;
+      if (at.rowKey) setSelectedRow(at.rowKey);
+      // After a node change the grid scrolls to the top first: focus on the next frame.
+      requestAnimationFrame(() => grid.current?.focus(at.index, at.rowKey, at.field));
+    },
+    [locate, node],
+  );
+
+  const onExport = async () => {
+    setBusy("export");
+    try {
+      download(await exportBlob(), exportFileName(name));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const save = async () => {
+    if (!name.trim()) {
+      message.error(t("nameRequired"));
+      return;
+    }
+    setBusy("save");
+    try {
+      const answer = await channel.request({ type: "writeBlob", jsonString: true });
+      if (answer.type !== "blob") return;
+      if (answer.blob.size > rankTableBodyLimit) {
+        message.error(t("tooLargeToSave", { size: Math.ceil(answer.blob.size / MIB), limit: rankTableBodyLimit / MIB }));
+        return;
+      }
+      const fields = JSON.stringify({ name: name.trim(), comment: "", clusterId: link.clusterId });
+      const body = new Blob([`${fields.slice(0, -1)},"text":"`, answer.blob, `"}`], { type: "application/json" });
+      const detail = await saveRankTableBlob(saved, body);
+      setSaved({ id: detail.id, revision: detail.revision });
+      draftedRevision.current = summary.revision;
+      void clearDraft(draftKey(saved?.id));
+      message.success(t("saved", { revision: detail.revision }));
+    } catch (error) {
+      message.error(t("saveFailed", { reason: (error as Error).message }));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  // Unsaved work is kept in the browser (IndexedDB takes the Blob the worker writes), offered back when the editor opens.
+  const draftedRevision = useRef(0);
+  useEffect(() => {
+    if (summary.revision === 0 || summary.revision === draftedRevision.current) return;
+    let superseded = false;
+    const timer = setTimeout(
+      () =>
+        void exportBlob().then((blob) => {
+          if (superseded) return;
+          draftedRevision.current = summary.revision;
+          return saveDraft({ key: draftKey(saved?.id), name, baseRevision: saved?.revision ?? 0, text: "", blob, cluster: saved ? undefined : link, savedAt: new Date().toISOString() });
+        }),
+      DRAFT_DELAY_MS,
+    );
+    return () => {
+      superseded = true;
+      clearTimeout(timer);
+    };
+  }, [summary.revision, exportBlob, saved, name, link]);
+
+  useWorkspaceShortcuts({ canSave: canWrite && busy === undefined, save: () => void save(), undo, redo });
+
+  const problems = findings.issues as Problem[];
+  return (
+    <Space orientation="vertical" style={{ width: "100%" }} size="middle" data-testid="hosted-workspace">
+      <Space wrap>
+        <Input aria-label={t("name")} placeholder={t("name")} value={name} onChange={(event) => onNameChange(event.target.value)} style={{ width: 280 }} />
+        <Tooltip title="Ctrl+Z">
+          <Button onClick={undo} disabled={!summary.canUndo || !canWrite}>
+            {t("undo")}
+          </Button>
+        </Tooltip>
+        <Tooltip title="Ctrl+Shift+Z">
+          <Button onClick={redo} disabled={!summary.canRedo || !canWrite}>
+            {t("redo")}
+          </Button>
+        </Tooltip>
+        <Button onClick={() => void onExport()} loading={busy === "export"}>
+          {t("downloadJson")}
+        </Button>
+        {canWrite && (
+          <Button type="primary" onClick={() => void save()} loading={busy === "save"}>
+            {t("save")}
+          </Button>
+        )}
+        {saved && <Typography.Text type="secondary">{t("revisionTag", { revision: saved.revision })}</Typography.Text>}
+      </Space>
+      <Alert
+        role="status"
+        aria-label={tRoot("reportLabel")}
+        type={head === undefined ? "info" : head.valid ? (counts.warning ? "warning" : "success") : "error"}
+        showIcon
+        title={head === undefined ? t("checking") : head.valid ? tRoot("valid") : tRoot("invalid", { count: counts.error })}
+        description={
+          head && (
+            <span>
+              {tRoot("counts", counts)} · {tRoot(head.mode === "super-pod" ? "modeSuperPod" : "modeAiServer")} · {t("stats", head.stats)}
+              {findings.pending ? ` · ${t("checking")}` : ""}
+            </span>
+          )
+        }
+      />
+      <Alert type="info" showIcon title={t("hostedTitle", { rows: summary.rows })} description={t("hostedNotice", { limit: HOSTED_FROM_ROWS })} />
+      <FindingsContext value={store}>
+        <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
+          <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
+            <StructureTree structure={structure} selected={node} onSelect={onSelectNode} height={GRID_HEIGHT} dies={false} />
+          </div>
+          <div>
+            {node && (
+              <Space style={{ marginBottom: 8 }}>
+                <Typography.Text type="secondary">{t("showing", { count: rowCountOf(summary, node), total: summary.rows })}</Typography.Text>
+                <Button size="small" type="link" onClick={() => setNode(undefined)}>
+                  {t("showAll")}
+                </Button>
+              </Space>
+            )}
+            <HostedGrid
+              ref={grid}
+              channel={channel}
+              node={node}
+              rowCount={rowCountOf(summary, node)}
+              revision={summary.revision}
+              fields={summary.fields}
+              readOnly={!canWrite}
+              selectedRow={selectedRow}
+              onSelectRow={setSelectedRow}
+              onChange={onCellChange}
+              onRemove={onRemoveRow}
+              height={GRID_HEIGHT}
+            />
+          </div>
+        </div>
+      </FindingsContext>
+      <ProblemsTable issues={problems} counts={head ? { ...counts, all: counts.error + counts.warning + counts.info } : undefined} severity={severity} onSeverityChange={setSeverity} onSelect={(issue) => void selectIssue(issue)} />
+    </Space>
+  );
+}

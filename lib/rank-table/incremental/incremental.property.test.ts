@@ -1,0 +1,158 @@
+/**
+ * Exactness of the incremental validator: after every edit of a random sequence, on "2.0" tables (generated, the A5
+ * reference examples, and both with planted duplicates) and on "1.0"/"1.2" tables (validated in full), its report
+ * equals what validateRankTable gives for the same table, in both languages and under a small cap.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyEdit, type Edit } from "../../rank-table-workspace/edit";
+import { generateA5Table } from "../generate-a5";
+import { generateFromTemplate } from "../generate";
+import { isJsonObject, type JsonObject, type JsonValue, type Lang } from "../model";
+import { parseRankTable } from "../parse";
+import { fixtureText, superPodTable, aiServerTable } from "../test-support/tables";
+import { validateRankTable } from "../validate";
+import { IncrementalValidator } from "./index";
+
+const runs = Number(process.env.FUZZ_RUNS ?? 150);
+const SMALL_CAP = { total: 12, perCode: 3 };
+
+const a5Fixture = (name: string) => parseRankTable(fixtureText(name)).value as JsonObject;
+
+/** A "2.0" table whose rank 1 repeats rank 0's first EID and rank_id, and whose rank 2 has an IPv4 address. */
+function withDuplicates(table: JsonObject): JsonObject {
+  const copy = structuredClone(table);
+  const ranks = copy.rank_list as JsonObject[];
+  const addressesOf = (rank: JsonObject) => ((rank.level_list as JsonObject[])[0]!.rank_addr_list as JsonObject[]);
+  addressesOf(ranks[1]!)[0]!.addr = addressesOf(ranks[0]!)[0]!.addr!;
+  ranks[1]!.rank_id = 0;
+  if (ranks[2]) addressesOf(ranks[2])[0] = { addr_type: "IPV4", addr: "10.0.0.1", ports: ["d2h"] };
+  return copy;
+}
+
+const A5_TABLES: (() => JsonValue)[] = [
+  () => generateA5Table({ racks: 2, npusPerRack: 4 }) as unknown as JsonValue,
+  () => generateA5Table({ racks: 3, npusPerRack: 2, superPodId: "sp" }) as unknown as JsonValue,
+  () => a5Fixture("a5-reference-4p.jsonc"),
+  () => a5Fixture("a5-reference-eid.jsonc"),
+  () => withDuplicates(generateA5Table({ racks: 2, npusPerRack: 3 }) as unknown as JsonObject),
+];
+const V1_TABLES: (() => JsonValue)[] = [
+  superPodTable,
+  aiServerTable,
+  () => generateFromTemplate({ superPods: 2, serversPerSuperPod: 2, npusPerServer: 2 }) as unknown as JsonValue,
+];
+
+const numbers = ["0", "1", "2", "3", "5", "7", "64", "65", "80", "1023", "16000", "70000", "x", "01", ""];
+const addrs = ["10.0.0.1", "10.0.0.2", "fd00::1", "000000000000000000100000dfdf0020", "000000000000000000100000DFDF0020", "00000000000000000000000000000001", "xx.xx.xx.xx", "bad"];
+
+/** Changes one address field of a rank, sharing every other entry (as an edit in the JSON view of one rank would). */
+interface LevelEdit {
+  type: "level";
+  rank: number;
+  level: number;
+  address: number;
+  field: "addr" | "addr_type" | "net_layer" | "net_instance_id" | "ports" | "drop-address" | "copy-addr";
+  value: string;
+}
+
+type AnyEdit = Edit | LevelEdit | { type: "clone" };
+
+function applyLevelEdit(table: JsonValue, edit: LevelEdit): JsonValue {
+  if (!isJsonObject(table) || !Array.isArray(table.rank_list)) return table;
+  const ranks = table.rank_list;
+  const rank = ranks[edit.rank % Math.max(ranks.length, 1)];
+  if (!isJsonObject(rank) || !Array.isArray(rank.level_list) || rank.level_list.length === 0) return table;
+  const copy = structuredClone(rank);
+  const levels = copy.level_list as JsonValue[];
+  const level = levels[edit.level % levels.length];
+  if (!isJsonObject(level)) return table;
+  const addresses = Array.isArray(level.rank_addr_list) ? level.rank_addr_list : [];
+  const at = edit.address % Math.max(addresses.length, 1);
+  const address = addresses[at];
+  if (edit.field === "net_layer") level.net_layer = edit.value === "x" ? "x" : Number(edit.value) % 3;
+  else if (edit.field === "net_instance_id") level.net_instance_id = `rack${edit.value}`;
+  else if (edit.field === "drop-address") addresses.splice(at, 1);
+  else if (!isJsonObject(address)) return table;
+  else if (edit.field === "addr") address.addr = edit.value;
+  else if (edit.field === "addr_type") address.addr_type = edit.value;
+  else if (edit.field === "ports") address.ports = [edit.value];
+  else {
+    // Another rank's address: a duplicate across ranks (RT124), the commonest mistake of a hand edit.
+    const other = ranks[(edit.rank + 1 + Number(edit.value.length)) % ranks.length];
+    const otherAddress = isJsonObject(other) && Array.isArray(other.level_list) && isJsonObject(other.level_list[0]) && Array.isArray(other.level_list[0].rank_addr_list) ? other.level_list[0].rank_addr_list[0] : undefined;
+    if (!isJsonObject(otherAddress)) return table;
+    address.addr = otherAddress.addr!;
+  }
+  const next = ranks.slice();
+  next[edit.rank % ranks.length] = copy;
+  return { ...table, rank_list: next };
+}
+
+const a5Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ type: fc.constant("setRank" as const), rank: fc.nat({ max: 12 }), field: fc.constantFrom("rank_id", "local_id", "device_id", "device_port", "host_port"), value: fc.option(fc.constantFrom(...numbers), { nil: undefined }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      type: fc.constant("level" as const),
+      rank: fc.nat({ max: 12 }),
+      level: fc.nat({ max: 2 }),
+      address: fc.nat({ max: 4 }),
+      field: fc.constantFrom("addr", "addr_type", "net_layer", "net_instance_id", "ports", "drop-address", "copy-addr"),
+      value: fc.constantFrom(...addrs, "EID", "IPV4", "ipv4", "eid", "0", "1", "2", "x", "0/1", "d2h"),
+    }) as fc.Arbitrary<LevelEdit>,
+  },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("removeRank" as const), rank: fc.nat({ max: 12 }) }) },
+  // The whole table again, as a clone (the editor's undo, repairs, language switch): equal entries are not re-checked.
+  { weight: 1, arbitrary: fc.constant({ type: "clone" as const }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.constant({}), field: fc.constantFrom("rank_count", "status"), value: fc.option(fc.constantFrom("1", "completed", "x"), { nil: undefined }) }) },
+);
+
+const v1Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.record({ server: fc.nat({ max: 3 }), device: fc.nat({ max: 4 }) }), field: fc.constantFrom("device_ip", "rank_id", "device_id", "backup_device_ip", "host_port"), value: fc.option(fc.constantFrom(...numbers, ...addrs), { nil: undefined }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("addDevice" as const), server: fc.nat({ max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("removeServer" as const), server: fc.nat({ max: 3 }) }) },
+);
+
+function apply(table: JsonValue, edit: AnyEdit): JsonValue {
+  if (edit.type === "clone") return structuredClone(table);
+  return edit.type === "level" ? applyLevelEdit(table, edit) : applyEdit(table, edit);
+}
+
+function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number } {
+  const options = capped ? { lang, limits: SMALL_CAP } : { lang };
+  const validator = new IncrementalValidator();
+  let table = start;
+  expect(validator.validate(table, options)).toEqual(validateRankTable(table, options));
+  let incremental = 0;
+  for (const edit of edits) {
+    table = apply(table, edit);
+    const report = validator.validate(table, options);
+    expect(report, JSON.stringify(edit)).toEqual(validateRankTable(table, options));
+    if (validator.lastRun === "incremental") incremental++;
+  }
+  return { incremental };
+}
+
+describe("incremental validation equals full validation after every edit", () => {
+  it('"2.0" tables: rank fields, addresses and levels, removals, header edits', () => {
+    let incremental = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: A5_TABLES.length - 1 }), fc.array(a5Edit, { minLength: 1, maxLength: 25 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
+        incremental += checkSequence(A5_TABLES[which]!(), edits, lang, capped).incremental;
+      }),
+      { numRuns: runs },
+    );
+    // The property must exercise the incremental path, not only the full fallback.
+    expect(incremental).toBeGreaterThan(runs * 2);
+  });
+
+  it('"1.0" and "1.2" tables (validated in full)', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: V1_TABLES.length - 1 }), fc.array(v1Edit, { minLength: 1, maxLength: 10 }), fc.constantFrom<Lang>("en", "zh"), (which, edits, lang) => {
+        checkSequence(V1_TABLES[which]!(), edits, lang, false);
+      }),
+      { numRuns: Math.ceil(runs / 3) },
+    );
+  });
+});

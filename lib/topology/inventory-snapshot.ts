@@ -1,0 +1,74 @@
+import type { ClusterSpec, DieRef, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
+import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
+
+/**
+ * A cluster's inventory as the topology index needs it (no "2.0" network levels), in columns: what
+ * db/queries/inventory-snapshot.ts stores per inventory revision and a server process reads in one value when it
+ * has no index of that revision. Columns of numbers parse into packed arrays with no object per die or link, so a
+ * 524,288-NPU SuperCluster's half a million dies and million links cost a few arrays, not a few million rows.
+ *
+ * Order is the rows' order in loadClusterInventory (db/queries/topology.ts): super pods and servers by position,
+ * dies by server row, NPU index and die index, links by row id; so the inventory decoded here equals the one read
+ * from the rows (db/queries/inventory-snapshot.int.test.ts).
+ */
+export interface InventorySnapshot {
+  format: 1;
+  superPodIds: string[];
+  /** Per server: server_id, host IP, model, super_pod_id. */
+  servers: [string, string | null, ServerModel, string | null][];
+  dies: {
+    /** The die's server, as its place in `servers`. */
+    server: number[];
+    npuIndex: number[];
+    deviceId: number[];
+    dieIndex: (0 | 1)[];
+    superDeviceId: (number | null)[];
+    deviceIp: (string | null)[];
+    devicePort: (number | null)[];
+    backupDeviceIp: (string | null)[];
+    backupDevicePort: (number | null)[];
+    hostPort: (number | null)[];
+  };
+  /** The link kinds `links.kind` points into. */
+  kinds: LinkKind[];
+  /** Ends as places in `dies`. */
+  links: { kind: number[]; source: number[]; target: number[] };
+}
+
+export const inventorySnapshotFormat = 1;
+
+/** The inventory a snapshot holds, in the shape loadClusterInventory gives (without network levels). */
+export function inventoryFromSnapshot(snapshot: InventorySnapshot): Pick<ClusterSpec, "superPodIds" | "servers" | "links"> {
+  if (snapshot.format !== inventorySnapshotFormat) throw new Error(`unknown inventory snapshot format ${String(snapshot.format)}`);
+  const servers: ServerSpec[] = snapshot.servers.map(([serverId, hostIp, model, superPodId]) => ({ serverId, hostIp, model, superPodId, npus: [] }));
+  const { dies } = snapshot;
+  const count = dies.server.length;
+  // One end object per die, shared by all its links (they are only read), as loadClusterInventory does.
+  const ends: DieRef[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const server = servers[dies.server[i]!]!;
+    const npuIndex = dies.npuIndex[i]!;
+    // A server's dies come together and by NPU index: its NPU is its last one, or a new one.
+    let npu: NpuSpec | undefined = server.npus[server.npus.length - 1];
+    if (!npu || npu.npuIndex !== npuIndex) {
+      npu = { npuIndex, dies: [] };
+      server.npus.push(npu);
+    }
+    const die: DieSpec = {
+      deviceId: dies.deviceId[i]!,
+      dieIndex: dies.dieIndex[i]!,
+      superDeviceId: dies.superDeviceId[i]!,
+      deviceIp: dies.deviceIp[i]!,
+      devicePort: dies.devicePort[i]!,
+      backupDeviceIp: dies.backupDeviceIp[i]!,
+      backupDevicePort: dies.backupDevicePort[i]!,
+      hostPort: dies.hostPort[i]!,
+    };
+    npu.dies.push(die);
+    ends[i] = { serverId: server.serverId, deviceId: die.deviceId };
+  }
+  const { kind, source, target } = snapshot.links;
+  const links: LinkSpec[] = new Array(kind.length);
+  for (let i = 0; i < kind.length; i++) links[i] = { kind: snapshot.kinds[kind[i]!]!, source: ends[source[i]!]!, target: ends[target[i]!]! };
+  return { superPodIds: snapshot.superPodIds, servers, links };
+}

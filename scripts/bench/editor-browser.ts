@@ -1,0 +1,148 @@
+/**
+ * `npm run bench -- editor-browser`: the editor opening a generated "2.0" table from a file in Chromium (issue 21
+ * item 3: 524,288 ranks in under 10 s), through the worker path (components/rank-tables/hosted-table.ts). Serves the
+ * existing production build in .next-e2e (`npx tsx scripts/production-build.ts`, or an e2e run, makes it; set
+ * RANKSCOPE_BENCH_BUILD=1 to build first) on a throwaway embedded database. Per size: file chosen → first grid rows,
+ * → validation report shown; the page's main-thread task time over the open (CDP Performance.getMetrics
+ * TaskDuration) and its long tasks after the rows are drawn; the load average beside every figure.
+ * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288).
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "@/db/embedded";
+import { systemActor } from "@/db/queries/audit";
+import { createUser } from "@/db/queries/users";
+import { generateA5Table, type JsonValue } from "@/lib/rank-table";
+import { writeRankTableParts } from "@/lib/rank-table/write-parts";
+import { lockCheckout } from "../e2e-lock";
+import { buildStandalone, standaloneServer } from "../production-build";
+import { withDemoDatabase } from "./demo-database";
+import type { BenchSection } from "./index";
+
+const user = { username: "bench_editor", password: "bench-editor-password" };
+const load = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
+
+/** Writes the table's canonical text part by part: at 524,288 ranks it is longer than a string can be. */
+async function writeTable(ranks: number): Promise<{ file: string; bytes: number }> {
+  const file = path.join(os.tmpdir(), `rankscope-bench-editor-${ranks}.json`);
+  const parts = writeRankTableParts(generateA5Table({ racks: ranks / 64, npusPerRack: 64 }) as unknown as JsonValue);
+  const out = createWriteStream(file);
+  let bytes = 0;
+  for (const part of parts) {
+    bytes += Buffer.byteLength(part);
+    if (!out.write(part)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return { file, bytes };
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let tries = 0; tries < 240; tries++) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not answer within 2 minutes`);
+}
+
+async function openInBrowser(base: string, ranks: number): Promise<void> {
+  const { file, bytes } = await writeTable(ranks);
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: user, headers: { origin: base } });
+    if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
+    await context.addInitScript(() => {
+      const w = window as typeof window & { __longTasks: { start: number; duration: number }[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: "longtask", buffered: true });
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(600_000);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const taskSeconds = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0);
+    await page.goto(`${base}/rank-tables/new`);
+    const input = page.locator('input[type="file"]').first();
+    await input.waitFor({ state: "attached" });
+    // RANKSCOPE_BENCH_PROFILE=1: what the main thread ran from the file chosen to the report (top self times).
+    const profiling = process.env.RANKSCOPE_BENCH_PROFILE === "1";
+    if (profiling) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+    }
+    const tasksBefore = await taskSeconds();
+    const started = Date.now();
+    await input.setInputFiles(file);
+    const firstCell = page.locator('[data-cell="r0:rank_id"]');
+    await firstCell.waitFor();
+    const drawn = Date.now() - started;
+    const drawnAt = await page.evaluate(() => performance.now());
+    const tasksAtDrawn = await taskSeconds();
+    await page.getByRole("status", { name: "Validation report" }).filter({ hasText: /Valid|error/ }).waitFor();
+    const reported = Date.now() - started;
+    const tasksAtReport = await taskSeconds();
+    if (profiling) {
+      const { profile } = await cdp.send("Profiler.stop");
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      profile.samples?.forEach((id, index) => {
+        const frame = byId.get(id)!.callFrame;
+        const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[index] ?? 0));
+      });
+      for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(micros / 1000).toFixed(0)} ms ${key}`);
+    }
+    // A scroll to the middle: the rows there are fetched from the worker.
+    const scrollStart = Date.now();
+    await page.getByRole("grid", { name: "Dies" }).locator("div[style*='overflow']").evaluate((element, row) => element.scrollTo({ top: row * 32 }), ranks / 2);
+    await page.locator(`[data-cell="r${ranks / 2}:rank_id"]`).waitFor();
+    const scrolled = Date.now() - scrollStart;
+    const long = await page.evaluate((since) => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks.filter((task) => task.start >= since).map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - since)} ms`), drawnAt);
+    console.log(
+      `${ranks.toLocaleString("en")} ranks (${(bytes / 1024 / 1024).toFixed(0)} MiB file): file chosen → first grid rows ${(drawn / 1000).toFixed(1)} s (main-thread tasks ${((tasksAtDrawn - tasksBefore) * 1000).toFixed(0)} ms), ` +
+        `→ report ${(reported / 1000).toFixed(1)} s (main thread ${((tasksAtReport - tasksBefore) * 1000).toFixed(0)} ms); scroll to the middle → rows ${scrolled} ms; ` +
+        `long tasks after drawn: ${long.length ? long.join(", ") : "none"} (${load()})`,
+    );
+  } finally {
+    await browser.close();
+    await rm(file, { force: true });
+  }
+}
+
+async function run(): Promise<void> {
+  const sizes = (process.env.RANKSCOPE_BENCH_EDITOR_SIZES ?? "16384,131072,524288").split(",").map((size) => Number(size.trim()));
+  const release = await lockCheckout();
+  try {
+    if (process.env.RANKSCOPE_BENCH_BUILD === "1" && (await buildStandalone({ typecheck: false })) !== 0) throw new Error("next build failed");
+    if (!existsSync(standaloneServer)) throw new Error(`no production build at ${standaloneServer}: run \`npx tsx scripts/production-build.ts\` or set RANKSCOPE_BENCH_BUILD=1`);
+    await withDemoDatabase(2, async ({ handle, server: postgres }) => {
+      await createUser(handle.db, { ...user, role: "editor" }, systemActor);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...process.env, RANKSCOPE_STANDALONE_SERVER: standaloneServer, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), DATABASE_URL: postgres.url() },
+      });
+      try {
+        await waitFor(`${base}/api/health`);
+        for (const ranks of sizes) await openInBrowser(base, ranks);
+      } finally {
+        server.kill("SIGTERM");
+      }
+    });
+  } finally {
+    release();
+  }
+}
+
+export const editorBrowserBench: BenchSection = {
+  name: "editor-browser",
+  description: "Chromium: a generated 2.0 table (16k/131k/524k ranks) opened from a file into the worker: first rows, report, main-thread task time, long tasks",
+  run,
+};
