@@ -14,6 +14,7 @@ test.describe("API", () => {
       expect.objectContaining({ name: "Atlas 800T A2 training (demo)", superPods: 0, servers: 4, npus: 32, devices: 32 }),
       // Seeded for e2e/topology-scale.spec.ts (RANKSCOPE_SEED_SCALE=1).
       expect.objectContaining({ name: "SuperCluster (e2e, 64 super pods)", superPods: 64, servers: 1073, npus: 8584, devices: 17168 }),
+      expect.objectContaining({ name: "A2 plain servers (e2e, 1,040 servers)", superPods: 0, servers: 1040, npus: 8320, devices: 8320 }),
     ]);
   });
 

@@ -9,6 +9,8 @@ import { judgeLongTasks, observeLongTasks, takeLongTasks } from "./long-tasks";
  */
 const CLUSTER = "supercluster-e2e";
 const NAME = "SuperCluster (e2e, 64 super pods)";
+/** The 1,040 plain A2 servers seeded beside it (lib/topology/large-cluster.ts `e2ePlainCluster`). */
+const PLAIN = "a2-plain-e2e";
 
 const graph = (page: Page) => page.getByRole("region", { name: "Topology graph" });
 const summary = (page: Page) => page.getByTestId("view-summary");
@@ -98,17 +100,40 @@ test.describe("Topology at SuperCluster scale", () => {
     await expect(summary(page)).toHaveText("Cluster · 64 super pods as aggregates · parameter plane, shape unknown", { timeout: 30_000 });
     await drawn(page, testInfo, "back at the cluster");
 
-    // A pod of 1,040 dies draws its 65 servers as aggregates; drilling in still reaches a server and its dies.
+    // A pod of 65 servers is drawn by rack (8 servers, 64 NPUs each): search lands on the server in its rack's view.
     await search.fill("p0-s064");
     await search.press("Enter");
-    await expect(page).toHaveURL(/level=superpod&id=pod-0&sel=server%3Ap0-s064/);
-    await expect(summary(page)).toHaveText(/^Super pod · 65 servers as aggregates/);
-    await expect(page.getByRole("region", { name: "Needing attention" })).toContainText("65 aggregates drawn; none has faulty or degraded dies.");
-    await drawn(page, testInfo, "super pod of 65 servers as aggregates");
+    await expect(page).toHaveURL(/level=rack&id=pod-0%2Frack8&sel=server%3Ap0-s064/);
+    await expect(summary(page)).toHaveText(/^Rack · 16 dies/);
+    await drawn(page, testInfo, "rack 8 of pod-0");
     await details(page).getByRole("button", { name: "Open this server" }).click();
     await expect(summary(page)).toHaveText("Server · 16 dies · 7 bus planes of 56 switches · parameter plane, shape unknown · 8 links: Backup rail (borrowed NIC)");
     await drawn(page, testInfo, "server p0-s064");
-    await collect("big pod and its server");
+    // Its path runs through its rack; up to the pod, whose 9 racks are aggregates that open to their servers.
+    const path = page.getByRole("navigation", { name: "Topology path" });
+    await expect(path.getByRole("link", { name: /^Rack 8 · p0-s064$/ })).toBeVisible();
+    await path.getByRole("link", { name: "Super pod pod-0" }).click();
+    // The search box keeps its text in the URL (q) while browsing.
+    await expect(page).toHaveURL(/level=superpod&id=pod-0(&q=[^&]*)?$/);
+    await expect(summary(page)).toHaveText(/^Super pod · 9 racks as aggregates/);
+    await expect(page.getByRole("region", { name: "Needing attention" })).toContainText("9 aggregates drawn; none has faulty or degraded dies.");
+    await drawn(page, testInfo, "super pod of 9 racks as aggregates");
+    await collect("big pod, its racks and its server");
+
+    // A cluster of 1,040 plain A2 servers: drawn by rack (130 racks of 8), on the parameter plane when the fabric
+    // has one (then no RoCE lines between racks); search lands in a rack.
+    await page.goto(`/topology?cluster=${PLAIN}`);
+    await expect(summary(page)).toHaveText(/^Cluster · 130 racks as aggregates/);
+    const plainSummary = await summary(page).textContent();
+    if (plainSummary?.includes("parameter plane")) expect(plainSummary).not.toContain("RoCE");
+    await drawn(page, testInfo, "1,040 plain servers as 130 racks");
+    await collect("plain servers by rack");
+    await search.fill("a2-0517");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/level=rack&id=rack64&sel=server%3Aa2-0517/);
+    await expect(summary(page)).toHaveText(/^Rack · 64 dies/);
+    await drawn(page, testInfo, "rack 64 of the plain servers");
+    await collect("a rack of plain servers");
 
     // A link to the neighbourhood opens it again.
     await page.goto(neighbourhoodUrl);
@@ -118,6 +143,35 @@ test.describe("Topology at SuperCluster scale", () => {
 
     await testInfo.attach("long tasks after hydration", { body: JSON.stringify(longTasks, null, 2), contentType: "application/json" });
     judgeLongTasks(testInfo, longTasks, "main-thread tasks over 50 ms after hydration");
+  });
+
+  test("a job on two super pods is drawn over the aggregated cluster: each pod says how many of its dies the job has, and how many are faulty", async ({ page, baseURL }, testInfo) => {
+    test.setTimeout(120_000);
+    await faultOneDie(page, baseURL!);
+    const device = (pod: number, slot: number, id: number, rank: number) => ({ device_id: String(id), device_ip: `10.${pod}.${slot}.${6 + id}`, rank_id: String(rank) });
+    const rankTable = {
+      version: "1.0",
+      status: "completed",
+      server_count: "2",
+      server_list: [
+        { server_id: "p37-s011", device: [device(37, 11, 4, 0), device(37, 11, 5, 1)] },
+        { server_id: "p38-s011", device: [device(38, 11, 4, 2), device(38, 11, 5, 3)] },
+      ],
+    };
+    const created = await page.request.post("/api/v1/jobs", {
+      headers: { origin: baseURL!, "content-type": "application/json" },
+      data: { cluster: CLUSTER, name: `e2e-scale-job-${Date.now()}`, state: "running", rankTable: JSON.stringify(rankTable) },
+    });
+    expect(created.status(), await created.text()).toBeLessThan(300);
+    const job = (await created.json()) as { id: number };
+    const view = (await (await page.request.get(`/api/v1/clusters/${CLUSTER}/topology?job=${job.id}`)).json()) as { nodes: { id: string; job?: unknown }[] };
+    expect(view.nodes.filter((node) => node.job).map((node) => [node.id, node.job])).toEqual([
+      ["pod-37", { dies: 2, faulty: 1, degraded: 0 }],
+      ["pod-38", { dies: 2, faulty: 0, degraded: 0 }],
+    ]);
+    await page.goto(`/jobs/${job.id}`);
+    await expect(page.getByTestId("job-topology").locator('[data-drawn="true"]')).toBeVisible({ timeout: 30_000 });
+    await testInfo.attach("job over 64 aggregated super pods", { body: await page.screenshot(), contentType: "image/png" });
   });
 
   test("in Chinese and the dark theme, the pod with the faulty die is named in words too", async ({ browser, page: editor, baseURL }) => {

@@ -11,7 +11,7 @@ import { migrate, MigrationError } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
 import { bootstrapAdmin } from "@/db/queries/users";
 import { seedDemo, seedDemoAccounts, seedDemoData } from "@/db/seed";
-import { e2eSuperCluster } from "@/lib/topology/large-cluster";
+import { e2ePlainCluster, e2eSuperCluster } from "@/lib/topology/large-cluster";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { resolveDatabase } from "./database";
@@ -51,9 +51,10 @@ async function main(): Promise<number> {
       if (seeded.cpuLayouts) log(`seeded CPU layouts for ${seeded.cpuLayouts} servers`);
       if (seeded.jobs) log(`seeded demo jobs: ${seeded.jobs} (one failed, with its diagnosis)`);
     }
-    // The end-to-end tests' SuperCluster-shaped cluster (64 super pods, past the topology's aggregation thresholds).
+    // The end-to-end tests' SuperCluster-shaped cluster (64 super pods, past the topology's aggregation thresholds) and
+    // cluster of 1,040 plain servers (drawn by rack).
     if (process.env.RANKSCOPE_SEED_SCALE === "1") {
-      const seeded = await seedDemo(handle.db, [e2eSuperCluster()]);
+      const seeded = await seedDemo(handle.db, [e2eSuperCluster(), e2ePlainCluster()]);
       if (seeded.created.length) log(`seeded the scale test cluster: ${seeded.created.join(", ")}`);
     }
     // Demo accounts have published passwords: only ever in the embedded demo database (or when asked explicitly).

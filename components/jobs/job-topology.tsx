@@ -13,6 +13,7 @@ import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import type { DiagnosisReport } from "@/lib/hccl-diagnose";
+import { NO_EXPAND } from "@/lib/topology/url";
 import { fetchJobDies, jobKeys, type JobSummary } from "./api";
 import { jobOverlay } from "./overlay";
 
@@ -35,9 +36,15 @@ export function JobTopology({ job, report }: { job: JobSummary; report: Diagnosi
   // The server decides the view that holds every die of the job (its server, its super pod, or the cluster), so
   // the page never needs all the job's ranks to choose it.
   const { level, id } = job.scope;
-  const view = useQuery({ queryKey: topologyKeys.view(cluster, level, id), queryFn: ({ signal }) => fetchTopologyView(cluster, level, id, signal) });
   // The job's dies in that view, bounded by the view (none when it draws super pods as aggregates).
   const dies = useQuery({ queryKey: jobKeys.dies(job.id), queryFn: ({ signal }) => fetchJobDies(job.id, signal) });
+  // A view of aggregates is asked with the job, so each aggregate says how many of the job's dies it holds.
+  const counted = dies.data?.aggregated ? job.id : undefined;
+  const view = useQuery({
+    queryKey: counted === undefined ? topologyKeys.view(cluster, level, id) : topologyKeys.jobView(cluster, level, id, counted),
+    queryFn: ({ signal }) => fetchTopologyView(cluster, level, id, signal, NO_EXPAND, counted),
+    enabled: dies.data !== undefined,
+  });
   const data = view.data && dies.data ? view.data : undefined;
   const { overlay, rankOfDie } = useMemo(() => jobOverlay(dies.data?.dies ?? [], report), [dies.data, report]);
   const suspects = [...overlay.dies].filter(([, mark]) => mark === "suspect").map(([die]) => die);
@@ -57,7 +64,7 @@ export function JobTopology({ job, report }: { job: JobSummary; report: Diagnosi
             theme={theme}
             labels={labels}
             resetToken={0}
-            overlay={dies.data?.aggregated ? undefined : overlay}
+            overlay={overlay}
             ariaLabel={t("sections.topology")}
             onSelect={(node) => setSelected(node ? nodeKey(node) : null)}
             onDrill={() => undefined}

@@ -57,6 +57,8 @@ export interface ChartLabels {
   /** A short name for narrow dies: "dev 5". */
   dieShort: (node: TopologyNode) => string;
   counts: (node: TopologyNode) => string;
+  /** A job's dies in an aggregate, and how many of them are faulty or degraded ("Job: 12 dies · 1 faulty"). */
+  jobCounts: (job: NonNullable<TopologyNode["job"]>) => string;
   /** A distribution in words, worst first, healthy dies last ("1 faulty · 131,071 healthy"): colour is never the only signal. */
   healthCounts: (counts: HealthCounts) => string;
   rank: (rank: number) => string;
@@ -193,8 +195,11 @@ export function cellPainter(input: PainterInput) {
     const name = `{b|${node.kind === "superpod" && width >= 150 ? labels.superPod(node.id) : node.id}}`;
     const counts = node.healthCounts;
     const trouble = counts ? labels.healthCounts({ ...counts, healthy: 0 }) : "";
+    // With a job drawn over the view, the job's share of the aggregate comes first after its name.
+    const job = overlay && node.job ? labels.jobCounts(node.job) : null;
     let lines: string[];
-    if (height >= 52) lines = [name, ...(node.counts ? [labels.counts(node)] : []), ...(counts ? [labels.healthCounts(counts)] : [])];
+    if (job) lines = height >= 34 ? [name, job] : [`${name} · ${job}`];
+    else if (height >= 52) lines = [name, ...(node.counts ? [labels.counts(node)] : []), ...(counts ? [labels.healthCounts(counts)] : [])];
     else if (height >= 34) lines = [name, trouble || (counts ? labels.healthCounts(counts) : "")];
     else lines = [trouble ? `${name} · ${trouble}` : name];
     return { text: lines.filter(Boolean).join("\n"), position: "insideTopLeft", bold: true, fontSize };
@@ -204,6 +209,9 @@ export function cellPainter(input: PainterInput) {
     const pixels = node.width * pixelsPerUnit;
     if (node.aggregated) return aggregateLabel(node, pixelsPerUnit);
     switch (node.kind) {
+      // A rack is always an aggregate (labelled above).
+      case "rack":
+        return null;
       case "superpod":
         return detail.podLabels === "full"
           ? { text: `{b|${labels.superPod(node.id)}}  ${labels.counts(node)}`, position: "insideTopLeft", bold: true }
@@ -262,10 +270,13 @@ export function cellPainter(input: PainterInput) {
     const label = aggregateLabel(node, pixelsPerUnit);
     const barPixels = node.width * pixelsPerUnit;
     const bar = node.healthCounts ? healthBar(node.healthCounts, Math.min(0.5, 6 / Math.max(1, barPixels))) : [];
+    // With a job drawn over the view: an aggregate the job has no die in is dimmed; one where the job has faulty dies
+    // is outlined as a suspect is.
+    const jobTrouble = overlay && node.job && node.job.faulty + node.job.degraded > 0;
     return {
-      fill: colors.box,
-      stroke: node.health === "faulty" || node.health === "degraded" ? health[node.health] : colors.border,
-      lineWidth: node.health === "faulty" ? 3 : node.health === "degraded" ? 2 : 1,
+      fill: overlay && !node.job ? colors.dimmed : colors.box,
+      stroke: jobTrouble ? OVERLAY_COLORS.suspect : node.health === "faulty" || node.health === "degraded" ? health[node.health] : colors.border,
+      lineWidth: jobTrouble || node.health === "faulty" ? 3 : node.health === "degraded" ? 2 : 1,
       dashed: false,
       label: label && { ...label, width: Math.max(0, node.width * pixelsPerUnit - 8) },
       bar: bar.map((segment) => ({ color: health[segment.tone], from: segment.from, to: segment.to })),

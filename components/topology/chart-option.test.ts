@@ -6,7 +6,8 @@ import { indexOf } from "@/lib/topology/test-support";
 import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
 import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
-import { healthBar, type ChartLabels } from "./cell-painter";
+import { withJobAggregates } from "@/lib/topology/job-aggregates";
+import { healthBar, palette, type ChartLabels } from "./cell-painter";
 import { chartOption, fitScale, fittedExtent, selectionOutline } from "./chart-option";
 import { HEALTH_COLORS, LINK_STYLES, OVERLAY_COLORS } from "./colors";
 import { linkSegments, ROUTE_MARGIN } from "./link-routing";
@@ -19,6 +20,7 @@ const labels: ChartLabels = {
   die: (n) => `Die ${n.dieIndex}`,
   dieShort: (n) => `dev ${n.deviceId}`,
   counts: () => "",
+  jobCounts: (job) => `job ${job.dies} (${job.faulty} faulty)`,
   healthCounts: (c) => `${c.faulty} faulty`,
   rank: (r) => `rank ${r}`,
   linkCount: (k, c) => `${k} ×${c}`,
@@ -66,6 +68,27 @@ describe("chart option", () => {
     expect(dies.get("sp0-node03/d1")).toMatchObject({ stroke: OVERLAY_COLORS.suspect, lineWidth: 3 });
     expect(dies.get("sp0-node03/d2")).toMatchObject({ stroke: OVERLAY_COLORS.timeout, lineWidth: 2 });
     expect(dies.get("sp0-node03/d5")!.fill).not.toBe(HEALTH_COLORS.light.unknown);
+  });
+
+  it("draws a job over aggregated super pods: each pod with its share of the job in words, the pod with the job's faulty die outlined red, pods without the job dimmed", () => {
+    const index = indexOf(largeA3Cluster(64, 17));
+    const health = healthOverlay(index, [{ serverId: "p3-s001", superPodId: "pod-3", deviceId: 2, npuIndex: null, planeKey: null, level: "SeparateNPU" } as never]);
+    const jobDies = ["p3-s001/d2", "p3-s001/d3", "p4-s000/d0", "nowhere/d1"];
+    const { view, unplaced } = withJobAggregates(withHealth(buildTopologyView(index, "cluster", null), health), index, jobDies, health);
+    expect(unplaced).toBe(1);
+    expect(view.nodes.filter((n) => n.job).map((n) => [n.id, n.job])).toEqual([
+      ["pod-3", { dies: 2, faulty: 1, degraded: 0 }],
+      ["pod-4", { dies: 1, faulty: 0, degraded: 0 }],
+    ]);
+    const size = { width: 1600, height: 1000 };
+    const overlay = { dies: new Map(jobDies.map((id) => [id, "member" as const])) };
+    const cells = paint(chartOption({ view, size, theme: "light", ranks: undefined, labels, overlay }).series[0], fitScale(view.bounds, size) * 4, view.nodes);
+    const pod = (id: string) => (cells.find(({ node }) => node.id === id)!.element as unknown as { children: DrawnRect[] }).children[0]!;
+    expect(pod("pod-3").style).toMatchObject({ stroke: OVERLAY_COLORS.suspect, lineWidth: 3 });
+    expect(pod("pod-3").textContent?.style.text).toContain("job 2 (1 faulty)");
+    expect(pod("pod-4").textContent?.style.text).toContain("job 1 (0 faulty)");
+    expect(pod("pod-5").style.fill).toBe(palette.light.dimmed);
+    expect(pod("pod-4").style.fill).not.toBe(palette.light.dimmed);
   });
 
   it("outlines the selected node where it is drawn, and nothing for a node the view does not have", () => {

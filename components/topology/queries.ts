@@ -15,10 +15,12 @@ import { expandParams, NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
 
 const base = (cluster: string) => `/api/v1/clusters/${encodeURIComponent(cluster)}/topology`;
 
-export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal, expand: ViewExpand = NO_EXPAND): Promise<TopologyView> {
+/** `job`: a job of the cluster, counted per aggregate of the view (the job page's overlay). */
+export function fetchTopologyView(cluster: string, level: TopologyLevel, id: string | null, signal?: AbortSignal, expand: ViewExpand = NO_EXPAND, job?: number): Promise<TopologyView> {
   const params = new URLSearchParams({ level });
   if (id !== null) params.set("id", id);
   expandParams(expand, params);
+  if (job !== undefined) params.set("job", String(job));
   return fetchJson(`${base(cluster)}?${params}`, topologyViewSchema, { signal });
 }
 

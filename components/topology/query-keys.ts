@@ -12,6 +12,8 @@ export const topologyKeys = {
   /** `expand`: a server view's neighbourhood, in the key as its URL parameters ("" for none). */
   view: (cluster: string, level: TopologyLevel, id: string | null, expand: ViewExpand = NO_EXPAND) =>
     ["topology", cluster, "view", level, id, expandParams(expand).toString()] as const,
+  /** A view with a job counted per aggregate (the job page). */
+  jobView: (cluster: string, level: TopologyLevel, id: string | null, job: number) => ["topology", cluster, "view", level, id, `job=${job}`] as const,
   node: (cluster: string, kind: NodeKind | null, id: string | null) => ["topology", cluster, "node", kind, id] as const,
   search: (cluster: string, q: string, field: SearchField) => ["topology", cluster, "search", field, q] as const,
 };

@@ -38,6 +38,7 @@ export function useChartLabels(): ChartLabels {
       die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
       dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
       healthCounts,
+      jobCounts: (job) => t("jobCounts", job),
       counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
       rank: (rank) => t("labels.rank", { rank }),
       linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
@@ -62,6 +63,7 @@ export function useChartLabels(): ChartLabels {
           node.kind === "switch" ? `<div>${escapeHtml(switchLabel(node))}</div>` : "",
           node.counts && node.kind !== "die" && node.kind !== "plane" && node.kind !== "switch" ? `<div>${escapeHtml(t("countsShort", node.counts))}</div>` : "",
           node.healthCounts ? `<div>${escapeHtml(healthCounts(node.healthCounts))}</div>` : "",
+          node.job ? `<div><b>${escapeHtml(t("jobCounts", node.job))}</b></div>` : "",
           node.drillable ? `<div style="opacity:.7">${escapeHtml(t("hintDrill"))}</div>` : "",
         ].join(""),
     };

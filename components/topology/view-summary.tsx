@@ -22,7 +22,9 @@ export function ViewSummary({ view, fetching }: { view: TopologyView | undefined
     const aggregated = view.nodes.filter((n) => n.aggregated).length;
     text = [
       t(`levels.${view.level}`),
-      aggregated > 0 ? t(view.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated }) : null,
+      aggregated > 0
+        ? t(view.nodes.some((n) => n.kind === "rack") ? "summary.aggregatedRacks" : view.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated })
+        : null,
       drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
       planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
       parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,

@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
+import { DomainError } from "@/lib/errors";
 import { linkKinds } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
+import { withJobAggregates } from "@/lib/topology/job-aggregates";
+import { topologyDieId } from "@/lib/jobs/placement";
 import type { TopologyLevel, TopologyView } from "@/lib/topology/model";
+import { podOfRackId } from "@/lib/topology/racks";
 import { NO_EXPAND, type ViewExpand } from "@/lib/topology/url";
 import { buildTopologyView } from "@/lib/topology/view";
 import type { DatabaseHandle } from "../client";
@@ -23,7 +27,7 @@ export interface TopologyViewLoad {
 /**
  * The one loader of a topology view (index and, for a super pod, its bus planes → view → fault health, aggregated
  * per super pod, server and NPU), for the page's first paint and for `GET /api/v1/clusters/{id}/topology`. The health
- * and planes are read first, so the route can answer 304 or a cached body without laying anything out. `expand`: a
+ * and planes (and a job's dies, `jobId`: drawn per aggregate) are read first, so the route can answer 304 or a cached body without laying anything out. `expand`: a
  * server view's neighbourhood (hops along link kinds; none: every kind).
  */
 export async function loadTopologyView(
@@ -32,20 +36,41 @@ export async function loadTopologyView(
   level: TopologyLevel,
   id: string | null,
   expand: ViewExpand = NO_EXPAND,
+  jobId: number | null = null,
 ): Promise<TopologyViewLoad> {
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
   // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
   // too, since choosing another fabric profile changes it without a new inventory revision.
-  const [health, fabric] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), viewFabricOf(handle.db, cluster.id, level, id)]);
+  // A rack draws its super pod's bus planes.
+  const rackPod = level === "rack" && id !== null ? podOfRackId(id) : null;
+  const fabricOf = level === "rack" ? (rackPod === null ? Promise.resolve({}) : viewFabricOf(handle.db, cluster.id, "superpod", rackPod)) : viewFabricOf(handle.db, cluster.id, level, id);
+  const [health, fabric, job] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), fabricOf, jobId === null ? Promise.resolve(null) : jobDies(handle, cluster.id, jobId)]);
   const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
   const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
   return {
-    faultsVersion: health.version + fabricVersion,
+    faultsVersion: health.version + fabricVersion + (job ? `.job${jobId}-${job.version}` : ""),
     build: async () => {
       const index = await topologyIndex(handle.db, cluster);
       const expansion = level === "server" && expand.hops > 0 ? { hops: expand.hops, kinds: expand.via.length ? expand.via : linkKinds, from: expand.from } : undefined;
       const view = buildTopologyView(index, level, id, fabric, expansion);
-      return withHealth(view, healthOverlay(index, health.collected ? health.faults : null));
+      const overlay = healthOverlay(index, health.collected ? health.faults : null);
+      const healthy = withHealth(view, overlay);
+      return job ? withJobAggregates(healthy, index, job.dieIds, overlay).view : healthy;
     },
   };
+}
+
+/**
+ * A job's dies on this cluster (its placed ranks), and a version of them for the ETag (the job's last update). Throws
+ * not_found for a job that is not on this cluster.
+ */
+async function jobDies(handle: DatabaseHandle, clusterId: number, jobId: number): Promise<{ dieIds: string[]; version: string }> {
+  const { rows } = await handle.pool.query<{ updated: string; die_key: string | null }>(
+    `select extract(epoch from j.updated_at)::text as updated, r.die_key
+       from jobs j left join job_ranks r on r.job_id = j.id and r.die_key is not null
+      where j.id = $1 and j.cluster_id = $2`,
+    [jobId, clusterId],
+  );
+  if (rows.length === 0) throw new DomainError("not_found", `no job ${jobId} on this cluster`);
+  return { dieIds: rows.flatMap((row) => (row.die_key === null ? [] : [topologyDieId(row.die_key)])), version: rows[0]!.updated.replace(/\D/g, "") };
 }

@@ -7,7 +7,9 @@ import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, TopologyNode } from "./model";
 import { busSwitchNode, dieNode, npuNode, parameterPlaneNode, planeNode, podLabel, podNode, serverNode, switchNode } from "./nodes";
+import { rackIndex, rackLabel } from "./racks";
 import { crumbsFor, TopologyNotFoundError } from "./view";
+import { rackNode } from "./view-racks";
 
 const noBox = { x: 0, y: 0, width: 0, height: 0 };
 
@@ -134,6 +136,24 @@ function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
       peerOf: asPod,
       ownTargets: pod.servers.map((server) => targetKey({ kind: "switch", serverId: server.id, chipId: place.plane })),
       timeline: { target: null, open: [fabricLaneKey, `plane:${id}`] },
+    };
+  }
+  if (kind === "rack") {
+    const rack = rackIndex(index).byId.get(id);
+    if (!rack) throw new TopologyNotFoundError("node", id);
+    const racks = rackIndex(index).ofServer;
+    // A rack's links are counted per peer rack (or super pod, or server, outside every rack).
+    const asRack = (die: IndexedDie): Peer => {
+      const other = racks.get(die.server);
+      return other ? { id: other.id, kind: "rack", label: rackLabel(other) } : asPod(die);
+    };
+    return {
+      node: rackNode(rack, noBox),
+      path: crumbsFor(index, null, rack.pod, rack.id),
+      dies: rack.servers.flatMap((server) => server.dies),
+      peerOf: asRack,
+      ownTargets: rack.servers.flatMap(serverTargets),
+      timeline: { target: null, open: rack.pod ? [`pod:${rack.pod.id}`] : [] },
     };
   }
   if (kind === "server") {

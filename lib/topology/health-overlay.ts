@@ -2,6 +2,7 @@ import { healthOf, type OpenFault } from "@/lib/faults/health";
 import { faultLevelInfo, type HealthTone } from "@/lib/faults/levels";
 import { npuNodeId, type IndexedDie, type TopologyIndex } from "./inventory-index";
 import type { HealthCounts, TopologyNode, TopologyView } from "./model";
+import { rackIndex } from "./racks";
 
 /**
  * The fault health overlay of a view at any scale: every node's worst state (lib/faults/health.ts `healthOf`, the
@@ -39,7 +40,7 @@ export interface HealthOverlay {
   /** A node's worst state (healthOf over only the faults that can cover it). */
   node(node: TopologyNode): HealthTone;
   /** The distribution of `total` dies of a scope (a pod, server or NPU id; "" for the whole cluster). */
-  counts(scope: { kind: "cluster" | "superpod" | "server" | "npu"; id: string }, total: number): HealthCounts;
+  counts(scope: { kind: "cluster" | "superpod" | "rack" | "server" | "npu"; id: string }, total: number): HealthCounts;
 }
 
 /** `faults` null: no fault data collected for the cluster. */
@@ -73,9 +74,12 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
     if (!counts) tallies.set(key, (counts = emptyHealthCounts()));
     counts[tone]++;
   };
+  const racks = rackIndex(index).ofServer;
   for (const [die, tone] of dieTone) {
     tally("cluster:", tone);
     if (die.server.pod) tally(`superpod:${die.server.pod.id}`, tone);
+    const rack = racks.get(die.server);
+    if (rack) tally(`rack:${rack.id}`, tone);
     tally(`server:${die.server.id}`, tone);
     tally(`npu:${npuNodeId(die.server.id, die.npuIndex)}`, tone);
   }
@@ -85,6 +89,8 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
     die: (die) => (collected ? (dieTone.get(die) ?? "healthy") : "unknown"),
     node(node) {
       if (!collected) return "unknown";
+      // A rack is its servers' dies: its worst state is its distribution's (no fault names a rack).
+      if (node.kind === "rack") return worstOf(this.counts({ kind: "rack", id: node.id }, node.counts?.dies ?? 0));
       const relevant =
         node.kind === "superpod" ? byPod.get(node.superPodId ?? node.id) : node.kind === "plane" ? byPlane.get(node.id) : byServer.get(node.serverId ?? node.id);
       // With no fault on it, healthOf still knows what is never "healthy" (the parameter plane, which no source reports on).
@@ -109,9 +115,6 @@ export function withHealth(view: TopologyView, overlay: HealthOverlay): Topology
     if (node.kind === "die" || node.kind === "plane" || node.kind === "switch" || !node.counts) return { ...node, health };
     return { ...node, health, healthCounts: overlay.counts({ kind: node.kind, id: node.id }, node.counts.dies) };
   });
-  const scope =
-    view.level === "cluster"
-      ? { kind: "cluster" as const, id: "" }
-      : { kind: view.level === "superpod" ? ("superpod" as const) : ("server" as const), id: view.id ?? "" };
+  const scope = view.level === "cluster" ? { kind: "cluster" as const, id: "" } : { kind: view.level, id: view.id ?? "" };
   return { ...view, nodes, health: overlay.counts(scope, view.counts.dies) };
 }

@@ -84,3 +84,58 @@ export function e2eSuperCluster(): ClusterSpec {
   const spec = largeA3Cluster(64, Array.from({ length: 64 }, (_, pod) => (pod === 0 ? 65 : 16)), "supercluster-e2e");
   return { ...spec, name: "SuperCluster (e2e, 64 super pods)" };
 }
+
+/**
+ * A large Atlas 800T A2 cluster in AI Server mode (no super pods, a "1.0" table): `count` servers × 8 NPUs, one die
+ * each, the HCCS full mesh inside each server and RoCE rails between consecutive servers. Addresses are
+ * 10.<100 + server / 256>.<server % 256>.<6 + device> so that thousands of servers stay valid.
+ */
+export function largeA2Cluster(count: number, slug = "atlas-a2-large"): ClusterSpec {
+  const servers: ServerSpec[] = Array.from({ length: count }, (_, slot) => ({
+    serverId: `a2-${String(slot).padStart(4, "0")}`,
+    hostIp: `172.21.${Math.floor(slot / 256)}.${slot % 256}`,
+    model: "Atlas 800T A2",
+    superPodId: null,
+    npus: Array.from({ length: 8 }, (_, npuIndex) => ({
+      npuIndex,
+      dies: [
+        {
+          deviceId: npuIndex,
+          dieIndex: 0 as const,
+          superDeviceId: null,
+          deviceIp: `10.${100 + Math.floor(slot / 256)}.${slot % 256}.${6 + npuIndex}`,
+          devicePort: 16667,
+          backupDeviceIp: null,
+          backupDevicePort: null,
+          hostPort: 16666 + npuIndex,
+        },
+      ],
+    })),
+  }));
+  const links: LinkSpec[] = [];
+  for (const server of servers) {
+    for (let a = 0; a < 8; a++) {
+      for (let b = a + 1; b < 8; b++) links.push({ kind: "hccs", source: { serverId: server.serverId, deviceId: a }, target: { serverId: server.serverId, deviceId: b } });
+    }
+  }
+  for (let i = 0; i + 1 < servers.length; i++) {
+    for (let deviceId = 0; deviceId < 8; deviceId++) links.push({ kind: "roce", source: { serverId: servers[i]!.serverId, deviceId }, target: { serverId: servers[i + 1]!.serverId, deviceId } });
+  }
+  return {
+    slug,
+    name: `Atlas A2 large (${count} servers)`,
+    mode: "ai-server",
+    description: `${count} Atlas 800T A2 servers × 8 NPUs, AI Server mode, generated`,
+    superPodIds: [],
+    servers,
+    links,
+  };
+}
+
+/**
+ * The end-to-end tests' cluster of plain servers: 1,040 Atlas 800T A2 servers (8,320 dies), more than the cluster
+ * view draws one by one, so it is drawn by rack (130 racks of 8 servers). Seeded with e2eSuperCluster.
+ */
+export function e2ePlainCluster(): ClusterSpec {
+  return { ...largeA2Cluster(1040, "a2-plain-e2e"), name: "A2 plain servers (e2e, 1,040 servers)" };
+}

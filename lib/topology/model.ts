@@ -7,15 +7,17 @@ import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
  * What `GET /api/v1/clusters/{id}/topology` answers: the nodes and links one view draws, with their boxes already
  * laid out (see layout.ts), so the browser only paints. A node's `id` is what `id=` takes to drill into it.
  */
-export const topologyLevels = ["cluster", "superpod", "server"] as const;
+export const topologyLevels = ["cluster", "superpod", "rack", "server"] as const;
 export type TopologyLevel = (typeof topologyLevels)[number];
 
 /**
  * `plane`: one bus plane of a super pod's fabric (lib/fabric), drawn as a bus bar beside the pod's servers, or the
  * RoCE parameter plane (id `param`, its leaf and spine tiers `param/leaf:<pod>` and `param/spine` when the profile
  * knows the shape). `switch`: a server's node-side bus chip (SwitchInfoCfg's SwitchChipId) or a bus switch of a plane.
+ * `rack`: consecutive servers of a super pod (or of a cluster of plain servers) too many to draw one by one, drawn as
+ * one aggregate (lib/topology/racks.ts).
  */
-export const nodeKinds = ["superpod", "server", "npu", "die", "plane", "switch"] as const;
+export const nodeKinds = ["superpod", "rack", "server", "npu", "die", "plane", "switch"] as const;
 export type NodeKind = (typeof nodeKinds)[number];
 
 /** Filled by the fault events (issue 7); until then every element is `unknown`, never shown as healthy. */
@@ -55,6 +57,13 @@ export const topologyNodeSchema = z.object({
   healthCounts: healthCountsSchema.optional(),
   /** Drawn as one cell standing for what it holds (too many to draw): its contents are in the view one level down. */
   aggregated: z.boolean().optional(),
+  /**
+   * With a job drawn over an aggregated view (`job=` of the topology API): how many of the aggregate's dies the job
+   * has, and how many of those are faulty or degraded; absent on an aggregate the job has no die in.
+   */
+  job: z.object({ dies: z.number().int().nonnegative(), faulty: z.number().int().nonnegative(), degraded: z.number().int().nonnegative() }).optional(),
+  /** A rack's super pod (null among plain servers) is `superPodId`; a server's rack in a view of racks. */
+  rackId: z.string().optional(),
   /** In a neighbourhood: the fewest hops from the seed (0 for the seed's own dies and server). */
   hop: z.number().int().nonnegative().optional(),
   /** In a neighbourhood, a server drawn with only the dies reached: how many of its dies are drawn. */
@@ -158,6 +167,8 @@ export const searchHitSchema = z.object({
   value: z.string(),
   superPodId: z.string().nullable(),
   serverId: z.string(),
+  /** The server's rack, when its super pod (or the plain servers) is drawn by rack. */
+  rackId: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 export const searchResultSchema = z.object({ hits: z.array(searchHitSchema), total: z.number().int() });

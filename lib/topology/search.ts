@@ -1,5 +1,6 @@
 import type { IndexedDie, IndexedServer, TopologyIndex } from "./inventory-index";
 import type { SearchField, SearchHit, SearchResult } from "./model";
+import { rackIndex } from "./racks";
 
 export const SEARCH_LIMIT = 20;
 
@@ -155,5 +156,11 @@ export function searchTopology(index: TopologyIndex, query: string, field: Searc
       total++;
     }
   }
-  return { hits: [...hits, ...partial.hits()].slice(0, limit), total: total + partial.total };
+  // A server of a pod drawn by rack is landed on in its rack's view (lib/topology/url.ts landingViewOf).
+  const racks = rackIndex(index).ofServer;
+  const withRack = (hit: SearchHit): SearchHit => {
+    const rack = racks.size > 0 ? racks.get(index.serverById.get(hit.serverId)!) : undefined;
+    return rack ? { ...hit, rackId: rack.id } : hit;
+  };
+  return { hits: [...hits, ...partial.hits()].slice(0, limit).map(withRack), total: total + partial.total };
 }

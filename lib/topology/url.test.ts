@@ -16,7 +16,7 @@ describe("topology search params", () => {
   });
 
   it("falls back to the cluster view on anything it does not understand", () => {
-    expect(topologySearchParams.parse({ level: "rack", sel: "rack:1", cluster: "Bad Slug!", ranks: "x" })).toEqual({
+    expect(topologySearchParams.parse({ level: "row", sel: "row:1", cluster: "Bad Slug!", ranks: "x" })).toEqual({
       level: "cluster",
       field: "any",
       ranks: "inventory",

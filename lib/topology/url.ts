@@ -103,12 +103,14 @@ export function topologyQuery(state: Partial<TopologySearchParams>): string {
 }
 
 /**
- * The view that shows a node, with the node selected: a die or NPU in its server's view, a server or bus plane in its
- * super pod's (a server without one in the cluster's), a node chip in its server's, a bus switch in its super pod's
+ * The view that shows a node, with the node selected: a die or NPU in its server's view, a server in its rack's (when its
+ * pod is drawn by rack), a server or bus plane in its super pod's (a server without one in the cluster's), a node chip in its server's, a bus switch in its super pod's
  * (inside its plane's bar), anything else in the cluster view.
  */
-export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: string | undefined; superPodId?: string | null | undefined }): Pick<TopologySearchParams, "level" | "id" | "sel"> {
+export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: string | undefined; superPodId?: string | null | undefined; rackId?: string | undefined }): Pick<TopologySearchParams, "level" | "id" | "sel"> {
   const sel = `${target.kind}:${target.id}`;
+  // A server of a pod drawn by rack: its rack's view, where it is drawn.
+  if (target.kind === "server" && target.rackId) return { level: "rack", id: target.rackId, sel };
   if (target.kind === "die" || target.kind === "npu") return { level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel };
   if (target.kind === "switch") {
     const ref = parseSwitchKey(target.id);

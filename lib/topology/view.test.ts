@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { deriveFabric } from "@/lib/fabric/derive";
 import { findProfile } from "@/lib/fabric/profiles";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
+import { generateA5Table, writeRankTable } from "@/lib/rank-table";
 import { nodeDetails } from "./details";
+import { inventoryFromRankTable } from "./import";
 import { largeA3Cluster } from "./large-cluster";
 import { contains, gridCells, overlaps } from "./layout";
 import type { TopologyView } from "./model";
@@ -27,12 +29,14 @@ const a3PodPlanes = (podId: string) =>
       };
     });
 const a2 = indexOf(demoA2Cluster());
+/** One Atlas 950 SuperPoD of `racks` racks × 64 NPUs, imported from its generated "2.0" table. */
+const a5Cluster = (racks: number) => ({ slug: "a5", name: "a5", description: "", ...inventoryFromRankTable(writeRankTable(generateA5Table({ racks }))).inventory! });
 const large = indexOf(largeA3Cluster(32, 32));
 
 /** Siblings never overlap, children lie inside their parent, and everything lies inside the view's bounds. */
 function expectNoOverlaps(view: TopologyView): void {
   const byId = new Map(view.nodes.map((node) => [`${node.kind}:${node.id}`, node]));
-  const kindOfParent = { superpod: null, server: "superpod", npu: "server", die: "npu", plane: null, switch: null } as const;
+  const kindOfParent = { superpod: null, rack: null, server: "superpod", npu: "server", die: "npu", plane: null, switch: null } as const;
   const siblings = new Map<string, TopologyView["nodes"]>();
   for (const node of view.nodes) {
     const key = `${node.kind}|${node.parent ?? ""}`;
@@ -237,13 +241,14 @@ describe("topology views", () => {
     expect(cluster.links).toHaveLength(63);
     expect(cluster.links.every((link) => link.kind === "roce" && link.count === 17 * 16)).toBe(true);
     expectNoOverlaps(cluster);
-    // A pod of 65 servers × 16 dies is more dies than a pod view draws: its servers are aggregates.
-    const bigPods = indexOf(largeA3Cluster(2, 65));
-    expect(bigPods.pods[0]!.dies).toBeGreaterThan(POD_DIES_MAX);
-    const pod = buildTopologyView(bigPods, "superpod", "pod-0");
-    expect(pod.nodes).toHaveLength(65);
-    expect(pod.nodes.every((n) => n.kind === "server" && n.aggregated && n.drillable && n.counts?.dies === 16)).toBe(true);
-    expect(pod.links.filter((link) => link.kind === "hccs")).toHaveLength(65);
+    // A pod of 20 Atlas 950 racks ("2.0": a server is a rack of 64 NPUs) is more dies than a pod view draws: its
+    // servers are aggregates, not racks again.
+    const a5 = indexOf(a5Cluster(20));
+    expect(a5.pods[0]!.dies).toBeGreaterThan(POD_DIES_MAX);
+    const pod = buildTopologyView(a5, "superpod", "superpod0");
+    expect(pod.nodes).toHaveLength(20);
+    expect(pod.nodes.every((n) => n.kind === "server" && n.aggregated && n.drillable && n.counts?.dies === 64)).toBe(true);
+    expect(pod.links.filter((link) => link.kind === "net-layer-1")).toHaveLength(19);
     expectNoOverlaps(pod);
     // Below the thresholds nothing changes: the 16,384-die cluster is still drawn server by server.
     expect(buildTopologyView(large, "cluster", null).nodes.some((n) => n.aggregated)).toBe(false);

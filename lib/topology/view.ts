@@ -1,25 +1,14 @@
-import { DomainError } from "@/lib/errors";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
 import { parameterPlaneKey } from "@/lib/fabric/derive";
-import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
-import {
-  AGGREGATE_GEOMETRY,
-  layoutCellGrid,
-  layoutClusterPods,
-  layoutParameterPlane,
-  layoutPlainServers,
-  layoutServerWithFabric,
-  layoutSuperPodWithPlanes,
-  planesBelow,
-} from "./layout";
-import type { Crumb, TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
+import type { IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
+import { AGGREGATE_GEOMETRY, layoutCellGrid, layoutClusterPods, layoutParameterPlane, layoutPlainServers, layoutServerWithFabric, planesBelow } from "./layout";
+import type { TopologyLevel, TopologyLink, TopologyNode, TopologyView } from "./model";
 import { drawNeighbourhood, expandNeighbourhood, NEIGHBOURHOOD_MAX_DIES } from "./neighbourhood";
 import {
   dieNode,
   npuNode,
   parameterPlaneNode,
   planeNode,
-  podLabel,
   podNode,
   round,
   serverNode,
@@ -28,15 +17,20 @@ import {
   type PodBusPlane,
   type ViewFabric,
 } from "./nodes";
+import { CLUSTER_SERVER_CELLS_MAX, rackIndex } from "./racks";
+import { aggregateRacks, detailedServers, rackView, racksOf } from "./view-racks";
+import { clusterCounts, clusterCrumb, crumbsFor, forEachLink, header, PairCounter, TopologyNotFoundError } from "./view-parts";
+
+export { crumbsFor, TopologyNotFoundError, CLUSTER_SERVER_CELLS_MAX };
 
 /**
  * Past these sizes a view draws aggregates instead of every cell (issue 21: a SuperCluster of 64 super pods × 8,192
- * NPUs): the cluster view draws each super pod as one cell once the cluster has more servers than this (the
- * 16,384-die cluster's 1,024 servers are still drawn one by one), and a super pod view draws each server as one cell
- * once the pod has more dies than this (the demo's pods have 768). An aggregate shows its counts and its dies' health
- * as a distribution; drilling in opens its own view.
+ * NPUs): the cluster view draws each super pod as one cell once the cluster has more servers than
+ * CLUSTER_SERVER_CELLS_MAX (the 16,384-die cluster's 1,024 servers are still drawn one by one; plain servers past it
+ * are drawn by rack), a super pod view draws its racks once it has more servers than POD_SERVERS_BY_RACK
+ * (lib/topology/racks.ts), else each server as one cell once the pod has more dies than this (the demo's pods have
+ * 768). An aggregate shows its counts and its dies' health as a distribution; drilling in opens its own view.
  */
-export const CLUSTER_SERVER_CELLS_MAX = 1024;
 export const POD_DIES_MAX = 1024;
 
 /** A server view expanded along links: `hops` (0: the server alone) along `kinds`, from one of its dies or all. */
@@ -44,63 +38,6 @@ export interface ViewExpansion {
   hops: number;
   kinds: readonly LinkKind[];
   from: string | null;
-}
-
-/** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
-export class TopologyNotFoundError extends DomainError {
-  constructor(
-    readonly what: "superpod" | "server" | "node",
-    readonly id: string,
-  ) {
-    super("not_found", what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : "server"} ${JSON.stringify(id)} in this cluster`);
-    this.name = "TopologyNotFoundError";
-  }
-}
-
-/** Counts die-to-die links per (kind, group a, group b), each undirected pair once. */
-class PairCounter {
-  private readonly counts = new Map<string, TopologyLink>();
-  add(kind: LinkKind, a: string, b: string): void {
-    const [source, target] = a < b ? [a, b] : [b, a];
-    const key = `${kind}\u0000${source}\u0000${target}`;
-    const entry = this.counts.get(key);
-    if (entry) entry.count++;
-    else this.counts.set(key, { source, target, kind, count: 1 });
-  }
-  /** A link already counted elsewhere (pairs of super pods). */
-  addCounted(link: TopologyLink): void {
-    this.counts.set(`${link.kind}\u0000${link.source}\u0000${link.target}`, { ...link });
-  }
-  links(): TopologyLink[] {
-    return [...this.counts.values()];
-  }
-}
-
-/** Every die link once (the index keeps each link on both of its dies). */
-function forEachLink(index: TopologyIndex, dies: Iterable<IndexedDie>, visit: (a: IndexedDie, b: IndexedDie, kind: LinkKind) => void): void {
-  for (const die of dies) {
-    for (const link of index.dieLinks.get(die.id) ?? []) visit(die, link.peer, link.kind);
-  }
-}
-
-function clusterCounts(index: TopologyIndex) {
-  return { superPods: index.pods.length, servers: index.servers.length, npus: index.npuCount, dies: index.dieById.size };
-}
-
-function header(index: TopologyIndex) {
-  return { ...index.cluster };
-}
-
-function clusterCrumb(index: TopologyIndex): Crumb {
-  return { level: "cluster", id: null, label: index.cluster.name };
-}
-
-export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, pod: IndexedPod | null): Crumb[] {
-  const path = [clusterCrumb(index)];
-  const p = server?.pod ?? pod;
-  if (p) path.push({ level: "superpod", id: p.id, label: podLabel(p) });
-  if (server) path.push({ level: "server", id: server.id, label: server.id });
-  return path;
 }
 
 /**
@@ -193,12 +130,27 @@ function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
     }
     countPodPairs(index, pairs, !fabric.parameter);
   } else {
-    const layout = layoutPlainServers(index.servers.length);
-    bounds = layout.bounds;
-    index.servers.forEach((server, i) => nodes.push(serverNode(server, layout.servers[i]!, null)));
-    forEachLink(index, index.dieById.values(), (a, b, kind) => {
-      if (a.server !== b.server && a.id < b.id) pairs.add(kind, a.server.id, b.server.id);
-    });
+    // Plain servers (AI Server mode): one cell each, or by rack when there are too many. With a stored parameter
+    // plane they attach to it, as super pods do, instead of RoCE lines between them (issue 19).
+    const racks = racksOf(index, null);
+    const roce = !fabric.parameter;
+    if (racks) {
+      const drawn = aggregateRacks(index, racks, 0, nodes, (kind) => kind === "roce" && !roce);
+      bounds = drawn.layout.bounds;
+      for (const link of drawn.links) pairs.addCounted(link);
+    } else {
+      const layout = layoutPlainServers(index.servers.length);
+      bounds = layout.bounds;
+      index.servers.forEach((server, i) => nodes.push(serverNode(server, layout.servers[i]!, null)));
+      forEachLink(index, index.dieById.values(), (a, b, kind) => {
+        if (a.server !== b.server && a.id < b.id && (roce || kind !== "roce")) pairs.add(kind, a.server.id, b.server.id);
+      });
+    }
+    if (fabric.parameter) {
+      const layout = layoutParameterPlane(bounds, 0, false);
+      nodes.push(parameterPlaneNode(parameterPlaneKey, "Parameter plane", fabric.parameter, layout.spine));
+      bounds = layout.bounds;
+    }
   }
   return {
     cluster: header(index),
@@ -211,24 +163,6 @@ function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
     links: pairs.links(),
     external,
   };
-}
-
-/** A super pod's servers drawn with their NPUs and dies (into `nodes`), and the planes' places. */
-function detailedPodServers(pod: IndexedPod, planes: number, nodes: TopologyNode[]) {
-  const layout = layoutSuperPodWithPlanes(
-    pod.servers.map((server) => server.npus.map((npu) => npu.dies.length)),
-    planes,
-  );
-  pod.servers.forEach((server, i) => {
-    const serverLayout = layout.servers[i]!;
-    nodes.push(serverNode(server, serverLayout.box, null));
-    server.npus.forEach((npu, j) => {
-      const npuLayout = serverLayout.npus[j]!;
-      nodes.push(npuNode(server, npu.npuIndex, npu.id, npuLayout.box, npu.dies.length));
-      npu.dies.forEach((die, k) => nodes.push(dieNode(die, npuLayout.dies[k]!, npu.id)));
-    });
-  });
-  return layout;
 }
 
 /** A super pod with too many dies to draw: each server one aggregate cell (into `nodes`), and the planes' places. */
@@ -245,10 +179,13 @@ function aggregatePodServers(pod: IndexedPod, planes: number, nodes: TopologyNod
  */
 function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly PodBusPlane[]): TopologyView {
   const nodes: TopologyNode[] = [];
-  const layout = pod.dies > POD_DIES_MAX ? aggregatePodServers(pod, planes.length, nodes) : detailedPodServers(pod, planes.length, nodes);
+  const racks = racksOf(index, pod);
+  const drawnByRack = racks ? aggregateRacks(index, racks, planes.length, nodes, (kind) => planes.length > 0 && kind === "hccs") : null;
+  const layout = drawnByRack?.layout ?? (pod.dies > POD_DIES_MAX ? aggregatePodServers(pod, planes.length, nodes) : detailedServers(pod.servers, planes.length, nodes));
   planes.forEach((plane, i) => nodes.push(planeNode(plane, pod.id, layout.planes[i]!)));
-  // Inside the pod: the bus planes when drawn, else the HCCS links between servers; links to other pods are external.
+  // Inside the pod: the bus planes when drawn, else the HCCS links between servers (or racks); links to other pods are external.
   const pairs = new PairCounter();
+  for (const link of drawnByRack?.links ?? []) pairs.addCounted(link);
   const outside = new PairCounter();
   forEachLink(
     index,
@@ -256,7 +193,7 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
     (a, b, kind) => {
       if (a.server === b.server) return;
       if (b.server.pod === pod) {
-        if (a.id < b.id && !(planes.length > 0 && kind === "hccs")) pairs.add(kind, a.server.id, b.server.id);
+        if (!drawnByRack && a.id < b.id && !(planes.length > 0 && kind === "hccs")) pairs.add(kind, a.server.id, b.server.id);
       } else {
         outside.add(kind, "", b.server.pod?.id ?? b.server.id);
       }
@@ -360,6 +297,11 @@ export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id
     const pod = id === null ? undefined : index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
     return superPodView(index, pod, fabric.busPlanes ?? []);
+  }
+  if (level === "rack") {
+    const rack = id === null ? undefined : rackIndex(index).byId.get(id);
+    if (!rack) throw new TopologyNotFoundError("rack", id ?? "");
+    return rackView(index, rack, fabric.busPlanes ?? []);
   }
   const server = id === null ? undefined : index.serverById.get(id);
   if (!server) throw new TopologyNotFoundError("server", id ?? "");

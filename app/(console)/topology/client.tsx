@@ -27,7 +27,7 @@ import { TopologySearch } from "@/components/topology/search-box";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
 import { useRankSource } from "@/components/topology/use-rank-source";
 import { ViewSummary } from "@/components/topology/view-summary";
-import type { NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
+import type { Crumb, NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
 import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
 
@@ -132,6 +132,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const open = useCallback(
     (kind: NodeKind, id: string) => {
       if (kind === "superpod") navigate({ level: "superpod", id, sel: undefined, from: undefined });
+      else if (kind === "rack") navigate({ level: "rack", id, sel: undefined, from: undefined });
       else if (kind === "server") navigate({ level: "server", id, sel: undefined, from: undefined });
     },
     [navigate],
@@ -139,7 +140,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
 
   /** Shows a node in the view that contains it, selected. */
   const land = useCallback(
-    (target: { kind: NodeKind; id: string; serverId?: string; superPodId?: string | null }, extra: Partial<TopologySearchParams> = {}) => {
+    (target: { kind: NodeKind; id: string; serverId?: string; superPodId?: string | null; rackId?: string | undefined }, extra: Partial<TopologySearchParams> = {}) => {
       navigate({ ...landingViewOf(target), ...extra });
     },
     [navigate],
@@ -148,7 +149,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const onLand = useCallback(
     (hit: SearchHit, q: string) => {
       // A die from a loaded rank table may name a server the search did not resolve: the view resolves its pod.
-      land({ kind: hit.kind, id: hit.id, serverId: hit.serverId, superPodId: hit.superPodId }, { q });
+      land({ kind: hit.kind, id: hit.id, serverId: hit.serverId, superPodId: hit.superPodId, rackId: hit.rackId }, { q });
     },
     [land],
   );
@@ -174,6 +175,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   }
 
   const data = view.data;
+  const crumbLabel = (crumb: Crumb) => (crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label);
   const overlay = data && state.hl && highlighted.data ? (fabricOverlay(data, state.hl, highlighted.data) ?? undefined) : undefined;
   const dies = data?.nodes.filter((n) => n.kind === "die") ?? [];
   const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
@@ -205,7 +207,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
               key: `${crumb.level}:${crumb.id}`,
               title:
                 i === all.length - 1 ? (
-                  <span aria-current="page">{crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label}</span>
+                  <span aria-current="page">{crumbLabel(crumb)}</span>
                 ) : (
                   <Link
                     href={`${pathname}?${topologyQuery({ cluster, level: crumb.level, id: crumb.id ?? undefined })}`}
@@ -214,7 +216,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                       navigate({ level: crumb.level, id: crumb.id ?? undefined, sel: undefined });
                     }}
                   >
-                    {crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label}
+                    {crumbLabel(crumb)}
                   </Link>
                 ),
             }))}

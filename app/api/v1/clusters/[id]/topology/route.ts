@@ -16,6 +16,8 @@ const query = z
     hops: z.coerce.number().int().min(0).max(MAX_HOPS).default(0),
     via: linkKindList.optional(),
     from: z.string().min(1).max(200).optional(),
+    /** A job of this cluster: each aggregate of the view says how many of its dies the job has (`job` on the node). */
+    job: z.coerce.number().int().positive().max(2 ** 31 - 1).optional(),
   })
   .refine((q) => q.level === "cluster" || q.id !== undefined, { message: "id is required for level superpod and server", path: ["id"] })
   .refine((q) => q.hops === 0 || q.level === "server", { message: "hops expands a server view only", path: ["hops"] });
@@ -24,7 +26,8 @@ const query = z
  * `GET /api/v1/clusters/{id}/topology?level=cluster|superpod|server&id=...`: the nodes and links of one view, laid
  * out. `{id}` is the cluster's numeric id or slug; `id=` takes a super pod's or server's node id. A server view
  * expands with `hops=1..3` along `via=<kind>,<kind>` (default: every kind), from the die `from=` (default: the whole
- * server), bounded (the answer's `neighbourhood` says how much was left undrawn).
+ * server), bounded (the answer's `neighbourhood` says how much was left undrawn). `job=<id>`: a job of the cluster
+ * counted per aggregate (its dies there, and how many are faulty or degraded).
  */
 export const GET = route<ClusterRouteContext>("read", async ({ request, context }) => {
   const { id: clusterId } = await context.params;
@@ -34,8 +37,8 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const expandKey = expand.hops > 0 ? { hops: String(expand.hops), via: expand.via.join(","), from: expand.from } : {};
   const { value, read } = await readFor(request, async (handle) => {
     const cluster = await getClusterOrThrow(handle.db, clusterId);
-    const { faultsVersion, build } = await loadTopologyView(handle, cluster, q.level, id, expand);
-    return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion, ...expandKey }), build);
+    const { faultsVersion, build } = await loadTopologyView(handle, cluster, q.level, id, expand, q.job ?? null);
+    return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion, ...expandKey, ...(q.job ? { job: String(q.job) } : {}) }), build);
   });
   return withReadHeaders(value, read);
 });

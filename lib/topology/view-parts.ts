@@ -1,0 +1,70 @@
+import { DomainError } from "@/lib/errors";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
+import type { IndexedDie, IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
+import type { Crumb, TopologyLink } from "./model";
+import { podLabel } from "./nodes";
+import { rackIndex, rackLabel } from "./racks";
+
+/** What the views of lib/topology/view.ts and view-racks.ts share: counting links, headers and breadcrumbs. */
+
+/** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
+export class TopologyNotFoundError extends DomainError {
+  constructor(
+    readonly what: "superpod" | "rack" | "server" | "node",
+    readonly id: string,
+  ) {
+    super("not_found", what === "node" ? `no node ${JSON.stringify(id)} in this cluster` : `no ${what === "superpod" ? "super pod" : what} ${JSON.stringify(id)} in this cluster`);
+    this.name = "TopologyNotFoundError";
+  }
+}
+
+/** Counts die-to-die links per (kind, group a, group b), each undirected pair once. */
+export class PairCounter {
+  private readonly counts = new Map<string, TopologyLink>();
+  add(kind: LinkKind, a: string, b: string): void {
+    const [source, target] = a < b ? [a, b] : [b, a];
+    const key = `${kind}\u0000${source}\u0000${target}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { source, target, kind, count: 1 });
+  }
+  /** A link already counted elsewhere (pairs of super pods). */
+  addCounted(link: TopologyLink): void {
+    this.counts.set(`${link.kind}\u0000${link.source}\u0000${link.target}`, { ...link });
+  }
+  links(): TopologyLink[] {
+    return [...this.counts.values()];
+  }
+}
+
+/** Every die link once (the index keeps each link on both of its dies). */
+export function forEachLink(index: TopologyIndex, dies: Iterable<IndexedDie>, visit: (a: IndexedDie, b: IndexedDie, kind: LinkKind) => void): void {
+  for (const die of dies) {
+    for (const link of index.dieLinks.get(die.id) ?? []) visit(die, link.peer, link.kind);
+  }
+}
+
+export function clusterCounts(index: TopologyIndex) {
+  return { superPods: index.pods.length, servers: index.servers.length, npus: index.npuCount, dies: index.dieById.size };
+}
+
+export function header(index: TopologyIndex) {
+  return { ...index.cluster };
+}
+
+export function clusterCrumb(index: TopologyIndex): Crumb {
+  return { level: "cluster", id: null, label: index.cluster.name };
+}
+
+/** From the cluster down: the super pod, the rack (when the pod or the plain servers are drawn by rack), the server. */
+export function crumbsFor(index: TopologyIndex, server: IndexedServer | null, pod: IndexedPod | null, rackId: string | null = null): Crumb[] {
+  const path = [clusterCrumb(index)];
+  const p = server?.pod ?? pod;
+  if (p) path.push({ level: "superpod", id: p.id, label: podLabel(p) });
+  const racks = rackIndex(index);
+  const rack = server ? racks.ofServer.get(server) : rackId !== null ? racks.byId.get(rackId) : undefined;
+  if (rack) path.push({ level: "rack", id: rack.id, label: rackLabel(rack) });
+  if (server) path.push({ level: "server", id: server.id, label: server.id });
+  return path;
+}
+
