@@ -6,6 +6,7 @@ import type { RankTable } from "@/lib/rank-table";
 import { withAppDatabase } from "@/test/app-database";
 import { testDatabase } from "@/test/database";
 import { inlineLimit } from "@/server/rank-table-worker";
+import { parameterPlaneKey } from "@/lib/fabric/derive";
 
 withAppDatabase();
 
@@ -81,7 +82,9 @@ describe("inventory from a rank table", () => {
     expect(after.cluster.inventoryRevision).toBe(previewed.revision + 1);
     expect(after.counts).toEqual({ superPods: 0, servers: 3, npus: 24, dies: 24 });
     expect(after.nodes.find((n: { id: string }) => n.id === "a2-node0").hostIp).toBe("172.17.0.99");
-    expect(after.links.filter((l: { kind: string }) => l.kind === "roce")).toHaveLength(2);
+    // The demo's stored fabric has a parameter plane: the servers attach to it instead of RoCE lines between them.
+    expect(after.links.filter((l: { kind: string }) => l.kind === "roce")).toHaveLength(0);
+    expect(after.nodes.some((n: { id: string }) => n.id === parameterPlaneKey)).toBe(true);
   });
 
   it("refuses tables with errors (422), and viewers (403)", async () => {

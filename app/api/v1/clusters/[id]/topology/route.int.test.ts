@@ -118,7 +118,7 @@ describe("GET /api/v1/clusters/{id}/topology", () => {
 });
 
 describe("GET /api/v1/clusters/{id}/topology at scale: aggregates and neighbourhoods", () => {
-  it("draws a pod of too many dies as server aggregates with their health distribution, which sums to the pod's dies", async () => {
+  it("draws a pod of too many servers as rack aggregates with their health distribution, which sums to the pod's dies", async () => {
     // Pod 0 of 65 servers (1,040 dies, past the super pod view's threshold), pod 1 of 2.
     await insertCluster(testDatabase().db, largeA3Cluster(2, [65, 2], "big-pod"));
     await ingestFaultEvents(testDatabase(), [{ cluster: "big-pod", kind: "npu-chip-fault", level: "SeparateNPU", target: { server: "p0-s040", die: 3 }, beganAt: Date.now() - 60_000 }], {
@@ -126,14 +126,17 @@ describe("GET /api/v1/clusters/{id}/topology at scale: aggregates and neighbourh
       actor: systemActor,
     });
     const body = topologyViewSchema.parse(await (await view(get("/x?level=superpod&id=pod-0"), context("big-pod"))).json());
-    expect(body.nodes.filter((n) => n.kind === "server")).toHaveLength(65);
-    expect(body.nodes.every((n) => n.kind !== "server" || n.aggregated)).toBe(true);
-    expect(body.nodes.some((n) => n.kind === "die")).toBe(false);
+    // Racks of 64 NPUs (8 servers of 8): 65 servers are 9 racks, each one aggregate cell.
+    const racks = body.nodes.filter((n) => n.kind === "rack");
+    expect(racks).toHaveLength(9);
+    expect(racks.every((n) => n.aggregated)).toBe(true);
+    expect(body.nodes.some((n) => n.kind === "die" || n.kind === "server")).toBe(false);
     expect(body.health).toEqual({ healthy: 1039, degraded: 0, faulty: 1, unknown: 0 });
     const sum = { healthy: 0, degraded: 0, faulty: 0, unknown: 0 };
-    for (const server of body.nodes.filter((n) => n.kind === "server")) for (const tone of Object.keys(sum) as (keyof typeof sum)[]) sum[tone] += server.healthCounts![tone];
+    for (const rack of racks) for (const tone of Object.keys(sum) as (keyof typeof sum)[]) sum[tone] += rack.healthCounts![tone];
     expect(sum).toEqual(body.health);
-    expect(body.nodes.find((n) => n.id === "p0-s040")).toMatchObject({ health: "faulty", healthCounts: { healthy: 15, faulty: 1, degraded: 0, unknown: 0 } });
+    // p0-s040 is the first server of rack 5 (servers 40–47).
+    expect(body.nodes.find((n) => n.id === "pod-0/rack5")).toMatchObject({ health: "faulty", healthCounts: { healthy: 127, faulty: 1, degraded: 0, unknown: 0 } });
     // The cluster view carries the same counts on the pod.
     const cluster = topologyViewSchema.parse(await (await view(get("/x"), context("big-pod"))).json());
     expect(cluster.nodes.find((n) => n.kind === "superpod" && n.id === "pod-0")!.healthCounts).toEqual(body.health);
