@@ -1,13 +1,13 @@
 "use client";
 
 import { DeleteOutlined } from "@ant-design/icons";
-import { Button, Input, Table, Tooltip } from "antd";
+import { Button, Table, Tooltip } from "antd";
 import { useTranslations } from "next-intl";
 import { forwardRef, memo, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { Issue, Severity } from "@/lib/rank-table";
 import type { GridField } from "@/lib/rank-table-workspace/edit";
-import { gridSlots, rowFieldPath, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
-import { createStore, useFieldFindings, useRowSeverity, useStorePart, type Store } from "./findings-store";
+import { gridSlots, slotRow, type DeviceRow, type GridSlot } from "@/lib/rank-table-workspace/structure";
+import { FieldInput, columnWidth } from "./field-input";
+import { createStore, useRowSeverity, useStorePart, type Store } from "./findings-store";
 
 export interface DeviceGridHandle {
   /** Scrolls to a die and focuses one of its fields. */
@@ -26,9 +26,6 @@ interface Props {
   height: number;
 }
 
-const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-const worst = (issues: Issue[] | undefined) => issues?.slice().sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
-
 type RowsStore = Store<readonly DeviceRow[]>;
 
 const useSlotRow = (rows: RowsStore, slot: GridSlot) => useStorePart(rows, useCallback((current: readonly DeviceRow[]) => slotRow(current, slot), [slot]));
@@ -38,48 +35,7 @@ const useSlotRow = (rows: RowsStore, slot: GridSlot) => useStorePart(rows, useCa
  * and findings, so an edit or a report re-renders only the cells it concerns, never the whole table.
  */
 const Cell = memo(function Cell({ slot, rows, field, readOnly, onChange }: { slot: GridSlot; rows: RowsStore; field: GridField; readOnly: boolean; onChange: Props["onChange"] }) {
-  const t = useTranslations("rankTables.editor");
-  const row = useSlotRow(rows, slot);
-  const value = row.values[field];
-  const issues = useFieldFindings(rowFieldPath(row, field));
-  const [draft, setDraft] = useState(value ?? "");
-  // A new value (an edit, undo, a repair) replaces what the field shows.
-  const [shown, setShown] = useState(value);
-  if (shown !== value) {
-    setShown(value);
-    setDraft(value ?? "");
-  }
-  const top = worst(issues);
-  const input = (
-    <Input
-      size="small"
-      variant={top ? "outlined" : "borderless"}
-      status={top?.severity === "error" ? "error" : top?.severity === "warning" ? "warning" : undefined}
-      aria-label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
-      aria-invalid={top?.severity === "error" ? true : undefined}
-      data-cell={`${row.key}:${field}`}
-      value={draft}
-      readOnly={readOnly}
-      spellCheck={false}
-      style={{ fontFamily: "var(--font-mono)", fontSize: 12 }}
-      onChange={(event) => setDraft(event.target.value)}
-      onBlur={() => {
-        const next = draft.trim() === "" ? undefined : draft.trim();
-        if (next !== value) onChange(row, field, next);
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Enter") (event.target as HTMLInputElement).blur();
-        if (event.key === "Escape") setDraft(value ?? "");
-      }}
-    />
-  );
-  // Always inside the tooltip (empty when there is nothing to say), so the input is not remounted when a finding
-  // appears or goes: focus and the text being typed stay.
-  return (
-    <Tooltip title={issues?.length ? issues.map((issue) => `${issue.code}: ${issue.message}`).join("\n") : undefined} placement="topLeft">
-      {input}
-    </Tooltip>
-  );
+  return <FieldInput row={useSlotRow(rows, slot)} field={field} readOnly={readOnly} onChange={onChange} />;
 });
 
 /** The server column: the die's server, with ✖/▲ (and a class the row's left edge is coloured by) for its worst finding. */
@@ -104,7 +60,6 @@ const RemoveDie = memo(function RemoveDie({ slot, rows, onRemove }: { slot: Grid
   );
 });
 
-const columnWidth = (field: GridField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
 
 /**
  * The dies of the table (or of the selected super pod or server), virtualised. The table itself gets slots that stay

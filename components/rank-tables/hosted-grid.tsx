@@ -1,13 +1,13 @@
 "use client";
 
 import { DeleteOutlined } from "@ant-design/icons";
-import { Button, Input, Tooltip } from "antd";
+import { Button } from "antd";
 import { useTranslations } from "next-intl";
 import { forwardRef, memo, useEffect, useImperativeHandle, useRef, useState } from "react";
-import type { Issue, Severity } from "@/lib/rank-table";
 import type { GridField } from "@/lib/rank-table-workspace/edit";
-import { rowFieldPath, type DeviceRow } from "@/lib/rank-table-workspace/structure";
-import { useFieldFindings, useRowSeverity } from "./findings-store";
+import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
+import { FieldInput, columnWidth } from "./field-input";
+import { useRowSeverity } from "./findings-store";
 import type { HostedChannel } from "./use-validation";
 import { useRowBlocks } from "./use-hosted-table";
 
@@ -36,49 +36,6 @@ interface Props {
   height: number;
 }
 
-const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-const worst = (issues: Issue[] | undefined) => issues?.slice().sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
-const columnWidth = (field: GridField) => (field.includes("ip") ? 140 : field.startsWith("backup") || field === "super_device_id" ? 120 : 92);
-
-/** One editable field: commits on Enter or leaving it, Escape puts the value back (as the small table's grid does). */
-const HostedCell = memo(function HostedCell({ row, field, readOnly, onChange }: { row: DeviceRow; field: GridField; readOnly: boolean; onChange: Props["onChange"] }) {
-  const t = useTranslations("rankTables.editor");
-  const value = row.values[field];
-  const issues = useFieldFindings(rowFieldPath(row, field));
-  const [draft, setDraft] = useState(value ?? "");
-  const [shown, setShown] = useState(value);
-  if (shown !== value) {
-    setShown(value);
-    setDraft(value ?? "");
-  }
-  const top = worst(issues);
-  return (
-    <Tooltip title={issues?.length ? issues.map((issue) => `${issue.code}: ${issue.message}`).join("\n") : undefined} placement="topLeft">
-      <Input
-        size="small"
-        variant={top ? "outlined" : "borderless"}
-        status={top?.severity === "error" ? "error" : top?.severity === "warning" ? "warning" : undefined}
-        aria-label={t("cellLabel", { field, server: row.serverId, device: row.values.device_id ?? String(row.device) })}
-        aria-invalid={top?.severity === "error" ? true : undefined}
-        data-cell={`${row.key}:${field}`}
-        value={draft}
-        readOnly={readOnly}
-        spellCheck={false}
-        style={{ fontFamily: "var(--font-mono)", fontSize: 12, width: columnWidth(field) - 8 }}
-        onChange={(event) => setDraft(event.target.value)}
-        onBlur={() => {
-          const next = draft.trim() === "" ? undefined : draft.trim();
-          if (next !== value) onChange(row, field, next);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") (event.target as HTMLInputElement).blur();
-          if (event.key === "Escape") setDraft(value ?? "");
-        }}
-      />
-    </Tooltip>
-  );
-});
-
 const RowMark = memo(function RowMark({ row }: { row: DeviceRow }) {
   const severity = useRowSeverity(row.key);
   return (
@@ -96,7 +53,7 @@ const GridRow = memo(function GridRow({ row, top, fields, readOnly, selected, on
       <RowMark row={row} />
       {fields.map((field) => (
         <span role="gridcell" key={field} style={{ width: columnWidth(field), flex: "none" }}>
-          <HostedCell row={row} field={field} readOnly={readOnly} onChange={onChange} />
+          <FieldInput row={row} field={field} readOnly={readOnly} onChange={onChange} width={columnWidth(field) - 8} />
         </span>
       ))}
       {!readOnly && (

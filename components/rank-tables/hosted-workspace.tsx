@@ -13,7 +13,7 @@ import { selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree
 import { saveRankTableBlob } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
 import { clearDraft, draftKey, saveDraft } from "./drafts";
-import { exportFileName } from "./export-actions";
+import { downloadBlob, exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
 import { ProblemsTable, type Problem } from "./problems-table";
@@ -53,17 +53,6 @@ function rowCountOf(summary: TableSummary, node: string | undefined): number {
   if (server !== undefined) return summary.pods.flatMap((entry) => entry.servers).find((entry) => entry.index === server)?.rowCount ?? summary.rows;
   if (pod !== undefined) return summary.pods.find((entry) => entry.index === pod)?.servers.reduce((sum, entry) => sum + entry.rowCount, 0) ?? summary.rows;
   return summary.rows;
-}
-
-function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 interface Props {
@@ -127,7 +116,7 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
   const onExport = async () => {
     setBusy("export");
     try {
-      download(await exportBlob(), exportFileName(name));
+      downloadBlob(await exportBlob(), exportFileName(name));
     } finally {
       setBusy(undefined);
     }
