@@ -15,6 +15,7 @@ import { recordAudit, type AuditActor } from "./audit";
 import { clusterFabricProfile } from "./fabric";
 import { withStoredFabric } from "./fabric-details";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
+import { clearInventory } from "./cluster-delete";
 import { insertInventory } from "./inventory";
 import { loadInventorySnapshot, storeInventorySnapshot } from "./inventory-snapshot";
 import { loadNetLevels } from "./net-levels";
@@ -202,9 +203,7 @@ export async function replaceInventory(
     const current = locked.rows[0]?.inventory_revision;
     if (current === undefined) throw new Error(`no cluster ${clusterId}`);
     if (current !== expectedRevision) throw new InventoryRevisionConflictError(current);
-    await tx.execute(sql`delete from links where cluster_id = ${clusterId}`);
-    await tx.execute(sql`delete from servers where cluster_id = ${clusterId}`);
-    await tx.execute(sql`delete from super_pods where cluster_id = ${clusterId}`);
+    await clearInventory(tx, clusterId);
     await insertInventory(tx, clusterId, inventory);
     const [updated] = await tx
       .update(clusters)

@@ -1,9 +1,10 @@
-/** `rankscope cluster add`: a cluster of the inventory from rank table files, against DATABASE_URL or the embedded database. */
+/** `rankscope cluster add|remove`: a cluster of the inventory from rank table files, or deleted, against DATABASE_URL or the embedded database. */
 import { clusterSlugPattern } from "../../../db/schema/cluster/constants";
 import type { Issue } from "../../../lib/rank-table";
 import type { Transaction } from "../../../db/queries/inventory";
 import type { EncodedInventoryRows, EncoderState } from "../../../db/queries/inventory-rows";
 import type { WrittenCounts } from "../../../db/queries/inventory-writer";
+import type { ClusterLosses } from "../../../db/queries/cluster-delete";
 import { inventoryFromRankTable, type Inventory } from "../../../lib/topology/import";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "../../../server/workers/worker-pool";
@@ -11,6 +12,7 @@ import type { CliIo } from "../io";
 import { cliActor, database } from "./accounts";
 
 const help = `Usage: rankscope cluster add SLUG --from FILE|DIR [--name NAME]
+       rankscope cluster remove SLUG [--yes]
 
 Creates a cluster of the inventory (super pods, servers, NPUs, dies and their links) from a rank table file, or
 from every *.json table of a directory in natural name order (a SuperCluster, one "2.0" table per SuperPoD, as
@@ -20,18 +22,24 @@ are read, checked and written one at a time, in one transaction. A table with er
 nothing is written. "-" reads standard input. The change goes to the audit log. To replace an existing cluster's
 inventory, use the topology page's "Inventory from a rank table".
 
+"remove" deletes a cluster with its inventory, jobs and fault events in one transaction (its saved rank tables
+stay, tied to no cluster); without --yes it only says what would be lost. The deletion goes to the audit log.
+
 Options:
   --from FILE    the rank table (JSON, as HCCL reads it), or a directory of them
   --name NAME    display name (default: the slug)
+  --yes          remove: delete without asking again
   -h, --help     show this help
 
-Exit status: 0 created, 1 a table has errors or the slug is taken, 2 wrong arguments or an unreadable file.
+Exit status: 0 created or removed, 1 a table has errors, the slug is taken (add) or unknown (remove), or remove
+without --yes, 2 wrong arguments or an unreadable file.
 
 Examples:
   rankscope generate --super-pods 32 --servers 32 --version 1.2 > large.json
   rankscope cluster add atlas-a3-large --from large.json --name "Atlas A3, 16,384 dies"
   rankscope generate --version 2.0 --super-pods 64 --racks 128 --output sc/
   rankscope cluster add atlas-950-sc --from sc/ --name "Atlas 950 SuperCluster, 524,288 NPUs"
+  rankscope cluster remove atlas-950-sc --yes
 `;
 
 const naturalOrder = new Intl.Collator("en", { numeric: true }).compare;
@@ -113,18 +121,19 @@ async function* tableRows(io: CliIo, files: string[], start: EncoderState): Asyn
 
 export const clusterCommand: Command = {
   name: "cluster",
-  summary: "add a cluster to the inventory from rank table files",
+  summary: "add a cluster to the inventory from rank table files, or remove one",
   help,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { from: { type: "string" }, name: { type: "string" } });
+    const { values, positionals } = parseCommandArgs(argv, { from: { type: "string" }, name: { type: "string" }, yes: { type: "boolean" } });
     if (values.help || positionals.length === 0) {
       io.stdout(help);
       return values.help ? EXIT_OK : EXIT_TROUBLE;
     }
     const [action, slug, ...extra] = positionals;
-    if (action !== "add") throw new UsageError(`unknown cluster action ${JSON.stringify(action)}; the action is add`);
+    if (action !== "add" && action !== "remove") throw new UsageError(`unknown cluster action ${JSON.stringify(action)}; the actions are add and remove`);
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(" ")}`);
     if (!slug || !clusterSlugPattern.test(slug)) throw new UsageError(`a slug of lower-case letters, digits and dashes (at most 63) is needed, not ${JSON.stringify(slug ?? "")}`);
+    if (action === "remove") return removeCluster(io, slug, values.yes === true);
     if (!values.from) throw new UsageError("--from FILE is required");
     const from = values.from;
     const files = await tableFiles(io, from);
@@ -163,6 +172,29 @@ export const clusterCommand: Command = {
     });
   },
 };
+
+/** What deleting the cluster takes with it, in words. */
+function lossesText({ slug, superPods, servers, dies, jobs, faultEvents, rankTablesDetached }: ClusterLosses): string {
+  const n = (count: number) => count.toLocaleString("en");
+  return `cluster ${slug}: ${n(superPods)} super pods, ${n(servers)} servers, ${n(dies)} dies, ${n(jobs)} jobs, ${n(faultEvents)} fault events; ${n(rankTablesDetached)} saved rank tables kept without a cluster`;
+}
+
+async function removeCluster(io: CliIo, slug: string, confirmed: boolean): Promise<number> {
+  const { clusterLosses, deleteCluster } = await import("../../../db/queries/cluster-delete");
+  return database(async ({ db }) => {
+    const losses = confirmed ? await deleteCluster(db, slug, cliActor()) : await clusterLosses(db, slug);
+    if (!losses) {
+      io.stderr(`rankscope cluster: there is no cluster ${slug}\n`);
+      return EXIT_FINDINGS;
+    }
+    if (!confirmed) {
+      io.stderr(`rankscope cluster: removing would delete ${lossesText(losses)}. Run again with --yes to delete it.\n`);
+      return EXIT_FINDINGS;
+    }
+    io.stdout(`removed ${lossesText(losses)}\n`);
+    return EXIT_OK;
+  });
+}
 
 function refused(io: CliIo, { file, issues }: RefusedTable): number {
   const errors = issues.filter((issue) => issue.severity === "error");
