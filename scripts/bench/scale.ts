@@ -7,7 +7,10 @@
  * - faults spread over the cluster and a job on min(100,000, NPUs) ranks, created as the API creates them
  *   (./scale-usage.ts), the job's body and time;
  * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
- *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS.
+ *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS;
+ * - the end of the cluster (./scale-delete.ts): its inventory replaced by itself, then the cluster deleted with its
+ *   job and faults, each with PostgreSQL's CPU and the slowest console read meanwhile (so each size is gone before
+ *   the next is imported).
  * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
  * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Generated tables and the
  * embedded server's data go under /var/tmp (SCALE_DIR), not the small /tmp: 524,288 NPUs are 870 MB of tables.
@@ -126,7 +129,7 @@ function printTable(columns: string[], rows: Map<string, (number | null)[]>): vo
 
 export const scaleBench: BenchSection = {
   name: "scale",
-  description: "SuperCluster scale: generate, import, index, search and views at 16k, 131k and 524k NPUs",
+  description: "SuperCluster scale: generate, import, index, search, views, replace and delete at 16k, 131k and 524k NPUs",
   async run() {
     const bad = sizes.find((npus) => !Number.isInteger(npus) || npus < NPUS_PER_POD || npus % NPUS_PER_POD !== 0);
     if (bad !== undefined) throw new Error(`SCALE_NPUS: ${bad} is not a multiple of ${NPUS_PER_POD} NPUs (one SuperPoD)`);
@@ -168,8 +171,11 @@ export const scaleBench: BenchSection = {
         console.log(`${npus} NPUs: job on ${Math.min(JOB_RANKS, npus)} ranks created (load ${load()})`);
         const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
         for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
-        put("load average (1 min) at end", column, Number(load()));
         console.log(`${npus} NPUs: probed (load ${load()})`);
+        const ended = await run(tsx("scripts/bench/scale-delete.ts", database.url, slug));
+        for (const [name, value] of Object.entries(JSON.parse(ended.stdout) as Record<string, number>)) put(name, column, value);
+        put("load average (1 min) at end", column, Number(load()));
+        console.log(`${npus} NPUs: replaced and deleted (load ${load()})`);
       }
       console.log("");
       printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);

@@ -42,9 +42,32 @@ describe("rankscope cluster add", () => {
     expect((await pool.query("select 1 from clusters where slug = 'cli-bad'")).rowCount).toBe(0);
   });
 
+  it("removes a cluster only with --yes, after saying what it would delete, audited", async () => {
+    const generated = await rankscope(["generate", "--super-pods", "1", "--servers", "2", "--version", "1.2"]);
+    expect((await rankscope(["cluster", "add", "cli-doomed", "--from", "-"], {}, generated.stdout)).status).toBe(0);
+    const { pool } = testDatabase();
+    const present = async () => (await pool.query("select 1 from clusters where slug = 'cli-doomed'")).rowCount;
+
+    const asked = await rankscope(["cluster", "remove", "cli-doomed"]);
+    expect(asked).toMatchObject({
+      status: 1,
+      stderr: "rankscope cluster: removing would delete cluster cli-doomed: 1 super pods, 2 servers, 32 dies, 0 jobs, 0 fault events; 0 saved rank tables kept without a cluster. Run again with --yes to delete it.\n",
+    });
+    expect(await present()).toBe(1);
+
+    const removed = await rankscope(["cluster", "remove", "cli-doomed", "--yes"]);
+    expect(removed).toMatchObject({ status: 0, stdout: "removed cluster cli-doomed: 1 super pods, 2 servers, 32 dies, 0 jobs, 0 fault events; 0 saved rank tables kept without a cluster\n" });
+    expect(await present()).toBe(0);
+    expect((await pool.query("select 1 from devices d where not exists (select 1 from clusters c where c.id = d.cluster_id)")).rowCount).toBe(0);
+    expect((await pool.query("select target_id from audit_log where action = 'cluster.delete'")).rows).toEqual([{ target_id: "cli-doomed" }]);
+
+    expect(await rankscope(["cluster", "remove", "cli-doomed", "--yes"])).toMatchObject({ status: 1, stderr: "rankscope cluster: there is no cluster cli-doomed\n" });
+  });
+
   it("says what is wrong with the arguments", async () => {
     expect((await rankscope(["cluster", "add", "Bad Slug", "--from", "x.json"])).status).toBe(2);
     expect((await rankscope(["cluster", "add", "ok-slug"])).stderr).toContain("--from FILE is required");
     expect((await rankscope(["cluster", "add", "ok-slug", "--from", "missing.json"])).status).toBe(2);
+    expect((await rankscope(["cluster", "drop", "ok-slug"])).stderr).toContain("the actions are add and remove");
   });
 });
