@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { recordAudit, type AuditActor } from "./audit";
 import type { Transaction } from "./inventory";
@@ -7,9 +7,11 @@ import { enterBulkMode, leaveBulkMode } from "./inventory-bulk";
 /**
  * A cluster's inventory rows, leaves first: each statement deletes one table's rows of the cluster at once. The
  * foreign keys' ON DELETE CASCADE did the same one parent row at a time (a trigger per deleted row, running a delete
- * per child table): at 16,384 NPUs 17.7 s of which 12.9 s PostgreSQL CPU, and more than 18 minutes at 524,288
- * (issue 21). `npus` carry no cluster and go by their servers. The order matters only with the per-row triggers on
- * (see `clearInventory`): a parent deleted after its children finds none left to cascade to.
+ * per child table), and its cached plan for a key of (cluster_id, ref) also reads the cluster_id index, i.e. every
+ * entry of the cluster, for each row: quadratic. Measured (issue 21): 17.7 s at 16,384 NPUs (12.9 s PostgreSQL CPU),
+ * cancelled after 15 min (697 s CPU) at 131,072, after 18 min at 524,288. `npus` carry no cluster and go by their
+ * servers. The order matters only with the per-row triggers on (see `clearInventory`): a parent deleted after its
+ * children finds none left to cascade to.
  *
  * Every foreign key that references one of these tables comes from one of them and stays within the cluster (the
  * composite keys carry cluster_id; an NPU's dies are on its server), so once all of them are gone nothing is left
@@ -27,7 +29,7 @@ export const inventoryTables = [
   "super_pods",
 ] as const;
 
-const deleteStatements: Record<(typeof inventoryTables)[number], (clusterId: number) => ReturnType<typeof sql>> = {
+const deleteStatements: Record<(typeof inventoryTables)[number], (clusterId: number) => SQL> = {
   links: (id) => sql`delete from links where cluster_id = ${id}`,
   // Its one index on cluster_id is partial (EIDs only): through the dies' index on device_ref, the cost follows this
   // cluster's addresses, not every cluster's.

@@ -51,12 +51,12 @@ describe("rankscope cluster add", () => {
     const asked = await rankscope(["cluster", "remove", "cli-doomed"]);
     expect(asked).toMatchObject({
       status: 1,
-      stderr: "rankscope cluster: removing would delete cluster cli-doomed: 1 super pods, 2 servers, 32 dies, 0 jobs, 0 fault events; 0 saved rank tables kept without a cluster. Run again with --yes to delete it.\n",
+      stderr: "rankscope cluster: removing would delete cluster cli-doomed with super pods 1, servers 2, dies 32, jobs 0, fault events 0 (saved rank tables kept without a cluster: 0). Run again with --yes to delete it.\n",
     });
     expect(await present()).toBe(1);
 
     const removed = await rankscope(["cluster", "remove", "cli-doomed", "--yes"]);
-    expect(removed).toMatchObject({ status: 0, stdout: "removed cluster cli-doomed: 1 super pods, 2 servers, 32 dies, 0 jobs, 0 fault events; 0 saved rank tables kept without a cluster\n" });
+    expect(removed).toMatchObject({ status: 0, stdout: "removed cluster cli-doomed with super pods 1, servers 2, dies 32, jobs 0, fault events 0 (saved rank tables kept without a cluster: 0)\n" });
     expect(await present()).toBe(0);
     expect((await pool.query("select 1 from devices d where not exists (select 1 from clusters c where c.id = d.cluster_id)")).rowCount).toBe(0);
     expect((await pool.query("select target_id from audit_log where action = 'cluster.delete'")).rows).toEqual([{ target_id: "cli-doomed" }]);

@@ -176,7 +176,7 @@ export const clusterCommand: Command = {
 /** What deleting the cluster takes with it, in words. */
 function lossesText({ slug, superPods, servers, dies, jobs, faultEvents, rankTablesDetached }: ClusterLosses): string {
   const n = (count: number) => count.toLocaleString("en");
-  return `cluster ${slug}: ${n(superPods)} super pods, ${n(servers)} servers, ${n(dies)} dies, ${n(jobs)} jobs, ${n(faultEvents)} fault events; ${n(rankTablesDetached)} saved rank tables kept without a cluster`;
+  return `cluster ${slug} with super pods ${n(superPods)}, servers ${n(servers)}, dies ${n(dies)}, jobs ${n(jobs)}, fault events ${n(faultEvents)} (saved rank tables kept without a cluster: ${n(rankTablesDetached)})`;
 }
 
 async function removeCluster(io: CliIo, slug: string, confirmed: boolean): Promise<number> {
