@@ -172,10 +172,10 @@ export const scaleBench: BenchSection = {
         const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
         for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
         console.log(`${npus} NPUs: probed (load ${load()})`);
-        const ended = await run(tsx("scripts/bench/scale-delete.ts", database.url, slug));
-        for (const [name, value] of Object.entries(JSON.parse(ended.stdout) as Record<string, number>)) put(name, column, value);
+        const ended = JSON.parse((await run(tsx("scripts/bench/scale-delete.ts", database.url, slug))).stdout) as Record<string, number>;
+        for (const [name, value] of Object.entries(ended)) put(name, column, value);
         put("load average (1 min) at end", column, Number(load()));
-        console.log(`${npus} NPUs: replaced and deleted (load ${load()})`);
+        console.log(`${npus} NPUs: replaced in ${ended["replace: wall (s)"]?.toFixed(1)} s, deleted in ${ended["delete: wall (s)"]?.toFixed(1)} s (load ${load()})`);
       }
       console.log("");
       printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
