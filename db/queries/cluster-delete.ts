@@ -31,8 +31,8 @@ export const inventoryTables = [
 
 const deleteStatements: Record<(typeof inventoryTables)[number], (clusterId: number) => SQL> = {
   links: (id) => sql`delete from links where cluster_id = ${id}`,
-  // Its one index on cluster_id is partial (EIDs only): through the dies' index on device_ref, the cost follows this
-  // cluster's addresses, not every cluster's.
+  // Its one index on cluster_id is partial (EIDs only), so the rows are found through the cluster's dies (device_ref
+  // is indexed; with a big share of the table the planner reads it once and hash-joins instead).
   device_net_addresses: (id) => sql`delete from device_net_addresses a using devices d where d.cluster_id = ${id} and a.device_ref = d.id`,
   fabric_links: (id) => sql`delete from fabric_links where cluster_id = ${id}`,
   fabric_switches: (id) => sql`delete from fabric_switches where cluster_id = ${id}`,
