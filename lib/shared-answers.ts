@@ -1,7 +1,8 @@
 /**
  * Answers many callers share (issue 20, item 7: a hundred people looking at the same cluster ask the same questions):
- * concurrent asks for the same key and revision share one computation (single flight), and a finished answer is
- * reused while its revision is still the current one and it is younger than its maximum age. The revision is what
+ * concurrent asks for the same key share one computation (single flight; one at a time per key, so when the data
+ * changes faster than an answer is computed, computations run back to back rather than pile up), and a finished
+ * answer is reused while its revision is still the current one and it is younger than its maximum age. The revision is what
  * makes the answer correct (the caller says what it is: a data revision every instance learns of, so a cache per
  * process stays correct when another instance writes); the age bounds whatever changes without a new revision (time
  * passing). Nothing about who may see an answer is kept here: callers check that before they ask.
@@ -33,7 +34,9 @@ export interface Computed<T> {
 
 export class SharedAnswers<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private readonly pending = new Map<string, { revision: string; promise: Promise<T> }>();
+  private readonly running = new Map<string, { revision: string; promise: Promise<T> }>();
+  /** The computation that starts when the running one of its key ends. */
+  private readonly queued = new Map<string, Promise<T>>();
   private total = 0;
   private readonly maxEntries: number;
   private readonly maxSize: number;
@@ -48,28 +51,54 @@ export class SharedAnswers<T> {
   }
 
   /**
-   * The answer for `key` at `revision`: a kept one, the one being computed, or a new computation. A failed
-   * computation is not kept; everyone who waited for it gets its error.
+   * The answer for `key` at the current revision (`revision()`, asked when a computation starts): a kept one, the
+   * one being computed for it, or a new computation. At most one computation of a key runs at a time: a caller that
+   * finds one running for an older revision waits for the next, which starts when it ends (so it reads data at least
+   * as new as the caller asked for) and serves everyone who came meanwhile. A failed computation is not kept;
+   * everyone who waited for it gets its error.
    */
-  get(key: string, revision: string, compute: () => Promise<Computed<T>>): Promise<T> {
+  get(key: string, revision: () => string, compute: () => Promise<Computed<T>>): Promise<T> {
+    const current = revision();
+    const kept = this.fresh(key, current);
+    if (kept) return Promise.resolve(kept.value);
+    const running = this.running.get(key);
+    if (!running) return this.start(key, current, compute);
+    if (running.revision === current) return running.promise;
+    const queued = this.queued.get(key);
+    if (queued) return queued;
+    const next = running.promise
+      .catch(() => undefined)
+      .then(() => {
+        this.queued.delete(key);
+        return this.get(key, revision, compute);
+      });
+    this.queued.set(key, next);
+    return next;
+  }
+
+  private fresh(key: string, revision: string): Entry<T> | undefined {
     const kept = this.entries.get(key);
-    if (kept && kept.revision === revision && this.now() - kept.at < kept.maxAgeMs) return Promise.resolve(kept.value);
-    const running = this.pending.get(key);
-    if (running && running.revision === revision) return running.promise;
+    return kept && kept.revision === revision && this.now() - kept.at < kept.maxAgeMs ? kept : undefined;
+  }
+
+  private start(key: string, revision: string, compute: () => Promise<Computed<T>>): Promise<T> {
     const at = this.now();
     this.computed++;
-    const promise = compute().then(
+    const settle = () => {
+      if (this.running.get(key)?.promise === promise) this.running.delete(key);
+    };
+    const promise: Promise<T> = compute().then(
       (done) => {
-        if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+        settle();
         this.keep(key, { revision, at, maxAgeMs: done.maxAgeMs, value: done.value, size: done.size });
         return done.value;
       },
       (error: unknown) => {
-        if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+        settle();
         throw error;
       },
     );
-    this.pending.set(key, { revision, promise });
+    this.running.set(key, { revision, promise });
     return promise;
   }
 

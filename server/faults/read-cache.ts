@@ -52,6 +52,10 @@ export function faultRevision(cluster: string): string | undefined {
   return `${r.epoch}.${r.byCluster.get(cluster) ?? 0}`;
 }
 
+let unknownRevisions = 0;
+/** The revision as a computation starts; never one seen before when it is not known (nothing is reused then). */
+const revisionNow = (cluster: string) => faultRevision(cluster) ?? `unknown.${++unknownRevisions}`;
+
 /** This instance wrote fault data: its own next reads must not get an answer from before (the NOTIFY comes later). */
 export function faultDataWritten(): void {
   revisions().epoch++;
@@ -71,7 +75,7 @@ export function sharedFaultValue<T>(request: Request, cluster: string, key: stri
   const revision = faultRevision(cluster);
   if (revision === undefined || ownWrite(request)) return compute();
   const source = isReplicaPool(handle.pool) ? "replica" : "primary";
-  return answers<T>().get(`${source} ${key}`, revision, async () => ({ value: await compute(), size: 0, maxAgeMs: source === "replica" ? lagHintMs : maxAgeMs }));
+  return answers<T>().get(`${source} ${key}`, () => revisionNow(cluster), async () => ({ value: await compute(), size: 0, maxAgeMs: source === "replica" ? lagHintMs : maxAgeMs }));
 }
 
 interface JsonAnswer {
@@ -94,7 +98,7 @@ export async function sharedFaultJson(request: Request, cluster: string, key: st
     const body = await gzipped(JSON.stringify(value));
     return { value: { gzipped: body, headers: readHeaders(read) }, size: body.length, maxAgeMs: read.source === "replica" ? lagHintMs : maxAgeMs };
   };
-  const answer = revision === undefined || ownWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, revision, compute);
+  const answer = revision === undefined || ownWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, () => revisionNow(cluster), compute);
   const headers: Record<string, string> = { ...answer.headers, "content-type": "application/json", vary: "accept-encoding" };
   if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
     return new Response(new Uint8Array(answer.gzipped), { status: 200, headers: { ...headers, "content-encoding": "gzip" } });
