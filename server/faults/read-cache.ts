@@ -1,6 +1,4 @@
 import "server-only";
-import { promisify } from "node:util";
-import { gunzip, gzip, type ZlibOptions } from "node:zlib";
 import type { DatabaseHandle } from "@/db/client";
 import { lagHintMs, isReplicaPool } from "@/db/read-database";
 import { SharedAnswers, type Computed } from "@/lib/shared-answers";
@@ -79,32 +77,25 @@ export function sharedFaultValue<T>(request: Request, cluster: string, key: stri
 }
 
 interface JsonAnswer {
-  /** The JSON, gzipped once for everyone (Next.js leaves an answer that has a Content-Encoding alone). */
-  gzipped: Buffer;
+  /** The JSON, serialised once for everyone. */
+  body: Buffer;
   headers: Record<string, string>;
 }
 
-const gzipped = promisify<string, ZlibOptions, Buffer>(gzip);
-const gunzipped = promisify(gunzip);
-
 /**
  * A heavy fault read answered as JSON (`jsonRead`), shared by callers asking the same `key` of `cluster` at the same
- * revision. The answer is serialised and compressed once.
+ * revision. The answer is serialised once; Next.js compresses each response (it drops a Content-Encoding a route
+ * handler sets, node_modules/next/dist/server/send-response.js, so an answer cannot be compressed once for all).
  */
 export async function sharedFaultJson(request: Request, cluster: string, key: string, work: (handle: DatabaseHandle) => Promise<unknown>): Promise<Response> {
   const revision = faultRevision(cluster);
   const compute = async (): Promise<Computed<JsonAnswer>> => {
     const { value, read } = await readFor(request, work);
-    // The fastest level: a day's timeline is megabytes of JSON, compressed on the thread pool once per change.
-    const body = await gzipped(JSON.stringify(value), { level: 1 });
-    return { value: { gzipped: body, headers: readHeaders(read) }, size: body.length, maxAgeMs: read.source === "replica" ? lagHintMs : maxAgeMs };
+    const body = Buffer.from(JSON.stringify(value));
+    return { value: { body, headers: readHeaders(read) }, size: body.length, maxAgeMs: read.source === "replica" ? lagHintMs : maxAgeMs };
   };
   const answer = revision === undefined || ownWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, () => revisionNow(cluster), compute);
-  const headers: Record<string, string> = { ...answer.headers, "content-type": "application/json", vary: "accept-encoding" };
-  if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
-    return new Response(new Uint8Array(answer.gzipped), { status: 200, headers: { ...headers, "content-encoding": "gzip" } });
-  }
-  return new Response(new Uint8Array(await gunzipped(answer.gzipped)), { status: 200, headers });
+  return new Response(new Uint8Array(answer.body), { status: 200, headers: { ...answer.headers, "content-type": "application/json" } });
 }
 
 /** The key of a read: its name and its query, normalised (parameter order does not matter). */
