@@ -3,6 +3,7 @@ import { apiPermission } from "@/lib/auth/api-permissions";
 import { can, minimumRole } from "@/lib/auth/roles";
 import { unauthenticated } from "@/server/auth/guard";
 import { resolvePrincipal, sessionPrincipal } from "@/server/auth/principal";
+import { principalHeader, withProxiedPrincipal } from "@/server/auth/proxied-principal";
 import { isSecureRequest } from "@/server/auth/request";
 import { errorResponse, isDatabaseUnavailable, toErrorResponse } from "@/server/http/errors";
 import { methodNotAllowed } from "@/server/http/method-not-allowed";
@@ -26,7 +27,9 @@ const publicPages = new Set(["/sign-in"]);
 /**
  * In front of every request (Node.js runtime): security headers and the CSP nonce; for /api/v1 the central
  * permission check (route handlers check again with `route()`); for pages, a redirect to the sign-in page when
- * there is no valid session (pages check again with `requirePage()`, which also knows each page's role).
+ * there is no valid session (pages check again with `requirePage()`, which also knows each page's role). The caller
+ * found here is handed on, sealed, in a request header (server/auth/proxied-principal.ts), so the handler's or page's
+ * check does not look the session up a second time.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
@@ -42,34 +45,39 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     const notAllowed = methodNotAllowed(request.method, pathname);
     if (notAllowed) return withHeaders(notAllowed, secure, apiContentSecurityPolicy);
     const permission = apiPermission(pathname, request.method);
-    if (permission !== "public") {
-      let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
-      try {
-        principal = await resolvePrincipal(request.headers, request.url);
-      } catch (error) {
-        // The database is unreachable (503 with Retry-After) or failed: the same answer the route handler gives.
-        return withHeaders(toErrorResponse(error), secure, apiContentSecurityPolicy);
-      }
-      if (principal.kind === "anonymous") {
-        return withHeaders(toErrorResponse(unauthenticated(principal.reason)), secure, apiContentSecurityPolicy);
-      }
-      if (!can(principal.role, permission)) {
-        return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);
-      }
+    if (permission === "public") {
+      if (!request.headers.has(principalHeader)) return withHeaders(NextResponse.next(), secure, apiContentSecurityPolicy);
+      const stripped = new Headers(request.headers);
+      stripped.delete(principalHeader);
+      return withHeaders(NextResponse.next({ request: { headers: stripped } }), secure, apiContentSecurityPolicy);
     }
-    return withHeaders(NextResponse.next(), secure, apiContentSecurityPolicy);
+    let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
+    try {
+      principal = await resolvePrincipal(request.headers, request.url);
+    } catch (error) {
+      // The database is unreachable (503 with Retry-After) or failed: the same answer the route handler gives.
+      return withHeaders(toErrorResponse(error), secure, apiContentSecurityPolicy);
+    }
+    if (principal.kind === "anonymous") {
+      return withHeaders(toErrorResponse(unauthenticated(principal.reason)), secure, apiContentSecurityPolicy);
+    }
+    if (!can(principal.role, permission)) {
+      return withHeaders(errorResponse(403, "forbidden", `this needs the ${minimumRole(permission)} role`), secure, apiContentSecurityPolicy);
+    }
+    return withHeaders(NextResponse.next({ request: { headers: withProxiedPrincipal(request.headers, principal) } }), secure, apiContentSecurityPolicy);
   }
 
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", secure });
-  let signedIn: boolean;
+  let user: Awaited<ReturnType<typeof sessionPrincipal>>;
   try {
-    signedIn = (await sessionPrincipal(request.headers, request.url)) !== undefined;
+    user = await sessionPrincipal(request.headers, request.url);
   } catch (error) {
     // A session that cannot be read is not a missing one: say the database is away rather than ask to sign in.
     if (!isDatabaseUnavailable(error)) throw error;
     return withHeaders(databaseUnavailablePage(request.headers, request.cookies.get(localeCookie)?.value), secure, csp);
   }
+  const signedIn = user !== undefined;
   if (!signedIn && !publicPages.has(pathname)) {
     const target = new URL("/sign-in", request.url);
     if (pathname !== "/") target.searchParams.set("next", `${pathname}${request.nextUrl.search}`);
@@ -77,7 +85,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   }
   if (signedIn && pathname === "/sign-in") return withHeaders(NextResponse.redirect(new URL("/", request.url)), secure, csp);
 
-  const requestHeaders = new Headers(request.headers);
+  const requestHeaders = withProxiedPrincipal(request.headers, user ?? null);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
   return withHeaders(NextResponse.next({ request: { headers: requestHeaders } }), secure, csp);

@@ -37,6 +37,8 @@ export async function loadTopologyView(
   id: string | null,
   expand: ViewExpand = NO_EXPAND,
   jobId: number | null = null,
+  /** The cluster's open faults: the API route passes a shared copy (server/faults/read-cache.ts). */
+  healthOf: () => ReturnType<typeof faultHealthSnapshot> = () => faultHealthSnapshot(handle.pool, cluster.id),
 ): Promise<TopologyViewLoad> {
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
   // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
@@ -44,7 +46,7 @@ export async function loadTopologyView(
   // A rack draws its super pod's bus planes.
   const rackPod = level === "rack" && id !== null ? podOfRackId(id) : null;
   const fabricOf = level === "rack" ? (rackPod === null ? Promise.resolve({}) : viewFabricOf(handle.db, cluster.id, "superpod", rackPod)) : viewFabricOf(handle.db, cluster.id, level, id);
-  const [health, fabric, job] = await Promise.all([faultHealthSnapshot(handle.pool, cluster.id), fabricOf, jobId === null ? Promise.resolve(null) : jobDies(handle, cluster.id, jobId)]);
+  const [health, fabric, job] = await Promise.all([healthOf(), fabricOf, jobId === null ? Promise.resolve(null) : jobDies(handle, cluster.id, jobId)]);
   const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
   const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
   return {

@@ -39,6 +39,18 @@ export const faultsSearchParams = z.object({
 });
 export type FaultsSearchParams = z.infer<typeof faultsSearchParams>;
 
+/** How often the live window (no from/to in the URL: the last 24 h) moves on: the page's clock ticks this often too. */
+export const liveWindowStepMs = 15_000;
+
+/**
+ * The end of the live window at `now`: the next whole step, the same for every browser within it, so the people
+ * watching a cluster ask the same question and the server answers it once (server/faults/read-cache.ts); rounded up,
+ * so nothing that happened by `now` is left out.
+ */
+export function liveWindowEnd(now: number): number {
+  return Math.ceil(now / liveWindowStepMs) * liveWindowStepMs;
+}
+
 /** The URL query for a state, leaving defaults out. */
 export function faultsQuery(state: Partial<FaultsSearchParams>): string {
   const params = new URLSearchParams();

@@ -26,6 +26,7 @@ import { summarizeProfiles } from "./cpu-profile";
 import { batchOf } from "./fault-ingest";
 import type { BenchSection } from "./index";
 import { loadAverage, ms, spread } from "./percentiles";
+import { liveWindowEnd } from "@/lib/faults/url";
 
 
 const VIEWERS = 100;
@@ -42,7 +43,9 @@ type Call = [endpoint: string, path: string];
 
 /** The API calls each page makes when it loads (components/topology/queries.ts, components/faults/api.ts, …). */
 function pageCalls(now: number): Call[][] {
-  const window = `from=${now - day}&to=${now}`;
+  // The live window as the faults page asks it (lib/faults/url.ts): its end rounded up to the page clock's step.
+  const to = liveWindowEnd(now);
+  const window = `from=${to - day}&to=${to}`;
   return [
     [
       ["GET topology (cluster view)", `/api/v1/clusters/${cluster}/topology?level=cluster`],

@@ -6,6 +6,7 @@ import { rememberWrite } from "@/server/http/read-routing";
 import { apiContentSecurityPolicy, withSecurityHeaders } from "@/server/http/security-headers";
 import { assertStorableUrl } from "@/server/http/url-text";
 import { auditActor, resolvePrincipal, type Principal } from "./principal";
+import { proxiedPrincipal } from "./proxied-principal";
 import { limits } from "./rate-limit";
 import { isSameOrigin, isSecureRequest, isUnsafeMethod } from "./request";
 
@@ -22,7 +23,8 @@ export const unauthenticatedMessages = {
  * Use it through `route()`, which also gives the standard error shape.
  */
 export async function authorize(request: Request, permission: Exclude<Permission, "public">): Promise<Principal> {
-  const principal = await resolvePrincipal(request.headers, request.url);
+  // Found by proxy.ts for this very request (sealed: a client cannot forge it), else looked up here.
+  const principal = proxiedPrincipal(request.headers)?.principal ?? (await resolvePrincipal(request.headers, request.url));
   if (principal.kind === "anonymous") throw unauthenticated(principal.reason);
   if (!can(principal.role, permission)) {
     throw new ApiError(403, "forbidden", `this needs the ${minimumRole(permission)} role; ${describe(principal)} has the ${principal.role} role`);

@@ -5,12 +5,16 @@ import { cache } from "react";
 import { can, type Permission } from "@/lib/auth/roles";
 import { ApiError } from "@/server/http/errors";
 import { auditActor, sessionPrincipal, type Principal } from "./principal";
+import { proxiedPrincipal } from "./proxied-principal";
 
 /** The signed-in user of the request being rendered (once per request), or undefined. */
 export const currentUser = cache(async (): Promise<Principal | undefined> => {
   const all = await headers();
   // Read through cookies() too, so Next.js treats the page as dynamic (never cached across users).
   await cookies();
+  // proxy.ts looked the session up for this request already (server/auth/proxied-principal.ts).
+  const proxied = proxiedPrincipal(all);
+  if (proxied) return proxied.principal ?? undefined;
   return sessionPrincipal(all);
 });
 

@@ -86,6 +86,11 @@ async function connect(h: Hub): Promise<void> {
   return h.connecting;
 }
 
+/** Whether LISTEN is in place now: notices sent from here on reach the subscribers. */
+export function listeningToFaults(): boolean {
+  return hub().client !== null;
+}
+
 export async function subscribeFaults(listener: Listener, onResync?: ResyncListener): Promise<() => void> {
   const h = hub();
   h.listeners.add(listener);

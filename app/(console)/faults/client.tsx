@@ -18,7 +18,7 @@ import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useThemeControl } from "@/components/providers/app-providers";
-import { faultsQuery, faultsSearchParams, type FaultsSearchParams } from "@/lib/faults/url";
+import { faultsQuery, faultsSearchParams, liveWindowEnd, liveWindowStepMs, type FaultsSearchParams } from "@/lib/faults/url";
 
 const day = 86_400_000;
 
@@ -29,10 +29,10 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
   const searchParams = useSearchParams();
   const state = useMemo(() => faultsSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
   const cluster = state.cluster ?? defaultCluster;
-  const now = useNow();
+  const now = useNow(liveWindowStepMs);
   useLiveFaults(cluster);
   // Without from/to in the URL the window is the last 24 h and follows the clock.
-  const to = state.to ?? now;
+  const to = state.to ?? liveWindowEnd(now);
   const from = state.from ?? to - day;
 
   const navigate = useCallback(

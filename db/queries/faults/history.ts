@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { Escalation, EscalationInput } from "@/lib/faults/escalation";
 import type { FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind } from "@/lib/faults/model";
+import { TimeSlices } from "@/lib/time-slices";
 import { iso } from "./model";
 
 /* The stored events of some series, as the escalation rules read them, and what changed in them since a read. */
@@ -89,10 +90,12 @@ const unescaped = (field: string) => (field.includes("\\") ? field.replace(/\\(.
 const msOf = (field: string) => (field === "" ? null : Math.round(Number(field)));
 
 /** `packedRows`' text as a history (`keys`: the series keys the query was given, in order). */
-function unpackHistory(packed: string | null, keys: string[]): History {
+async function unpackHistory(packed: string | null, keys: string[]): Promise<History> {
   const history: History = { bySeries: new Map(), rows: 0, writers: new Set() };
   if (packed === null) return history;
+  const slices = new TimeSlices();
   for (const line of packed.split("\n")) {
+    if (slices.due()) await slices.pause();
     const [n, kind, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, writer, id, episode, code] = line.split(",") as [string, ...string[]];
     const key = keys[Number(n) - 1]!;
     const eventId = unescaped(id!);
@@ -125,7 +128,7 @@ function unpackHistory(packed: string | null, keys: string[]): History {
  */
 export async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: number, keys: string[], from: number): Promise<History> {
   const { rows } = await client.query<{ packed: string | null }>(packedRows, [clusterId, keys, iso(from)]);
-  return unpackHistory(rows[0]?.packed ?? null, keys);
+  return await unpackHistory(rows[0]?.packed ?? null, keys);
 }
 
 /** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { evaluateSeries, lookbackMs, type Escalation, type EscalationInput, type EscalationSettings } from "@/lib/faults/escalation";
+import { TimeSlices } from "@/lib/time-slices";
 import { historyChanges, loadSeries, type History, type StoredEvent } from "./history";
 import { iso, type PreparedEvent } from "./model";
 
@@ -20,16 +21,19 @@ export type Rejudgement = Escalation & { id: string; seriesKey: string };
  * stored events from `writeFrom` on whose judgement changed. Rows before it are context only (to count and merge
  * what came before): judged without their own history they could come out differently.
  */
-function judgeSeries(
+async function judgeSeries(
   history: History,
   fresh: Map<string, EscalationInput[]>,
   settings: EscalationSettings,
   now: number,
   writeFrom: number,
-): { judged: Map<string, Escalation>; changed: Rejudgement[] } {
+): Promise<{ judged: Map<string, Escalation>; changed: Rejudgement[] }> {
   const judged = new Map<string, Escalation>();
   const changed: Rejudgement[] = [];
+  // Thousands of series a batch: the requests sharing this event loop get turns in between (lib/time-slices.ts).
+  const slices = new TimeSlices();
   for (const key of new Set([...history.bySeries.keys(), ...fresh.keys()])) {
+    if (slices.due()) await slices.pause();
     const stored = history.bySeries.get(key) ?? [];
     const incoming = fresh.get(key) ?? [];
     const result = evaluateSeries(incoming.length ? [...stored, ...incoming] : stored, settings, now);
@@ -102,7 +106,7 @@ export async function judgeIncoming(client: pg.PoolClient, clusterId: number, se
     else fresh.set(event.seriesKey, [input]);
   }
   const writeFrom = since - rewriteMarginMs;
-  return { clusterId, keys, from, writeFrom, history, fresh, snapshot: rows[0]!.snapshot, ...judgeSeries(history, fresh, settings, now, writeFrom) };
+  return { clusterId, keys, from, writeFrom, history, fresh, snapshot: rows[0]!.snapshot, ...(await judgeSeries(history, fresh, settings, now, writeFrom)) };
 }
 
 /**
@@ -136,7 +140,7 @@ export async function confirmJudgement(client: pg.PoolClient, provisional: Provi
     for (const event of fresh.get(key) ?? []) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
   }
   const unaffected = provisional.changed.filter((r) => !changes.bySeries.has(r.seriesKey));
-  return [...unaffected, ...judgeSeries(merged, new Map(), settings, now, provisional.writeFrom).changed];
+  return [...unaffected, ...(await judgeSeries(merged, new Map(), settings, now, provisional.writeFrom)).changed];
 }
 
 /**
@@ -160,5 +164,5 @@ export async function reevaluateSeries(
 export async function rejudgeSeries(client: pg.PoolClient | pg.Pool, clusterId: number, settings: EscalationSettings, keys: string[], since: number, now: number): Promise<Rejudgement[]> {
   if (keys.length === 0) return [];
   const history = await loadSeries(client, clusterId, keys, contextFrom(settings, since));
-  return judgeSeries(history, new Map(), settings, now, since - rewriteMarginMs).changed;
+  return (await judgeSeries(history, new Map(), settings, now, since - rewriteMarginMs)).changed;
 }

@@ -10,7 +10,7 @@ import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
-import { jsonRead } from "@/server/http/read-routing";
+import { faultDataWritten, readKey, sharedFaultJson } from "@/server/faults/read-cache";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = unproxiedRoute("read", async ({ request }) => {
   const query = timelineQuerySchema.parse(queryObject(request, ["kind", "level"]));
-  return jsonRead(request, async ({ db, pool }) => listTimeline(pool, await getClusterOrThrow(db, query.cluster), query));
+  return sharedFaultJson(request, query.cluster, readKey("timeline", request), async ({ db, pool }) => listTimeline(pool, await getClusterOrThrow(db, query.cluster), query));
 });
 
 /**
@@ -37,6 +37,7 @@ export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   try {
     const items = await readJson(request, batchSchema, maxBatchBytes);
     const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });
+    if (result.changed) faultDataWritten();
     if (atomic === "all" && result.counts.invalid > 0) {
       throw new ApiError(422, "invalid_events", `${result.counts.invalid} of ${items.length} events are invalid; nothing was written`, {
         counts: result.counts,

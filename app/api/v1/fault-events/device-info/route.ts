@@ -5,6 +5,7 @@ import { maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
 import { route } from "@/server/auth/guard";
 import { readText } from "@/server/http/body";
 import { clusterParam } from "@/server/faults/http";
+import { faultDataWritten } from "@/server/faults/read-cache";
 import { ApiError } from "@/server/http/errors";
 
 export const dynamic = "force-dynamic";
@@ -20,5 +21,7 @@ export const POST = route("write", async ({ request, actor }) => {
   const text = await readText(request, maxDeviceInfoBytes);
   if (text.trim() === "") throw new ApiError(400, "invalid_request", "the body is empty: post the ConfigMap's JSON");
   const node = new URL(request.url).searchParams.get("node");
-  return NextResponse.json(await ingestDeviceInfo(appDatabase(), { cluster, node, body: text }, actor));
+  const result = await ingestDeviceInfo(appDatabase(), { cluster, node, body: text }, actor);
+  faultDataWritten();
+  return NextResponse.json(result);
 });

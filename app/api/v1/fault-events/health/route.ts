@@ -3,15 +3,16 @@ import { faultHealthSnapshot } from "@/db/queries/faults";
 import { faultLevelInfo } from "@/lib/faults/levels";
 import { clusterParam } from "@/server/faults/http";
 import { route } from "@/server/auth/guard";
-import { jsonRead } from "@/server/http/read-routing";
+import { readKey, sharedFaultJson, sharedFaultValue } from "@/server/faults/read-cache";
 
 export const dynamic = "force-dynamic";
 
 /** `GET /api/v1/fault-events/health?cluster=`: open faults per die (or server), worst level and its health tone. */
 export const GET = route("read", async ({ request }) => {
-  return jsonRead(request, async ({ db, pool }) => {
-    const cluster = await getClusterOrThrow(db, clusterParam(request));
-    const { version, faults } = await faultHealthSnapshot(pool, cluster.id);
+  const param = clusterParam(request);
+  return sharedFaultJson(request, param, readKey("health", request), async (handle) => {
+    const cluster = await getClusterOrThrow(handle.db, param);
+    const { version, faults } = await sharedFaultValue(request, String(cluster.id), "health", handle, () => faultHealthSnapshot(handle.pool, cluster.id));
     return { cluster: cluster.slug, version, targets: faults.map((t) => ({ ...t, tone: faultLevelInfo[t.level].tone })) };
   });
 });

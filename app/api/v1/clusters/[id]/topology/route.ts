@@ -6,6 +6,8 @@ import { linkKindList } from "@/lib/topology/url";
 import { route } from "@/server/auth/guard";
 import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "./shared";
 import { readFor, withReadHeaders } from "@/server/http/read-routing";
+import { faultHealthSnapshot } from "@/db/queries/faults";
+import { sharedFaultValue } from "@/server/faults/read-cache";
 
 export const dynamic = "force-dynamic";
 
@@ -37,7 +39,8 @@ export const GET = route<ClusterRouteContext>("read", async ({ request, context 
   const expandKey = expand.hops > 0 ? { hops: String(expand.hops), via: expand.via.join(","), from: expand.from } : {};
   const { value, read } = await readFor(request, async (handle) => {
     const cluster = await getClusterOrThrow(handle.db, clusterId);
-    const { faultsVersion, build } = await loadTopologyView(handle, cluster, q.level, id, expand, q.job ?? null);
+    const health = () => sharedFaultValue(request, String(cluster.id), "health", handle, () => faultHealthSnapshot(handle.pool, cluster.id));
+    const { faultsVersion, build } = await loadTopologyView(handle, cluster, q.level, id, expand, q.job ?? null, health);
     return cachedJson(request, etagFor(cluster, "view", { level: q.level, id, faults: faultsVersion, ...expandKey, ...(q.job ? { job: String(q.job) } : {}) }), build);
   });
   return withReadHeaders(value, read);
