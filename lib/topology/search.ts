@@ -36,8 +36,9 @@ interface SearchIndex {
   servers: { key: string; server: IndexedServer; order: number }[];
   serverById: Map<string, Entry<IndexedServer>[]>;
   hostIps: Entry<IndexedServer>[];
-  deviceIps: Entry<IndexedDie>[];
-  superDeviceIds: Map<string, Entry<IndexedDie>[]>;
+  /** Dies by rank: a die object is made for a hit, not for every die indexed. */
+  deviceIps: Entry<number>[];
+  superDeviceIds: Map<string, Entry<number>[]>;
 }
 
 /**
@@ -58,15 +59,21 @@ export function searchIndexOf(index: TopologyIndex): SearchIndex {
     if (list) list.push(value);
     else map.set(key, [value]);
   };
+  const { dieColumns: columns } = index;
+  const { rowOfRank } = columns;
   index.servers.forEach((server, position) => {
     const key = server.id.toLowerCase();
     built.servers.push({ key, server, order: orderOf(position, 0) });
     push(built.serverById, key, { key, node: server, order: orderOf(position, 0) });
     if (server.spec.hostIp) built.hostIps.push({ key: server.spec.hostIp.toLowerCase(), node: server, order: orderOf(position, 1) });
-    server.dies.forEach((die, place) => {
-      if (die.spec.deviceIp) built.deviceIps.push({ key: die.spec.deviceIp.toLowerCase(), node: die, order: orderOf(position, 2 + 2 * place) });
-      if (die.spec.superDeviceId !== null) push(built.superDeviceIds, String(die.spec.superDeviceId), { key: "", node: die, order: orderOf(position, 3 + 2 * place) });
-    });
+    for (let place = 0; place < server.dieCount; place++) {
+      const rank = server.firstRank + place;
+      const row = rowOfRank[rank]!;
+      const deviceIp = columns.deviceIp[row];
+      const superDeviceId = columns.superDeviceId[row]!;
+      if (deviceIp) built.deviceIps.push({ key: deviceIp.toLowerCase(), node: rank, order: orderOf(position, 2 + 2 * place) });
+      if (!Number.isNaN(superDeviceId)) push(built.superDeviceIds, String(superDeviceId), { key: "", node: rank, order: orderOf(position, 3 + 2 * place) });
+    }
   });
   const byKey = (a: Entry<unknown>, b: Entry<unknown>) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.order - b.order);
   built.hostIps.sort(byKey);
@@ -143,16 +150,16 @@ export function searchTopology(index: TopologyIndex, query: string, field: Searc
     }
   };
   if (wants("hostIp")) addresses(search.hostIps, (server, value) => serverHit(server, "hostIp", value), (server) => server.spec.hostIp!);
-  if (wants("deviceIp")) addresses(search.deviceIps, (die, value) => dieHit(die, "deviceIp", value), (die) => die.spec.deviceIp!);
+  if (wants("deviceIp")) addresses(search.deviceIps, (rank, value) => dieHit(index.die(rank), "deviceIp", value), (rank) => index.die(rank).spec.deviceIp!);
   if (isNumber && wants("superDeviceId")) {
-    for (const { node, order } of search.superDeviceIds.get(q) ?? []) exact.offer(order, () => dieHit(node, "superDeviceId", q));
+    for (const { node, order } of search.superDeviceIds.get(q) ?? []) exact.offer(order, () => dieHit(index.die(node), "superDeviceId", q));
   }
   const hits = exact.hits();
   let total = exact.total;
   if (isNumber && wants("rank")) {
-    const die = index.dieByRank[Number(q)];
-    if (die) {
-      hits.unshift(dieHit(die, "rank", q));
+    const rank = Number(q);
+    if (rank < index.dieCount) {
+      hits.unshift(dieHit(index.die(rank), "rank", q));
       total++;
     }
   }
