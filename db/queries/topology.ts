@@ -114,7 +114,7 @@ export async function loadClusterInventory(
  * The topology index of a cluster at its current inventory revision. Indexes are kept per (cluster, revision) in
  * this process, so repeated views, searches and details cost no database work beyond reading the revision; requests
  * that arrive while one is being built share that build (one per revision per process). The cache is bounded by the
- * dies it holds, least recently used out first: a 524,288-NPU SuperCluster's index is about 90 MB, and 300 MB once
+ * dies it holds, least recently used out first: a 524,288-NPU SuperCluster's index is about 90 MB, and 100 MB once
  * searched (the search index, lib/topology/search.ts), so four
  * of them (the old bound, in indexes) would not fit a 2 GB server, while many small clusters' indexes do.
  */
