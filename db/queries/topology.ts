@@ -114,9 +114,8 @@ export async function loadClusterInventory(
  * The topology index of a cluster at its current inventory revision. Indexes are kept per (cluster, revision) in
  * this process, so repeated views, searches and details cost no database work beyond reading the revision; requests
  * that arrive while one is being built share that build (one per revision per process). The cache is bounded by the
- * dies it holds, least recently used out first: a 524,288-NPU SuperCluster's index is about 90 MB, and 100 MB once
- * searched (the search index, lib/topology/search.ts), so four
- * of them (the old bound, in indexes) would not fit a 2 GB server, while many small clusters' indexes do.
+ * dies it holds, least recently used out first, so memory follows dies, not clusters: a 524,288-NPU SuperCluster's
+ * index is about 100 MB with its search index (scripts/bench/index-build.ts; the object index it replaced was 0.8 GB).
  */
 export const maxCachedIndexDies = 1_100_000;
 const maxCachedIndexes = 16;
