@@ -60,17 +60,24 @@ export async function storeInventorySnapshot(tx: Transaction, clusterId: number)
 }
 
 /**
- * The inventory of the cluster at `revision` from its stored snapshot, or null when there is none of that revision
- * (written before snapshots were, or the inventory changed since): the caller then reads the rows.
+ * The cluster's stored snapshot at `revision`, as stored (columns: what the topology index is built from), or null
+ * when there is none of that revision (written before snapshots were, or the inventory changed since): the caller
+ * then reads the rows.
  */
+export async function loadSnapshotColumns(db: Database, clusterId: number, revision: number): Promise<InventorySnapshot | null> {
+  const { rows } = await db.execute<{ body: InventorySnapshot }>(
+    sql`select body from inventory_snapshots where cluster_id = ${clusterId} and inventory_revision = ${revision}`,
+  );
+  const body = rows[0]?.body;
+  return body && body.format === inventorySnapshotFormat ? body : null;
+}
+
+/** The inventory of the cluster at `revision` from its stored snapshot (see loadSnapshotColumns), or null. */
 export async function loadInventorySnapshot(
   db: Database,
   clusterId: number,
   revision: number,
 ): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links"> | null> {
-  const { rows } = await db.execute<{ body: InventorySnapshot }>(
-    sql`select body from inventory_snapshots where cluster_id = ${clusterId} and inventory_revision = ${revision}`,
-  );
-  const body = rows[0]?.body;
-  return body && body.format === inventorySnapshotFormat ? inventoryFromSnapshot(body) : null;
+  const body = await loadSnapshotColumns(db, clusterId, revision);
+  return body && inventoryFromSnapshot(body);
 }

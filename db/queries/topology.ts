@@ -6,7 +6,7 @@ import type { ClusterSpec, DieRef, DieSpec, LinkSpec, NetLevelSpec, NpuSpec, Ser
 import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
 import { healthOf } from "@/lib/faults/health";
 import { faultScopeOf, nodeDetails, recentFaultLimit, recentFaultWindowMs, type FaultScope, type SavedRankTable } from "@/lib/topology/details";
-import { buildTopologyIndex, type ClusterHeader, type TopologyIndex } from "@/lib/topology/inventory-index";
+import { buildTopologyIndex, indexFromSnapshot, type ClusterHeader, type TopologyIndex } from "@/lib/topology/inventory-index";
 import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
 import { ranksFromRankTable } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
@@ -17,7 +17,7 @@ import { withStoredFabric } from "./fabric-details";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { clearInventory } from "./cluster-delete";
 import { insertInventory } from "./inventory";
-import { loadInventorySnapshot, storeInventorySnapshot } from "./inventory-snapshot";
+import { loadSnapshotColumns, storeInventorySnapshot } from "./inventory-snapshot";
 import { loadNetLevels } from "./net-levels";
 
 /**
@@ -115,8 +115,8 @@ export async function loadClusterInventory(
  * The topology index of a cluster at its current inventory revision. Indexes are kept per (cluster, revision) in
  * this process, so repeated views, searches and details cost no database work beyond reading the revision; requests
  * that arrive while one is being built share that build (one per revision per process). The cache is bounded by the
- * dies it holds, least recently used out first: a 524,288-NPU SuperCluster's index is some hundreds of MB, so four
- * of them (the old bound, in indexes) would not fit a 2 GB server, while many small clusters' indexes do.
+ * dies it holds, least recently used out first, so memory follows dies, not clusters: a 524,288-NPU SuperCluster's
+ * index is about 100 MB with its search index (scripts/bench/index-build.ts; the object index it replaced was 0.8 GB).
  */
 export const maxCachedIndexDies = 1_100_000;
 const maxCachedIndexes = 16;
@@ -134,13 +134,17 @@ export function snapshotIndexCount(): number {
 }
 
 /**
- * What an index is built from: the snapshot stored with the inventory at this revision (one value read, see
- * ./inventory-snapshot.ts), else the rows. Keyed by revision, so another instance's change is never served stale.
+ * The index from the snapshot stored with the inventory at this revision (one value read, see
+ * ./inventory-snapshot.ts, indexed from its columns directly), else from the rows. Keyed by revision, so another
+ * instance's change is never served stale.
  */
-async function indexInventory(db: Database, cluster: ClusterHeader): Promise<Pick<ClusterSpec, "superPodIds" | "servers" | "links">> {
-  const stored = await loadInventorySnapshot(db, cluster.id, cluster.inventoryRevision);
-  if (stored) indexesFromSnapshots++;
-  return stored ?? loadClusterInventory(db, cluster.id, { netLevels: false });
+async function buildIndex(db: Database, cluster: ClusterHeader): Promise<TopologyIndex> {
+  const stored = await loadSnapshotColumns(db, cluster.id, cluster.inventoryRevision);
+  if (stored) {
+    indexesFromSnapshots++;
+    return indexFromSnapshot(cluster, stored);
+  }
+  return buildTopologyIndex(cluster, await loadClusterInventory(db, cluster.id, { netLevels: false }));
 }
 
 export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<TopologyIndex> {
@@ -152,11 +156,11 @@ export function topologyIndex(db: Database, cluster: ClusterHeader): Promise<Top
     cache.set(key, hit); // most recently used last
     return hit.index;
   }
-  const entry = { index: indexInventory(db, cluster).then((inventory) => buildTopologyIndex(cluster, inventory)), dies: 0 };
+  const entry = { index: buildIndex(db, cluster), dies: 0 };
   builtIndexes++;
   entry.index.then(
     (index) => {
-      entry.dies = index.dieByRank.length;
+      entry.dies = index.dieCount;
       // Oldest first, never the one just built.
       let dies = [...cache.values()].reduce((sum, cached) => sum + cached.dies, 0);
       for (const [cachedKey, cached] of cache) {

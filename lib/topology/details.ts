@@ -27,7 +27,7 @@ function groupLinks(index: TopologyIndex, dies: IndexedDie[], peerOf: (die: Inde
   const inside = new Set(dies.map((die) => die.id));
   const groups = new Map<string, NodeDetails["links"][number]>();
   for (const die of dies) {
-    for (const link of index.dieLinks.get(die.id) ?? []) {
+    for (const link of index.linksOf(die)) {
       if (inside.has(link.peer.id)) continue;
       const peer = peerOf(link.peer);
       const key = `${link.kind}\u0000${peer.kind}\u0000${peer.id}`;
@@ -280,5 +280,5 @@ export function switchImpactOf(index: TopologyIndex, id: string, fabric: { plane
   if (!ref) return null;
   const pod = ref.kind === "node-chip" ? index.serverById.get(ref.serverId)?.pod : index.podById.get(ref.superPodId);
   if (!pod) return null;
-  return switchBlastRadius(ref, id, { superPodId: pod.id, servers: pod.servers.map((server) => ({ serverId: server.id, dies: server.dies.length })) }, fabric);
+  return switchBlastRadius(ref, id, { superPodId: pod.id, servers: pod.servers.map((server) => ({ serverId: server.id, dies: server.dieCount })) }, fabric);
 }

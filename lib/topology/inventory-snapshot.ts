@@ -1,5 +1,5 @@
 import type { ClusterSpec, DieRef, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
-import type { LinkKind, ServerModel } from "@/lib/inventory/vocabulary";
+import { linkKinds, type LinkKind, type ServerModel } from "@/lib/inventory/vocabulary";
 
 /**
  * A cluster's inventory as the topology index needs it (no "2.0" network levels), in columns: what
@@ -71,4 +71,51 @@ export function inventoryFromSnapshot(snapshot: InventorySnapshot): Pick<Cluster
   const links: LinkSpec[] = new Array(kind.length);
   for (let i = 0; i < kind.length; i++) links[i] = { kind: snapshot.kinds[kind[i]!]!, source: ends[source[i]!]!, target: ends[target[i]!]! };
   return { superPodIds: snapshot.superPodIds, servers, links };
+}
+
+/**
+ * The snapshot of an inventory read from the rows or given whole (the inverse of inventoryFromSnapshot): what the
+ * topology index is built from either way. NPUs by NPU index and their dies by die index, as the snapshot lists them;
+ * a link to a die the inventory does not have is left out.
+ */
+export function snapshotOfInventory(spec: Pick<ClusterSpec, "superPodIds" | "servers" | "links">): InventorySnapshot {
+  const dies: InventorySnapshot["dies"] = { server: [], npuIndex: [], deviceId: [], dieIndex: [], superDeviceId: [], deviceIp: [], devicePort: [], backupDeviceIp: [], backupDevicePort: [], hostPort: [] };
+  // Per server id, device id: the die's place (a later twin wins, as a map of die ids would have it).
+  const positions = new Map<string, Map<number, number>>();
+  spec.servers.forEach((server, s) => {
+    const own = positions.get(server.serverId) ?? new Map<number, number>();
+    positions.set(server.serverId, own);
+    for (const npu of [...server.npus].sort((a, b) => a.npuIndex - b.npuIndex)) {
+      for (const die of [...npu.dies].sort((a, b) => a.dieIndex - b.dieIndex)) {
+        own.set(die.deviceId, dies.server.length);
+        dies.server.push(s);
+        dies.npuIndex.push(npu.npuIndex);
+        dies.deviceId.push(die.deviceId);
+        dies.dieIndex.push(die.dieIndex);
+        dies.superDeviceId.push(die.superDeviceId);
+        dies.deviceIp.push(die.deviceIp);
+        dies.devicePort.push(die.devicePort);
+        dies.backupDeviceIp.push(die.backupDeviceIp);
+        dies.backupDevicePort.push(die.backupDevicePort);
+        dies.hostPort.push(die.hostPort);
+      }
+    }
+  });
+  const links: InventorySnapshot["links"] = { kind: [], source: [], target: [] };
+  for (const link of spec.links) {
+    const source = positions.get(link.source.serverId)?.get(link.source.deviceId);
+    const target = positions.get(link.target.serverId)?.get(link.target.deviceId);
+    if (source === undefined || target === undefined) continue;
+    links.kind.push(linkKinds.indexOf(link.kind));
+    links.source.push(source);
+    links.target.push(target);
+  }
+  return {
+    format: inventorySnapshotFormat,
+    superPodIds: spec.superPodIds,
+    servers: spec.servers.map((server) => [server.serverId, server.hostIp, server.model, server.superPodId]),
+    dies,
+    kinds: [...linkKinds],
+    links,
+  };
 }

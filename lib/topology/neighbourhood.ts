@@ -46,7 +46,7 @@ export function expandNeighbourhood(index: TopologyIndex, seeds: readonly Indexe
   for (let hop = 1; hop <= hops && frontier.length > 0 && !capped; hop++) {
     const next: IndexedDie[] = [];
     for (const die of frontier) {
-      const links = (index.dieLinks.get(die.id) ?? [])
+      const links = index.linksOf(die)
         .filter((link) => kindOrder.has(link.kind))
         .sort((a, b) => kindOrder.get(a.kind)! - kindOrder.get(b.kind)! || a.peer.rank - b.peer.rank);
       for (const link of links) {
@@ -146,7 +146,7 @@ export function drawNeighbourhood(seedServer: IndexedServer, found: Neighbourhoo
   const wanted = new Set(kinds);
   const links: TopologyLink[] = [];
   for (const die of drawnDies) {
-    for (const link of index.dieLinks.get(die.id) ?? []) {
+    for (const link of index.linksOf(die)) {
       if (wanted.has(link.kind) && die.id < link.peer.id && drawnDies.has(link.peer)) links.push({ source: die.id, target: link.peer.id, kind: link.kind, count: 1 });
     }
   }

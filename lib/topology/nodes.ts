@@ -20,7 +20,7 @@ export function podNode(pod: IndexedPod, box: Box): TopologyNode {
     health: "unknown",
     ...boxFields(box),
     drillable: true,
-    counts: { servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
+    counts: { servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npuCount, 0), dies: pod.dies },
     superPodId: pod.id,
   };
 }
@@ -34,7 +34,7 @@ export function serverNode(server: IndexedServer, box: Box, parent: string | nul
     health: "unknown",
     ...boxFields(box),
     drillable: true,
-    counts: { servers: 1, npus: server.npus.length, dies: server.dies.length },
+    counts: { servers: 1, npus: server.npuCount, dies: server.dieCount },
     superPodId: server.pod?.id ?? null,
     serverId: server.id,
     hostIp: server.spec.hostIp,

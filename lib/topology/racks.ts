@@ -38,14 +38,14 @@ export function groupIntoRacks(pod: IndexedPod | null, servers: readonly Indexed
   const racks: Rack[] = [];
   let current: Rack | null = null;
   for (const server of servers) {
-    if (!current || current.npus + server.npus.length > RACK_NPUS) {
+    if (!current || current.npus + server.npuCount > RACK_NPUS) {
       const index = racks.length;
       current = { id: pod ? `${pod.id}/rack${index}` : `rack${index}`, index, pod, servers: [], npus: 0, dies: 0 };
       racks.push(current);
     }
     current.servers.push(server);
-    current.npus += server.npus.length;
-    current.dies += server.dies.length;
+    current.npus += server.npuCount;
+    current.dies += server.dieCount;
   }
   return racks;
 }

@@ -36,8 +36,12 @@ interface SearchIndex {
   servers: { key: string; server: IndexedServer; order: number }[];
   serverById: Map<string, Entry<IndexedServer>[]>;
   hostIps: Entry<IndexedServer>[];
-  deviceIps: Entry<IndexedDie>[];
-  superDeviceIds: Map<string, Entry<IndexedDie>[]>;
+  /**
+   * Dies as ranks in columns, no object per die (a million at 524,288 NPUs): a die object is made for a hit. Device
+   * IPs (lower-cased) sorted with their ranks; super device ids sorted by value with their ranks.
+   */
+  deviceIps: { keys: string[]; ranks: Uint32Array };
+  superDeviceIds: { values: Float64Array; ranks: Uint32Array };
 }
 
 /**
@@ -52,45 +56,69 @@ const searchIndexes = new WeakMap<TopologyIndex, SearchIndex>();
 export function searchIndexOf(index: TopologyIndex): SearchIndex {
   const cached = searchIndexes.get(index);
   if (cached) return cached;
-  const built: SearchIndex = { servers: [], serverById: new Map(), hostIps: [], deviceIps: [], superDeviceIds: new Map() };
+  const built: Omit<SearchIndex, "deviceIps" | "superDeviceIds"> = { servers: [], serverById: new Map(), hostIps: [] };
   const push = <K, T>(map: Map<K, T[]>, key: K, value: T) => {
     const list = map.get(key);
     if (list) list.push(value);
     else map.set(key, [value]);
   };
+  const { dieColumns: columns } = index;
+  const { rowOfRank } = columns;
   index.servers.forEach((server, position) => {
     const key = server.id.toLowerCase();
     built.servers.push({ key, server, order: orderOf(position, 0) });
     push(built.serverById, key, { key, node: server, order: orderOf(position, 0) });
     if (server.spec.hostIp) built.hostIps.push({ key: server.spec.hostIp.toLowerCase(), node: server, order: orderOf(position, 1) });
-    server.dies.forEach((die, place) => {
-      if (die.spec.deviceIp) built.deviceIps.push({ key: die.spec.deviceIp.toLowerCase(), node: die, order: orderOf(position, 2 + 2 * place) });
-      if (die.spec.superDeviceId !== null) push(built.superDeviceIds, String(die.spec.superDeviceId), { key: "", node: die, order: orderOf(position, 3 + 2 * place) });
-    });
   });
   const byKey = (a: Entry<unknown>, b: Entry<unknown>) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.order - b.order);
   built.hostIps.sort(byKey);
-  built.deviceIps.sort(byKey);
-  searchIndexes.set(index, built);
-  return built;
+  // Dies: rank order is inventory order, so ties go by rank.
+  const ipOfRank: string[] = new Array(index.dieCount);
+  const withIp: number[] = [];
+  const withSuperId: number[] = [];
+  for (let rank = 0; rank < index.dieCount; rank++) {
+    const row = rowOfRank[rank]!;
+    const deviceIp = columns.deviceIp[row];
+    if (deviceIp) {
+      ipOfRank[rank] = deviceIp.toLowerCase();
+      withIp.push(rank);
+    }
+    if (!Number.isNaN(columns.superDeviceId[row]!)) withSuperId.push(rank);
+  }
+  withIp.sort((a, b) => (ipOfRank[a]! < ipOfRank[b]! ? -1 : ipOfRank[a]! > ipOfRank[b]! ? 1 : a - b));
+  const superIdOf = (rank: number) => columns.superDeviceId[rowOfRank[rank]!]!;
+  withSuperId.sort((a, b) => superIdOf(a) - superIdOf(b) || a - b);
+  const search: SearchIndex = {
+    ...built,
+    deviceIps: { keys: withIp.map((rank) => ipOfRank[rank]!), ranks: Uint32Array.from(withIp) },
+    superDeviceIds: { values: Float64Array.from(withSuperId, superIdOf), ranks: Uint32Array.from(withSuperId) },
+  };
+  searchIndexes.set(index, search);
+  return search;
 }
 
-/** The first entry whose key is not below `key` (entries sorted by key). */
-function lowerBound(entries: readonly Entry<unknown>[], key: string): number {
+/** A die's place in inventory order (see orderOf): its server's position, then 2 + 2 × its place there (+ 1). */
+function dieOrder(index: TopologyIndex, rank: number, within: 0 | 1): number {
+  const position = index.serverOfRank(rank);
+  return orderOf(position, 2 + 2 * (rank - index.servers[position]!.firstRank) + within);
+}
+
+/** The first place in [0, length) whose key is not below `key` (keys in order). */
+function lowerBound<K>(length: number, keyAt: (i: number) => K, key: K): number {
   let lo = 0;
-  let hi = entries.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.key < key) lo = mid + 1;
+    if (keyAt(mid) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** The entries whose key starts with `prefix`, as a range [from, to) of the sorted list. */
-function prefixRange(entries: readonly Entry<unknown>[], prefix: string): [number, number] {
+/** The places of sorted keys that start with `prefix`, as a range [from, to). */
+function prefixRange(length: number, keyAt: (i: number) => string, prefix: string): [number, number] {
   // Every key with the prefix sorts before the prefix followed by the highest UTF-16 unit.
-  return [lowerBound(entries, prefix), lowerBound(entries, `${prefix}\uffff`)];
+  return [lowerBound(length, keyAt, prefix), lowerBound(length, keyAt, `${prefix}\uffff`)];
 }
 
 /** The `limit` hits first in inventory order, kept while candidates stream past: no sort of a long range. */
@@ -134,25 +162,39 @@ export function searchTopology(index: TopologyIndex, query: string, field: Searc
     // Substrings need a scan, of servers only (8,192 for a 524,288-NPU SuperCluster).
     for (const { key, server, order } of search.servers) if (key !== q && key.includes(q)) partial.offer(order, () => serverHit(server, "serverId", server.id));
   }
-  const addresses = <T>(entries: Entry<T>[], hit: (node: T, value: string) => SearchHit, value: (node: T) => string) => {
-    const [from, to] = prefixRange(entries, q);
+  const addresses = (length: number, keyAt: (i: number) => string, orderAt: (i: number) => number, hit: (i: number) => SearchHit) => {
+    const [from, to] = prefixRange(length, keyAt, q);
     for (let i = from; i < to; i++) {
-      const { key, node, order } = entries[i]!;
-      if (key === q) exact.offer(order, () => hit(node, value(node)));
-      else if (!isNumber) partial.offer(order, () => hit(node, value(node)));
+      if (keyAt(i) === q) exact.offer(orderAt(i), () => hit(i));
+      else if (!isNumber) partial.offer(orderAt(i), () => hit(i));
     }
   };
-  if (wants("hostIp")) addresses(search.hostIps, (server, value) => serverHit(server, "hostIp", value), (server) => server.spec.hostIp!);
-  if (wants("deviceIp")) addresses(search.deviceIps, (die, value) => dieHit(die, "deviceIp", value), (die) => die.spec.deviceIp!);
+  if (wants("hostIp")) {
+    const { hostIps } = search;
+    addresses(hostIps.length, (i) => hostIps[i]!.key, (i) => hostIps[i]!.order, (i) => serverHit(hostIps[i]!.node, "hostIp", hostIps[i]!.node.spec.hostIp!));
+  }
+  if (wants("deviceIp")) {
+    const { keys, ranks } = search.deviceIps;
+    const hit = (i: number) => {
+      const die = index.die(ranks[i]!);
+      return dieHit(die, "deviceIp", die.spec.deviceIp!);
+    };
+    addresses(keys.length, (i) => keys[i]!, (i) => dieOrder(index, ranks[i]!, 0), hit);
+  }
   if (isNumber && wants("superDeviceId")) {
-    for (const { node, order } of search.superDeviceIds.get(q) ?? []) exact.offer(order, () => dieHit(node, "superDeviceId", q));
+    const { values, ranks } = search.superDeviceIds;
+    // Every value written as q is the number q; of those, only the ones written exactly so match (not "007").
+    for (let i = lowerBound(values.length, (at) => values[at]!, Number(q)); i < values.length && values[i] === Number(q); i++) {
+      const rank = ranks[i]!;
+      if (String(values[i]) === q) exact.offer(dieOrder(index, rank, 1), () => dieHit(index.die(rank), "superDeviceId", q));
+    }
   }
   const hits = exact.hits();
   let total = exact.total;
   if (isNumber && wants("rank")) {
-    const die = index.dieByRank[Number(q)];
-    if (die) {
-      hits.unshift(dieHit(die, "rank", q));
+    const rank = Number(q);
+    if (rank < index.dieCount) {
+      hits.unshift(dieHit(index.die(rank), "rank", q));
       total++;
     }
   }

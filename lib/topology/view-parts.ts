@@ -40,12 +40,12 @@ export class PairCounter {
 /** Every die link once (the index keeps each link on both of its dies). */
 export function forEachLink(index: TopologyIndex, dies: Iterable<IndexedDie>, visit: (a: IndexedDie, b: IndexedDie, kind: LinkKind) => void): void {
   for (const die of dies) {
-    for (const link of index.dieLinks.get(die.id) ?? []) visit(die, link.peer, link.kind);
+    index.forEachLink(die, (peer, kind) => visit(die, peer, kind));
   }
 }
 
 export function clusterCounts(index: TopologyIndex) {
-  return { superPods: index.pods.length, servers: index.servers.length, npus: index.npuCount, dies: index.dieById.size };
+  return { superPods: index.pods.length, servers: index.servers.length, npus: index.npuCount, dies: index.dieCount };
 }
 
 export function header(index: TopologyIndex) {

@@ -50,20 +50,20 @@ function countPodPairs(index: TopologyIndex, pairs: PairCounter, withRoce: boole
   let links = podPairsOf.get(index);
   if (!links) {
     const podNumber = new Map(index.pods.map((pod, i) => [pod, i]));
-    const kindNumber = new Map(linkKinds.map((kind, i) => [kind, i]));
+    const podOfServer = Int32Array.from(index.servers, (server) => (server.pod ? podNumber.get(server.pod)! : -1));
+    const kindNumber = index.linkColumns.kinds.map((kind) => linkKinds.indexOf(kind));
+    const { start, peer, kind } = index.linkColumns;
     const podCount = index.pods.length;
     const counts = new Map<number, number>();
     for (const pod of index.pods) {
       const pa = podNumber.get(pod)!;
       for (const server of pod.servers) {
-        for (const die of server.dies) {
-          for (const link of index.dieLinks.get(die.id) ?? []) {
-            const other = link.peer.server.pod;
-            if (!other || other === pod) continue;
-            const pb = podNumber.get(other)!;
+        for (let rank = server.firstRank; rank < server.firstRank + server.dieCount; rank++) {
+          for (let at = start[rank]!; at < start[rank + 1]!; at++) {
+            const pb = podOfServer[index.serverOfRank(peer[at]!)]!;
             // Each link is kept on both its dies: count it from the lower-numbered pod's end only.
-            if (pa > pb) continue;
-            const key = (pa * podCount + pb) * linkKinds.length + kindNumber.get(link.kind)!;
+            if (pb < 0 || pb === pa || pa > pb) continue;
+            const key = (pa * podCount + pb) * linkKinds.length + kindNumber[kind[at]!]!;
             counts.set(key, (counts.get(key) ?? 0) + 1);
           }
         }
@@ -142,7 +142,8 @@ function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
       const layout = layoutPlainServers(index.servers.length);
       bounds = layout.bounds;
       index.servers.forEach((server, i) => nodes.push(serverNode(server, layout.servers[i]!, null)));
-      forEachLink(index, index.dieById.values(), (a, b, kind) => {
+      const dies = index.servers.flatMap((server) => server.npus.flatMap((npu) => npu.dies));
+      forEachLink(index, dies, (a, b, kind) => {
         if (a.server !== b.server && a.id < b.id && (roce || kind !== "roce")) pairs.add(kind, a.server.id, b.server.id);
       });
     }
@@ -205,7 +206,7 @@ function superPodView(index: TopologyIndex, pod: IndexedPod, planes: readonly Po
     id: pod.id,
     path: crumbsFor(index, null, pod),
     bounds: { width: round(layout.bounds.width), height: round(layout.bounds.height) },
-    counts: { superPods: 1, servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npus.length, 0), dies: pod.dies },
+    counts: { superPods: 1, servers: pod.servers.length, npus: pod.servers.reduce((n, s) => n + s.npuCount, 0), dies: pod.dies },
     nodes,
     links: pairs.links(),
     external: outside.links().map((link) => ({ kind: link.kind, peer: link.target, peerKind: "superpod" as const, count: link.count })),

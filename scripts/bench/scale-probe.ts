@@ -38,7 +38,7 @@ try {
   figures["index: 10 more requests (ms)"] = againMs;
 
   // Search: the first builds the search index; then the kinds of query a user types, warm.
-  const queries = [String(Math.floor(index.dieByRank.length / 2)), index.servers.at(-1)!.id, index.servers.at(-1)!.id.slice(0, -2), "rack1"];
+  const queries = [String(Math.floor(index.dieCount / 2)), index.servers.at(-1)!.id, index.servers.at(-1)!.id.slice(0, -2), "rack1"];
   const [searchCold] = await timed(() => searchTopology(index, queries[0]!));
   figures["search: first (ms)"] = searchCold;
   const searchWarm: number[] = [];

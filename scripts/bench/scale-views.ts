@@ -42,7 +42,7 @@ export const scaleViews: ScaleView[] = [
   {
     name: "details (die)",
     // GET /api/v1/clusters/{id}/topology/node?kind=die&id=… (the details panel).
-    request: async (handle, cluster, index) => (await loadNodeDetails(handle, cluster, "die", middle(index.dieByRank).id)).details,
+    request: async (handle, cluster, index) => (await loadNodeDetails(handle, cluster, "die", index.die(Math.floor(index.dieCount / 2)).id)).details,
   },
 ];
 
