@@ -102,8 +102,9 @@ async function parseFile(file: Blob, onProgress: (percent: number) => void): Pro
     read += value.byteLength;
     parser.push(decoder.decode(value, { stream: true }));
     const percent = Math.floor((read / Math.max(1, file.size)) * 100);
-    // Each percent re-renders the page's workspace: at most a few a second (a percent a message took 1.2 s of the
-    // page's main thread, which the worker shares 2 cores with, while 131,072 ranks were read).
+    // Each message re-renders the page's workspace, whose main thread shares the cores with this worker: a few a
+    // second, not one per percent (the page ran 1.2 s of React work while 131,072 ranks were opened; trace of the
+    // editor-browser bench).
     if (percent !== reported && performance.now() - reportedAt >= PROGRESS_EVERY_MS) {
       onProgress((reported = percent));
       reportedAt = performance.now();
