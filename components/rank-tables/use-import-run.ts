@@ -54,7 +54,7 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     const report = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setProgress({ stage, name: fileName, percent });
     // A percent a task re-rendered the workspace in one task (50-90 ms each while a 131,072-rank table was read;
     // bench: editor-browser): in a transition React yields between its components.
-    const reading = (percent: number) => startTransition(() => report("reading", percent));
+    const reading = (percent: number) => startTransition(() => void report("reading", percent));
     try {
       if (source instanceof File) {
         // Read in chunks by the worker: a large table never becomes one string, nor crosses to this thread whole.
