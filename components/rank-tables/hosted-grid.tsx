@@ -12,8 +12,11 @@ import type { HostedChannel } from "./use-validation";
 import { useRowBlocks } from "./use-hosted-table";
 
 export const ROW_HEIGHT = 32;
-/** Rows drawn above and below the visible ones, so a short scroll shows drawn rows. */
-const OVERSCAN = 8;
+/**
+ * Rows drawn above and below the visible ones, so a short scroll shows drawn rows; few, since each row mounts its
+ * inputs and their tooltips (a screenful took 100-130 ms of main thread after a long scroll; bench: editor-browser).
+ */
+const OVERSCAN = 4;
 
 export interface HostedGridHandle {
   /** Scrolls to a row (its position among the node's rows) and focuses one of its fields. */

@@ -48,6 +48,9 @@ class NodeCache {
   }
 }
 
+/** Servers shown at most by opening every super pod at first. */
+const OPEN_SERVERS_AT_MOST = 1024;
+
 const titleRender = (node: StructureNode) => <NodeTitle node={node} />;
 
 /**
@@ -70,10 +73,11 @@ export const StructureTree = memo(function StructureTree({
   dies?: boolean;
 }) {
   const t = useTranslations("rankTables.editor");
-  // Until the user opens or closes a node: the super pods open when there are not too many of them.
+  // Until the user opens or closes a node: the super pods open when there are not too many of them, nor of their
+  // servers (the tree lays out every open node: 8,256 for a 524,288-rank table, in one task).
   const [chosen, setExpanded] = useState<Set<string> | undefined>();
   // Keyed by content, so an edit that rebuilds a pod does not hand the tree new expanded keys (it would re-flatten).
-  const openPods = structure.superPodMode && structure.pods.length <= 64 ? structure.pods.map((pod) => podNodeKey(pod.index)).join(" ") : "";
+  const openPods = structure.superPodMode && structure.pods.length <= 64 && structure.servers.length <= OPEN_SERVERS_AT_MOST ? structure.pods.map((pod) => podNodeKey(pod.index)).join(" ") : "";
   const expanded = useMemo(() => chosen ?? new Set(openPods ? openPods.split(" ") : []), [chosen, openPods]);
   const dieLabel = t("die", { device: "{device}", rank: "{rank}" });
   const unnamed = t("unnamedServer");

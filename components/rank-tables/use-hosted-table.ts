@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import type { Issue, Lang } from "@/lib/rank-table";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type DeviceRow, type IssueIndex } from "@/lib/rank-table-workspace/structure";
@@ -44,7 +44,8 @@ export function useHostedTable(channel: HostedChannel, initial: TableSummary, no
       const into = collecting.current;
       into.issues = into.issues.concat(page.issues);
       const issues = into.issues;
-      setFindings((previous) => ({ head: into.head, issues, index: indexIssues(issues, previous.index), pending: !page.done || latestEdit.current > page.seq }));
+      // Background renders (as the rows' below): the report and its marks do not hold up typing or scrolling.
+      startTransition(() => setFindings((previous) => ({ head: into.head, issues, index: indexIssues(issues, previous.index), pending: !page.done || latestEdit.current > page.seq })));
     });
     return () => channel.onFindings(undefined);
   }, [channel]);
@@ -117,7 +118,9 @@ export function useRowBlocks(channel: HostedChannel, node: string | undefined, r
         if (held && held.revision > answer.revision) return;
         blocks.set(block, { revision: answer.revision, rows: answer.rows });
         cache.total = answer.total;
-        setVersion((value) => value + 1);
+        // A background render: mounting a screenful of rows (their inputs and tooltips) took 250-800 ms in one task
+        // after a scroll (bench: editor-browser); a transition lets React yield between rows.
+        startTransition(() => setVersion((value) => value + 1));
       });
     },
     [channel, node, revision, cache],

@@ -2,7 +2,7 @@
 
 import { App } from "antd";
 import { useTranslations } from "next-intl";
-import { useCallback, useRef, useState } from "react";
+import { startTransition, useCallback, useRef, useState } from "react";
 import type { Issue, JsonValue } from "@/lib/rank-table";
 import { readFileText, type ImportProgress } from "./import-panel";
 import { afterPaint, ImportCancelled, type OpenedFile, type Validation } from "./use-validation";
@@ -52,11 +52,14 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     const run: ImportRun = { cancelled: false };
     current.current = run;
     const report = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setProgress({ stage, name: fileName, percent });
+    // A percent a task re-rendered the workspace in one task (50-90 ms each while a 131,072-rank table was read;
+    // bench: editor-browser): in a transition React yields between its components.
+    const reading = (percent: number) => startTransition(() => void report("reading", percent));
     try {
       if (source instanceof File) {
         // Read in chunks by the worker: a large table never becomes one string, nor crosses to this thread whole.
         report("reading", 0);
-        const opened = await openFile(source, (percent) => report("reading", percent), onNotes);
+        const opened = await openFile(source, reading, onNotes);
         if (run.cancelled) return;
         if (opened?.kind === "notJson" && source.size > TEXT_VIEW_MAX_BYTES) {
           message.error(tImport("notJsonAt", { name: source.name, offset: opened.offset }));
@@ -76,9 +79,9 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
       if (typeof source === "string") text = source;
       else {
         report("reading", 0);
-        const reading = readFileText(source, (percent) => report("reading", percent));
-        run.abort = reading.abort;
-        text = await reading.text;
+        const read = readFileText(source, reading);
+        run.abort = read.abort;
+        text = await read.text;
       }
       if (run.cancelled) return;
       const imported = await importText(text, (stage) => report(stage), onNotes);

@@ -2,7 +2,7 @@
 
 import { Alert, Descriptions, Space, Tabs } from "antd";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useState } from "react";
+import { startTransition, useCallback, useDeferredValue, useLayoutEffect, useMemo, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, validateRankTable, writeRankTable, type Issue } from "@/lib/rank-table";
@@ -111,7 +111,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     },
     onHosted: ({ summary, notes }, fileName) => {
       if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
-      setHosted({ summary, notes });
+      // A background render: mounting the hosted editor (its tree lists every server) is cut into short tasks.
+      startTransition(() => setHosted({ summary, notes }));
     },
   });
 

@@ -17,12 +17,13 @@ interface OpenContainer {
 }
 
 /**
- * True when a parsed value nests deeper than MAX_NESTING (containers only). Recursive, but the recursion stops at
+ * True when a parsed value nests deeper than MAX_NESTING (containers only; `depth`: the value's own depth, when it
+ * is a part of a larger text). Recursive, but the recursion stops at
  * MAX_NESTING levels, so no input can overflow the stack; recursion keeps no stack arrays, which matters on the
  * hot path (every table JSON.parse accepts goes through here).
  */
-export function nestsTooDeep(value: JsonValue): boolean {
-  return typeof value === "object" && value !== null && containerNestsTooDeep(value, 1);
+export function nestsTooDeep(value: JsonValue, depth = 1): boolean {
+  return typeof value === "object" && value !== null && containerNestsTooDeep(value, depth);
 }
 
 function containerNestsTooDeep(container: JsonValue[] | JsonObject, depth: number): boolean {

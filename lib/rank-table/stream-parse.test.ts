@@ -57,6 +57,37 @@ describe("StreamingTableParser", () => {
   });
 });
 
+describe("StreamingTableParser's batches (elements after the first parsed many at a time)", () => {
+  const text = writeRankTable(generateA5Table({ racks: 1, npusPerRack: 64 }) as unknown as JsonValue);
+  // The text that ends a rank_list element in the canonical text, which the batches look for.
+  const separator = "\n    },";
+  const tenth = text.indexOf('"rank_id": 10,');
+
+  it("reads past a comment holding the separator, counting it", () => {
+    const commented = `${text.slice(0, tenth)}/* a note${separator} */ ${text.slice(tenth)}`;
+    expect(streamed(commented, 100_000)).toEqual({ value: parseRankTable(text).value, commentCount: 1 });
+  });
+
+  it.each([
+    ["a missing comma in a later element", text.slice(0, tenth) + text.slice(tenth).replace('"local_id": 10,', '"local_id": 10'), "unexpected-character"],
+    ["a later element nested too deep", `${text.slice(0, tenth)}"deep": ${"[".repeat(62)}${"]".repeat(62)}, ${text.slice(tenth)}`, "too-deep"],
+  ])("finds %s", (_, broken, reason) => {
+    expect(() => streamed(broken, 100_000)).toThrow(StreamSyntaxError);
+    try {
+      streamed(broken, 100_000);
+    } catch (error) {
+      expect((error as StreamSyntaxError).reason).toBe(reason);
+    }
+  });
+
+  it("gives the same value when the separator appears inside elements too", () => {
+    // One-line elements after the first: `},` closes inner objects as well.
+    const table = { version: "1.0", list: [{ a: { b: 1 } }, { a: { b: 2 } }, { a: { b: 3 } }] };
+    const pretty = JSON.stringify(table, null, 2);
+    expect(streamed(pretty, 100_000).value).toEqual(table);
+  });
+});
+
 describe("writeRankTableParts", () => {
   it.each([1, 3, 5000])("joins to writeRankTable's text (batches of %i)", (batch) => {
     for (const table of [a5, legacy, { server_list: [], version: "1.0" } as JsonValue, [1, 2] as JsonValue]) {

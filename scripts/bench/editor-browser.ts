@@ -4,7 +4,8 @@
  * existing production build in .next-e2e (`npx tsx scripts/production-build.ts`, or an e2e run, makes it; set
  * RANKSCOPE_BENCH_BUILD=1 to build first) on a throwaway embedded database. Per size: file chosen → first grid rows,
  * → validation report shown; the page's main-thread task time over the open (CDP Performance.getMetrics
- * TaskDuration) and its long tasks after the rows are drawn; the load average beside every figure.
+ * TaskDuration) and its long tasks from the file chosen on, each with its step (open, until the report, after it,
+ * the scroll to the middle); the load average beside every figure.
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288).
  */
 import { spawn } from "node:child_process";
@@ -76,7 +77,11 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
       await cdp.send("Profiler.enable");
       await cdp.send("Profiler.start");
     }
+    // RANKSCOPE_BENCH_TRACE=DIR: a Chromium trace of the same span (DIR/editor-<ranks>.json, for chrome://tracing).
+    const tracing = process.env.RANKSCOPE_BENCH_TRACE;
+    if (tracing) await browser.startTracing(page, { path: path.join(tracing, `editor-${ranks}.json`), categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink.user_timing"] });
     const tasksBefore = await taskSeconds();
+    const chosenAt = await page.evaluate(() => performance.now());
     const started = Date.now();
     await input.setInputFiles(file);
     const firstCell = page.locator('[data-cell="r0:rank_id"]');
@@ -86,6 +91,7 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     const tasksAtDrawn = await taskSeconds();
     await page.getByRole("status", { name: "Validation report" }).filter({ hasText: /Valid|error/ }).waitFor();
     const reported = Date.now() - started;
+    const reportedAt = await page.evaluate(() => performance.now());
     const tasksAtReport = await taskSeconds();
     if (profiling) {
       const { profile } = await cdp.send("Profiler.stop");
@@ -98,16 +104,21 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
       });
       for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${(micros / 1000).toFixed(0)} ms ${key}`);
     }
+    if (tracing) await browser.stopTracing();
     // A scroll to the middle: the rows there are fetched from the worker.
     const scrollStart = Date.now();
+    const scrolledAt = await page.evaluate(() => performance.now());
     await page.getByRole("grid", { name: "Dies" }).locator("div[style*='overflow']").evaluate((element, row) => element.scrollTo({ top: row * 32 }), ranks / 2);
     await page.locator(`[data-cell="r${ranks / 2}:rank_id"]`).waitFor();
     const scrolled = Date.now() - scrollStart;
-    const long = await page.evaluate((since) => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks.filter((task) => task.start >= since).map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - since)} ms`), drawnAt);
+    // Each long task with the step it ran in: the open (file chosen → first rows), until the report showed, or the scroll.
+    const tasks = await page.evaluate(() => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks);
+    const step = (start: number) => (start < drawnAt ? "open" : start < reportedAt ? "report" : start < scrolledAt ? "after report" : "scroll");
+    const long = tasks.filter((task) => task.start >= chosenAt).map((task) => `${Math.round(task.duration)} ms (${step(task.start)}, +${Math.round(task.start - chosenAt)} ms)`);
     console.log(
       `${ranks.toLocaleString("en")} ranks (${(bytes / 1024 / 1024).toFixed(0)} MiB file): file chosen → first grid rows ${(drawn / 1000).toFixed(1)} s (main-thread tasks ${((tasksAtDrawn - tasksBefore) * 1000).toFixed(0)} ms), ` +
         `→ report ${(reported / 1000).toFixed(1)} s (main thread ${((tasksAtReport - tasksBefore) * 1000).toFixed(0)} ms); scroll to the middle → rows ${scrolled} ms; ` +
-        `long tasks after drawn: ${long.length ? long.join(", ") : "none"} (${load()})`,
+        `long tasks since the file was chosen: ${long.length ? long.join(", ") : "none"} (${load()})`,
     );
   } finally {
     await browser.close();
