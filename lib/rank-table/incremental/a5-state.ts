@@ -10,8 +10,13 @@
  * - per AI Server (RT108 contiguous ranks, RT111 local_id): the members of each net_layer 0 instance; an edit
  *   re-checks the servers its rank left and joined;
  * - the header (version, status, the table's own fields, RT100–RT102): read again alone after an edit outside
- *   rank_list that keeps the same ranks; the number of entries is what RT107 depends on, so a rank added, removed
- *   or turned into a non-object (positions and pointers shift) rebuilds the state in full.
+ *   rank_list, and after ranks are added or removed (RT100/RT101 count the entries).
+ *
+ * Ranks added or removed (a stretch of rank_list replaced, entry-diff.ts) are taken out of and put into the indexes
+ * like edited ones; the indexes hold order keys (rank-order.ts), so the ranks after them keep their index entries,
+ * and only the pointers of kept findings after the stretch are renumbered. The number of ranks is what RT107
+ * depends on: when it changes, the ranks with an RT107 and the holders of the ids that crossed the bound are
+ * checked again.
  *
  * The report lists the findings in the full validator's order: header, reads by entry, RT100–RT102, local rules by
  * rank, RT106/RT107 by rank, servers by their first rank, RT124 by rank.
@@ -24,8 +29,9 @@ import type { Findings, Finding } from "../findings";
 import { isJsonObject, type JsonObject, type JsonValue, type Lang, type ValidationReport } from "../model";
 import type { ReportLimits } from "../../report-limits";
 import { ViewReader } from "../table-view";
-import { jsonEqual } from "./json-equal";
+import { diffEntries } from "./entry-diff";
 import { addHolder, firstHolder, holderList, removeHolder, type Holders } from "./holders";
+import { RankOrder, shiftPaths } from "./rank-order";
 import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
 
 const isWhole = (value: number | undefined): value is number => value !== undefined && Number.isInteger(value) && value >= 0;
@@ -34,6 +40,31 @@ const serverOf = (rank: A5RankView) => (rank.levels[0]?.netLayer === 0 ? rank.le
 const MAX_CHANGED = 4096;
 
 type AddressVisit = (map: Map<string, Holders>, key: string, ordinal: number, address: A5AddressView, eid: boolean) => void;
+type PerRank = (Finding[] | undefined)[];
+
+/**
+ * What an update touched: the first holder, before the update, of every rank_id and address key a changed rank held
+ * or holds (when it changes, every holder names another "other"), the servers whose members changed, the
+ * positions of edited ranks whose levels stayed (their addresses stay filed and checked), and the keys of ranks
+ * whose addresses were taken out or put in: a first holder among those may be at another path under the same key
+ * (its levels changed, or a rank inserted took a removed rank's key), so its key's holders are checked again.
+ */
+interface Touched {
+  ids: Map<number, number | undefined>;
+  addresses: Map<Map<string, Holders>, Map<string, number | undefined>>;
+  servers: Set<string>;
+  keptLevels: Set<number>;
+  rekeyed: Set<number>;
+}
+
+const newTouched = (): Touched => ({ ids: new Map(), addresses: new Map(), servers: new Set(), keptLevels: new Set(), rekeyed: new Set() });
+
+/** Notes a key's first holder the first time an update touches it. */
+function noteFirst<K>(firsts: Map<K, number | undefined>, key: K, holders: Map<K, Holders>): void {
+  if (firsts.has(key)) return;
+  const current = holders.get(key);
+  firsts.set(key, current === undefined ? undefined : firstHolder(current));
+}
 
 export class A5State {
   private readonly sink: Findings = scratchFindings();
@@ -45,23 +76,23 @@ export class A5State {
   private head: Finding[] = [];
   private countFindings: Finding[] | undefined;
   private entries: readonly JsonValue[] = [];
-  private reads: (Finding[] | undefined)[] = [];
-  /** Entry index → rank position (ranks are the entries that are objects), −1 for the others; and back. */
-  private positionOf = new Int32Array(0);
-  private entryOf = new Int32Array(0);
-  private total = 0;
-  private local: (Finding[] | undefined)[] = [];
-  private ids: (Finding[] | undefined)[] = [];
-  private addressFindings: (Finding[] | undefined)[] = [];
+  /** By entry index. */
+  private reads: PerRank = [];
+  private order = new RankOrder([], 1);
+  /** By rank position. */
+  private local: PerRank = [];
+  private ids: PerRank = [];
+  private addressFindings: PerRank = [];
+  /** Holders are order keys (rank-order.ts), not positions. */
   private readonly rankHolders = new Map<number, Holders>();
   private readonly members = new Map<string, Holders>();
   private readonly serverFindings = new Map<string, Finding[]>();
   private readonly layerOne = new Map<string, number>();
   private readonly byEid = new Map<string, Holders>();
   private readonly byLayer = new Map<number | undefined, Map<string, Holders>>();
-  /** An address holder is position × stride + its ordinal in the rank (a power of two above any rank's count). */
+  /** An address holder is key × stride + its ordinal in the rank (a power of two above any rank's count). */
   private stride = 1;
-  /** Rank views of the current build or update, read again from their entries when not there. */
+  /** Rank views (by position) of the current build or update, read again from their entries when not there. */
   private views = new Map<number, A5RankView>();
   /** Every rank view, while the state is built. */
   private built: A5RankView[] | undefined;
@@ -77,6 +108,10 @@ export class A5State {
     const state = new A5State(table, isA5Root);
     state.buildAll();
     return state;
+  }
+
+  private get total(): number {
+    return this.order.size;
   }
 
   /**
@@ -109,33 +144,30 @@ export class A5State {
     this.entries = rankList ?? [];
     const count = this.entries.length;
     this.reads = new Array(count).fill(undefined);
-    this.positionOf = new Int32Array(count).fill(-1);
+    const isRank = new Array<boolean>(count);
     const ranks: A5RankView[] = [];
     for (let index = 0; index < count; index++) {
       const rank = readA5Entry(this.entries[index]!, index, reader, sink);
       this.reads[index] = takeSince(sink, 0);
-      if (rank === undefined) continue;
-      this.positionOf[index] = ranks.length;
-      ranks.push(rank);
+      isRank[index] = rank !== undefined;
+      if (rank !== undefined) ranks.push(rank);
     }
     view.ranks = ranks;
     this.checkCount(view);
-    this.total = ranks.length;
-    this.entryOf = new Int32Array(ranks.length);
     this.local = new Array(ranks.length).fill(undefined);
     this.ids = new Array(ranks.length).fill(undefined);
     this.addressFindings = new Array(ranks.length).fill(undefined);
     let most = 0;
     for (const rank of ranks) most = Math.max(most, this.addressCount(rank));
     this.stride = 2 ** Math.ceil(Math.log2(most + 1));
+    this.order = new RankOrder(isRank, this.stride);
     this.built = ranks;
     // One pass in document order: a key's first holder is known when a later one is met, as in checkA5.
     for (let position = 0; position < ranks.length; position++) {
       const rank = ranks[position]!;
-      this.entryOf[position] = rank.index;
       this.replace(this.local, position, this.localFindings(rank));
       if (isWhole(rank.rankId)) {
-        addHolder(this.rankHolders, rank.rankId, position);
+        addHolder(this.rankHolders, rank.rankId, this.order.key(position));
         this.checkRankId(position, rank.rankId);
       }
       this.index(position, rank, 1, true);
@@ -172,22 +204,23 @@ export class A5State {
    * RT124s in the same walk (while building, when every rank before it, and none after, is filed).
    */
   private index(position: number, rank: A5RankView, sign: 1 | -1, check = false): void {
+    const key = this.order.key(position);
     const server = serverOf(rank);
-    if (server !== undefined) (sign > 0 ? addHolder : removeHolder)(this.members, server, position);
+    if (server !== undefined) (sign > 0 ? addHolder : removeHolder)(this.members, server, key);
     for (const level of rank.levels) {
       if (level.netLayer !== 1 || level.netInstanceId === undefined) continue;
       const count = (this.layerOne.get(level.netInstanceId) ?? 0) + sign;
       if (count > 0) this.layerOne.set(level.netInstanceId, count);
       else this.layerOne.delete(level.netInstanceId);
     }
-    const base = position * this.stride;
+    const base = key * this.stride;
     if (!check) {
-      this.eachAddress(rank, (map, key, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, key, base + ordinal));
+      this.eachAddress(rank, (map, address, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, address, base + ordinal));
       return;
     }
-    this.eachAddress(rank, (map, key, ordinal, address, eid) => {
-      addHolder(map, key, base + ordinal);
-      this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid);
+    this.eachAddress(rank, (map, text, ordinal, address, eid) => {
+      addHolder(map, text, base + ordinal);
+      this.checkAddress(position, firstHolder(map.get(text)!), base + ordinal, address, eid);
     });
     this.replace(this.addressFindings, position, takeSince(this.sink, 0));
   }
@@ -195,7 +228,7 @@ export class A5State {
   private view(position: number): A5RankView {
     let rank = this.built?.[position] ?? this.views.get(position);
     if (rank === undefined) {
-      const entry = this.entryOf[position]!;
+      const entry = this.order.entry(position);
       rank = readA5Entry(this.entries[entry]!, entry, this.rereader, this.rereadSink)!;
       this.rereadSink.list.length = 0;
       this.views.set(position, rank);
@@ -204,7 +237,7 @@ export class A5State {
   }
 
   private path(position: number): string {
-    return `/rank_list/${this.entryOf[position]}`;
+    return `/rank_list/${this.order.entry(position)}`;
   }
 
   private localFindings(rank: A5RankView): Finding[] | undefined {
@@ -213,7 +246,7 @@ export class A5State {
     return takeSince(this.sink, 0);
   }
 
-  private replace(list: (Finding[] | undefined)[], at: number, findings: Finding[] | undefined): void {
+  private replace(list: PerRank, at: number, findings: Finding[] | undefined): void {
     this.tally.remove(list[at]);
     list[at] = findings;
     this.tally.add(findings);
@@ -222,19 +255,20 @@ export class A5State {
   /** RT107 and RT106 of one rank (checkRankIds): against the first rank that holds its rank_id. */
   private checkRankId(position: number, id: number): void {
     const first = firstHolder(this.rankHolders.get(id)!);
-    if (id < this.total && first === position) {
+    const own = this.order.key(position);
+    if (id < this.total && first === own) {
       this.replace(this.ids, position, undefined);
       return;
     }
     const at = `${this.path(position)}/rank_id`;
     if (id >= this.total) this.sink.add("RT107", at, { value: id, max: this.total - 1, count: this.total });
-    if (first !== position) this.sink.add("RT106", at, { value: id, other: this.path(first) });
+    if (first !== own) this.sink.add("RT106", at, { value: id, other: this.path(this.order.position(first)) });
     this.replace(this.ids, position, takeSince(this.sink, 0));
   }
 
   /** RT124 of one rank (checkAddressesUnique): each address against the first address filed under its key. */
   private checkAddresses(position: number): void {
-    const base = position * this.stride;
+    const base = this.order.key(position) * this.stride;
     this.eachAddress(this.view(position), (map, key, ordinal, address, eid) => this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid));
     this.replace(this.addressFindings, position, takeSince(this.sink, 0));
   }
@@ -242,8 +276,8 @@ export class A5State {
   /** One address's RT124, given the first holder of its key: none when it is that holder or in the same rank. */
   private checkAddress(position: number, first: number, holder: number, address: A5AddressView, eid: boolean): void {
     const owner = Math.floor(first / this.stride);
-    if (first === holder || owner === position) return;
-    const other = this.addressAt(owner, first % this.stride);
+    if (first === holder || owner === this.order.key(position)) return;
+    const other = this.addressAt(this.order.position(owner), first - owner * this.stride);
     this.sink.addMessage("RT124", "RT124", `${address.path}/addr`, { value: address.addr!, other: other.path }, eid ? "error" : "warning");
   }
 
@@ -262,7 +296,7 @@ export class A5State {
     this.serverFindings.delete(server);
     const members = this.members.get(server);
     if (members === undefined) return;
-    checkServer(server, holderList(members).map((position) => this.view(position)), this.sink);
+    checkServer(server, holderList(members).map((key) => this.view(this.order.position(key))), this.sink);
     const findings = takeSince(this.sink, 0);
     if (findings === undefined) return;
     this.serverFindings.set(server, findings);
@@ -270,8 +304,8 @@ export class A5State {
   }
 
   /**
-   * Brings the state to `next`; false when `next` is not the same table with some rank_list entries changed (the
-   * caller then builds a new state).
+   * Brings the state to `next`; false when `next` is not the same table with some rank_list entries changed,
+   * added or removed (the caller then builds a new state).
    */
   update(next: JsonValue): boolean {
     if (!isJsonObject(next)) return false;
@@ -286,18 +320,18 @@ export class A5State {
     if (headerChanged && !this.isA5Root(next)) return false;
     const before = this.entries;
     const after = next.rank_list;
-    const list = previous.rank_list;
-    if (after !== list) {
-      if (!Array.isArray(after) || !Array.isArray(list) || after.length !== before.length) return false;
-      const changed: number[] = [];
-      for (let index = 0; index < after.length; index++) {
-        // The same entry (applyEdit shares them), or an equal one (the whole table sent again as a clone).
-        if (after[index] === before[index] || jsonEqual(after[index], before[index])) continue;
-        if (changed.length === MAX_CHANGED || isJsonObject(after[index]) !== isJsonObject(before[index])) return false;
-        changed.push(index);
-      }
+    if (after !== previous.rank_list) {
+      if (!Array.isArray(after) || !Array.isArray(previous.rank_list)) return false;
+      const change = diffEntries(before, after, MAX_CHANGED);
+      if (change === undefined) return false;
       this.entries = after;
-      for (const index of changed) if (!this.updateEntry(index, before[index]!)) return false;
+      if (change.kind === "entries") {
+        if (!this.updateEntries(change.changed, before)) return false;
+      } else {
+        if (!this.splice(change.at, change.removed, change.inserted, before)) return false;
+        // RT100/RT101 count the entries.
+        headerChanged = true;
+      }
     }
     this.root = next;
     // A header edit (status, rank_count, an unknown field…): only the header is read again.
@@ -305,62 +339,144 @@ export class A5State {
     return true;
   }
 
-  private updateEntry(index: number, oldEntry: JsonValue): boolean {
-    const { sink, reader } = this;
-    const position = this.positionOf[index]!;
-    this.views = new Map();
-    const fresh = readA5Entry(this.entries[index]!, index, reader, sink);
-    this.replace(this.reads, index, takeSince(sink, 0));
-    if (fresh === undefined) return true;
-    const old = readA5Entry(oldEntry, index, this.rereader, this.rereadSink)!;
+  /** Entries changed in place (none became or stopped being an object): out of the indexes, back in, re-checked. */
+  private updateEntries(changed: readonly number[], before: readonly JsonValue[]): boolean {
+    const touched = newTouched();
+    for (const index of changed) {
+      const position = this.order.positionOfEntry(index);
+      if (position < 0) continue;
+      const levels = (before[index] as JsonObject).level_list !== (this.entries[index] as JsonObject).level_list;
+      if (!levels) touched.keptLevels.add(position);
+      this.takeOut(position, this.reread(before[index]!, index), touched, levels);
+    }
+    return this.putIn(changed, touched, this.total);
+  }
+
+  /**
+   * Entries [at, at + removed) of the old rank_list replaced by [at, at + inserted) of the new one: the removed
+   * ranks leave the indexes, the ranks after them are renumbered (their keys stay), the inserted ones are read and
+   * filed, and the keys and servers either touched are checked again.
+   */
+  private splice(at: number, removed: number, inserted: number, before: readonly JsonValue[]): boolean {
+    const touched = newTouched();
+    const totalBefore = this.total;
+    const from = this.order.positionFrom(at);
+    let position = from;
+    for (let index = at; index < at + removed; index++) {
+      this.tally.remove(this.reads[index]);
+      if (this.order.positionOfEntry(index) < 0) continue;
+      this.takeOut(position, this.reread(before[index]!, index), touched, true);
+      for (const list of [this.local, this.ids, this.addressFindings]) this.tally.remove(list[position]);
+      position++;
+    }
+    const removedRanks = position - from;
+    const shapes: boolean[] = [];
+    for (let index = at; index < at + inserted; index++) shapes.push(isJsonObject(this.entries[index]));
+    const keys = this.order.splice({ at, removed, inserted: shapes });
+    if (keys === undefined) return false;
+    this.reads.splice(at, removed, ...new Array<undefined>(inserted).fill(undefined));
+    for (const list of [this.local, this.ids, this.addressFindings]) list.splice(from, removedRanks, ...new Array<undefined>(keys.length).fill(undefined));
+    // Kept findings after the stretch name entries that moved; findings before it never name a later rank.
+    const shift = inserted - removed;
+    for (let index = at + inserted; index < this.reads.length; index++) shiftPaths(this.reads[index], at + removed, shift);
+    for (const list of [this.local, this.ids, this.addressFindings]) for (let p = from + keys.length; p < list.length; p++) shiftPaths(list[p], at + removed, shift);
+    for (const findings of this.serverFindings.values()) shiftPaths(findings, at + removed, shift);
+    return this.putIn(Array.from({ length: inserted }, (_, i) => at + i), touched, totalBefore);
+  }
+
+  private reread(entry: JsonValue, index: number): A5RankView {
+    const rank = readA5Entry(entry, index, this.rereader, this.rereadSink)!;
     this.rereadSink.list.length = 0;
-    if (this.addressCount(fresh) >= this.stride) return false;
-    this.views.set(position, fresh);
-    this.replace(this.local, position, this.localFindings(fresh));
-    this.updateRankId(position, old.rankId, fresh.rankId);
-    const sameLevels = (oldEntry as JsonObject).level_list === (this.entries[index] as JsonObject).level_list;
-    if (!sameLevels) this.updateLevels(position, old, fresh);
-    const servers = new Set([serverOf(old), serverOf(fresh)]);
-    for (const server of servers) if (server !== undefined) this.checkServerOf(server);
+    return rank;
+  }
+
+  /** Takes a rank out of the indexes (its levels too when they changed), noting what the next check must cover. */
+  private takeOut(position: number, old: A5RankView, touched: Touched, levels: boolean): void {
+    if (isWhole(old.rankId)) {
+      noteFirst(touched.ids, old.rankId, this.rankHolders);
+      removeHolder(this.rankHolders, old.rankId, this.order.key(position));
+    }
+    const server = serverOf(old);
+    if (server !== undefined) touched.servers.add(server);
+    if (!levels) return;
+    this.noteAddresses(old, touched);
+    touched.rekeyed.add(this.order.key(position));
+    this.index(position, old, -1);
+  }
+
+  private noteAddresses(rank: A5RankView, touched: Touched): void {
+    this.eachAddress(rank, (map, text) => {
+      let firsts = touched.addresses.get(map);
+      if (firsts === undefined) touched.addresses.set(map, (firsts = new Map()));
+      noteFirst(firsts, text, map);
+    });
+  }
+
+  /** Reads the entries `indexes` of the new rank_list, files their ranks, and checks again what changed. */
+  private putIn(indexes: readonly number[], touched: Touched, totalBefore: number): boolean {
+    const { sink, reader } = this;
+    this.views = new Map();
+    const fresh: number[] = [];
+    for (const index of indexes) {
+      const rank = readA5Entry(this.entries[index]!, index, reader, sink);
+      this.replace(this.reads, index, takeSince(sink, 0));
+      if (rank === undefined) continue;
+      if (this.addressCount(rank) >= this.stride) return false;
+      const position = this.order.positionOfEntry(index);
+      const key = this.order.key(position);
+      fresh.push(position);
+      this.views.set(position, rank);
+      this.replace(this.local, position, this.localFindings(rank));
+      if (isWhole(rank.rankId)) {
+        noteFirst(touched.ids, rank.rankId, this.rankHolders);
+        addHolder(this.rankHolders, rank.rankId, key);
+      }
+      const server = serverOf(rank);
+      if (server !== undefined) touched.servers.add(server);
+      if (touched.keptLevels.has(position)) continue;
+      this.noteAddresses(rank, touched);
+      touched.rekeyed.add(key);
+      this.index(position, rank, 1);
+    }
+    this.recheck(touched, fresh, totalBefore);
     this.views = new Map();
     return true;
   }
 
-  private updateRankId(position: number, oldId: number | undefined, newId: number | undefined): void {
-    const from = isWhole(oldId) ? oldId : undefined;
-    const to = isWhole(newId) ? newId : undefined;
-    if (from === to) return;
-    if (from !== undefined) {
-      const wasFirst = firstHolder(this.rankHolders.get(from)!) === position;
-      removeHolder(this.rankHolders, from, position);
-      if (wasFirst) for (const holder of holderList(this.rankHolders.get(from))) this.checkRankId(holder, from);
+  /**
+   * RT106/RT107 of the changed ranks, and of every holder of an id whose first holder changed; RT124 likewise; the
+   * servers touched. When the number of ranks changed, RT107 names it: the ranks with one, and the holders of the
+   * ids that crossed the bound, are checked again.
+   */
+  private recheck(touched: Touched, fresh: readonly number[], totalBefore: number): void {
+    const total = this.total;
+    if (total !== totalBefore) {
+      for (let p = 0; p < total; p++) if (this.ids[p]?.some((finding) => finding.code === "RT107")) this.checkRankId(p, this.view(p).rankId!);
+      for (let id = Math.min(total, totalBefore); id < Math.max(total, totalBefore); id++) touched.ids.set(id, Number.NaN);
     }
-    if (to === undefined) {
-      this.replace(this.ids, position, undefined);
-      return;
+    for (const [id, first] of touched.ids) {
+      const holders = this.rankHolders.get(id);
+      if (holders === undefined) continue;
+      const now = firstHolder(holders);
+      if (now !== first || touched.rekeyed.has(now)) for (const holder of holderList(holders)) this.checkRankId(this.order.position(holder), id);
     }
-    addHolder(this.rankHolders, to, position);
-    const holders = this.rankHolders.get(to)!;
-    // Now the first holder, it is the "other" of every other holder; otherwise only its own findings change.
-    if (firstHolder(holders) === position) for (const holder of holderList(holders)) this.checkRankId(holder, to);
-    else this.checkRankId(position, to);
-  }
-
-  private updateLevels(position: number, old: A5RankView, fresh: A5RankView): void {
-    const base = position * this.stride;
-    const affected = new Set<number>([position]);
-    // Keys whose first holder is (or was) this rank: every holder of those names it, or named it, as "other".
-    const firstOf: [Map<string, Holders>, string][] = [];
-    this.eachAddress(old, (map, key) => {
-      if (Math.floor(firstHolder(map.get(key)!) / this.stride) === position) firstOf.push([map, key]);
-    });
-    this.index(position, old, -1);
-    this.index(position, fresh, 1);
-    this.eachAddress(fresh, (map, key, ordinal) => {
-      if (firstHolder(map.get(key)!) === base + ordinal) firstOf.push([map, key]);
-    });
-    for (const [map, key] of firstOf) for (const holder of holderList(map.get(key))) affected.add(Math.floor(holder / this.stride));
-    for (const rank of affected) this.checkAddresses(rank);
+    const affected = new Set<number>();
+    for (const position of fresh) {
+      const id = this.view(position).rankId;
+      if (isWhole(id)) this.checkRankId(position, id);
+      else this.replace(this.ids, position, undefined);
+      if (!touched.keptLevels.has(position)) affected.add(position);
+    }
+    for (const [map, firsts] of touched.addresses) {
+      for (const [text, first] of firsts) {
+        const holders = map.get(text);
+        const now = holders === undefined ? undefined : firstHolder(holders);
+        if (now === undefined || (now === first && !touched.rekeyed.has(Math.floor(now / this.stride)))) continue;
+        for (const holder of holderList(holders)) affected.add(this.order.position(Math.floor(holder / this.stride)));
+      }
+    }
+    for (const position of affected) this.checkAddresses(position);
+    for (const server of touched.servers) this.checkServerOf(server);
   }
 
   report(lang: Lang, limits: Readonly<ReportLimits> | undefined): ValidationReport {

@@ -56,7 +56,41 @@ interface LevelEdit {
   value: string;
 }
 
-type AnyEdit = Edit | LevelEdit | { type: "clone" };
+/**
+ * Replaces `remove` entries of rank_list at `at` with new ones: a copy of another rank (duplicate ids and addresses),
+ * a rank of a new AI Server with fresh ids, or a non-object entry (RT004); as adding or removing ranks, a whole AI
+ * Server, or several of the editor's edits in one burst would.
+ */
+interface SpliceEdit {
+  type: "splice";
+  at: number;
+  remove: number;
+  insert: ("copy" | "fresh" | "junk")[];
+}
+
+type AnyEdit = Edit | LevelEdit | SpliceEdit | { type: "clone" };
+
+function applySplice(table: JsonValue, edit: SpliceEdit): JsonValue {
+  if (!isJsonObject(table) || !Array.isArray(table.rank_list)) return table;
+  const ranks = table.rank_list.slice();
+  const at = edit.at % (ranks.length + 1);
+  const inserted = edit.insert.map((kind, i): JsonValue => {
+    const source = ranks[(at + i * 3) % Math.max(ranks.length, 1)];
+    if (kind === "junk" || !isJsonObject(source)) return kind === "junk" ? "x" : { rank_id: ranks.length + i };
+    const copy = structuredClone(source);
+    if (kind === "fresh") {
+      copy.rank_id = ranks.length + i;
+      const level = Array.isArray(copy.level_list) && isJsonObject(copy.level_list[0]) ? copy.level_list[0] : undefined;
+      if (level) {
+        level.net_instance_id = "rack-new";
+        for (const address of Array.isArray(level.rank_addr_list) ? level.rank_addr_list : []) if (isJsonObject(address)) address.addr = `10.9.${at}.${i}`;
+      }
+    }
+    return copy;
+  });
+  ranks.splice(at, edit.remove, ...inserted);
+  return { ...table, rank_list: ranks };
+}
 
 function applyLevelEdit(table: JsonValue, edit: LevelEdit): JsonValue {
   if (!isJsonObject(table) || !Array.isArray(table.rank_list)) return table;
@@ -103,6 +137,15 @@ const a5Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
     }) as fc.Arbitrary<LevelEdit>,
   },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("removeRank" as const), rank: fc.nat({ max: 12 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("splice" as const),
+      at: fc.nat({ max: 12 }),
+      remove: fc.nat({ max: 4 }),
+      insert: fc.array(fc.constantFrom("copy" as const, "fresh" as const, "junk" as const), { maxLength: 4 }),
+    }),
+  },
   // The whole table again, as a clone (the editor's undo, repairs, language switch): equal entries are not re-checked.
   { weight: 1, arbitrary: fc.constant({ type: "clone" as const }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.constant({}), field: fc.constantFrom("rank_count", "status"), value: fc.option(fc.constantFrom("1", "completed", "x"), { nil: undefined }) }) },
@@ -116,35 +159,43 @@ const v1Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
 
 function apply(table: JsonValue, edit: AnyEdit): JsonValue {
   if (edit.type === "clone") return structuredClone(table);
+  if (edit.type === "splice") return applySplice(table, edit);
   return edit.type === "level" ? applyLevelEdit(table, edit) : applyEdit(table, edit);
 }
 
-function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number } {
+function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number; resized: number } {
   const options = capped ? { lang, limits: SMALL_CAP } : { lang };
   const validator = new IncrementalValidator();
   let table = start;
   expect(validator.validate(table, options)).toEqual(validateRankTable(table, options));
   let incremental = 0;
+  let resized = 0;
   for (const edit of edits) {
     table = apply(table, edit);
     const report = validator.validate(table, options);
     expect(report, JSON.stringify(edit)).toEqual(validateRankTable(table, options));
-    if (validator.lastRun === "incremental") incremental++;
+    if (validator.lastRun !== "incremental") continue;
+    incremental++;
+    if (edit.type === "splice" || edit.type === "removeRank") resized++;
   }
-  return { incremental };
+  return { incremental, resized };
 }
 
 describe("incremental validation equals full validation after every edit", () => {
-  it('"2.0" tables: rank fields, addresses and levels, removals, header edits', () => {
+  it('"2.0" tables: rank fields, addresses and levels, ranks added and removed, header edits', () => {
     let incremental = 0;
+    let resized = 0;
     fc.assert(
       fc.property(fc.nat({ max: A5_TABLES.length - 1 }), fc.array(a5Edit, { minLength: 1, maxLength: 25 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
-        incremental += checkSequence(A5_TABLES[which]!(), edits, lang, capped).incremental;
+        const counts = checkSequence(A5_TABLES[which]!(), edits, lang, capped);
+        incremental += counts.incremental;
+        resized += counts.resized;
       }),
       { numRuns: runs },
     );
-    // The property must exercise the incremental path, not only the full fallback.
+    // The property must exercise the incremental path, not only the full fallback, for added and removed ranks too.
     expect(incremental).toBeGreaterThan(runs * 2);
+    expect(resized).toBeGreaterThan(runs / 2);
   });
 
   it('"1.0" and "1.2" tables (validated in full)', () => {

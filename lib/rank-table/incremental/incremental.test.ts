@@ -29,6 +29,7 @@ function session(table: JsonValue = start()) {
     get report() {
       return report;
     },
+    step,
     edit: (edit: Edit, run?: ValidationRun) => step(applyEdit(current, edit), run),
     /** Rewrites one rank entry (as the JSON view of one rank would), sharing the others. */
     rank: (index: number, change: (rank: JsonObject) => void, run?: ValidationRun) => {
@@ -130,16 +131,36 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     expect(codes(s.edit({ type: "setRank", rank: 3, field: "host_port", value: undefined }))).toEqual(["RT103 /rank_list/3/device_port"]);
   });
 
-  it("header edits re-read only the header; removing a rank or changing the version is validated in full", () => {
+  it("header edits re-read only the header; changing the version is validated in full", () => {
     const s = session();
     expect(codes(s.edit({ type: "set", path: {}, field: "rank_count", value: "3" }))).toEqual(["RT103 /rank_count", "RT101 /rank_count"]);
     expect(codes(s.edit({ type: "set", path: {}, field: "status", value: "initializing" }))).toEqual(["RT011 /status", "RT103 /rank_count", "RT101 /rank_count"]);
     s.edit({ type: "set", path: {}, field: "rank_count", value: undefined });
     expect(codes(s.report)).toEqual(["RT011 /status", "RT100 "]);
-    s.edit({ type: "removeRank", rank: 0 }, "full");
-    // The state built by the full run serves the next edit incrementally.
-    s.edit({ type: "setRank", rank: 0, field: "host_port", value: "16000" }, "incremental");
     s.edit({ type: "set", path: {}, field: "version", value: "1.2" }, "full");
+  });
+
+  it("ranks removed and inserted: counts, RT107 bounds and the pointers of the ranks after them follow", () => {
+    const s = session();
+    const list = (change: (ranks: JsonValue[]) => void) => {
+      const ranks = ((s.table as JsonObject).rank_list as JsonValue[]).slice();
+      change(ranks);
+      return { ...(s.table as JsonObject), rank_list: ranks };
+    };
+    // Rank 7 (rank_id 7) is now outside 0…6; rank_count 8 no longer counts the list.
+    s.edit({ type: "setRank", rank: 5, field: "host_port", value: "80" });
+    expect(codes(s.edit({ type: "removeRank", rank: 2 }))).toEqual(["RT113 /rank_list/4/host_port", "RT107 /rank_list/6/rank_id", "RT108 /rank_list/0"]);
+    // Rank 0 again, at the front: every later pointer moves by one, and rank_id 0 is now held twice.
+    const first = ((s.table as JsonObject).rank_list as JsonValue[])[0]!;
+    const again = codes(s.step(list((ranks) => ranks.unshift(structuredClone(first)))));
+    // Eight ranks again: rank_id 7 is back in range.
+    expect(again.slice(0, 5)).toEqual(["RT101 /rank_count", "RT113 /rank_list/5/host_port", "RT106 /rank_list/1/rank_id", "RT111 /rank_list/1/local_id", "RT108 /rank_list/0"]);
+    expect(again.slice(5)).toEqual([0, 1].flatMap((level) => [0, 1].map((address) => `RT124 /rank_list/1/level_list/${level}/rank_addr_list/${address}/addr`)));
+    expect(s.report.stats.devices).toBe(8);
+    // A block of ranks (an AI Server) removed, then a non-object entry put in their place.
+    s.step(list((ranks) => ranks.splice(4, 4)));
+    s.step(list((ranks) => ranks.splice(1, 0, "x")));
+    s.step(list((ranks) => ranks.splice(1, 1)));
   });
 
   it("the cap lists the same findings and counts the rest", () => {
