@@ -378,8 +378,10 @@ export class A5State {
     for (const list of [this.local, this.ids, this.addressFindings]) list.splice(from, removedRanks, ...new Array<undefined>(keys.length).fill(undefined));
     // Kept findings after the stretch name entries that moved; findings before it never name a later rank.
     const shift = inserted - removed;
-    for (let index = at + inserted; index < this.reads.length; index++) shiftPaths(this.reads[index], at + removed, shift);
-    for (const list of [this.local, this.ids, this.addressFindings]) for (let p = from + keys.length; p < list.length; p++) shiftPaths(list[p], at + removed, shift);
+    if (shift !== 0) {
+      for (let index = at + inserted; index < this.reads.length; index++) if (this.reads[index] !== undefined) shiftPaths(this.reads[index], at + removed, shift);
+      for (const list of [this.local, this.ids, this.addressFindings]) for (let p = from + keys.length; p < list.length; p++) if (list[p] !== undefined) shiftPaths(list[p], at + removed, shift);
+    }
     for (const findings of this.serverFindings.values()) shiftPaths(findings, at + removed, shift);
     return this.putIn(Array.from({ length: inserted }, (_, i) => at + i), touched, totalBefore);
   }

@@ -8,7 +8,7 @@
  */
 import type { Finding } from "../findings";
 
-/** Keys × an address stride must stay exact doubles. */
+/** Keys × an address stride must stay exact doubles (below 2^53). */
 const MAX_KEY_SPAN = 2 ** 50;
 
 /** How a stretch of rank_list changed: `removed` entries at `at` replaced by `inserted` ones (objects or not). */
@@ -25,11 +25,14 @@ export class RankOrder {
   private positionOf = new Int32Array(0);
   private entryOf = new Int32Array(0);
   private readonly gap: number;
+  /** The largest key magnitude whose address holders (key × stride + ordinal) are still exact. */
+  private readonly limit: number;
 
   /** `isRank[i]`: whether entry i is a rank (an object); `stride`: the address stride keys are multiplied by. */
   constructor(isRank: readonly boolean[], stride: number) {
     const ranks = isRank.filter(Boolean).length;
     this.gap = Math.max(1, Math.min(2 ** 16, Math.floor(MAX_KEY_SPAN / ((ranks + 2) * stride))));
+    this.limit = MAX_KEY_SPAN / stride;
     this.positionOf = new Int32Array(isRank.length).fill(-1);
     this.entryOf = new Int32Array(ranks);
     let position = 0;
@@ -93,7 +96,7 @@ export class RankOrder {
     const fresh: number[] = [];
     for (let i = 1; i <= count; i++) fresh.push(Math.floor(low + step * i));
     for (let i = 0; i < fresh.length; i++) if (fresh[i]! <= (i === 0 ? low : fresh[i - 1]!) || fresh[i]! >= high) return undefined;
-    if (Math.abs(low) >= MAX_KEY_SPAN || Math.abs(high) >= MAX_KEY_SPAN) return undefined;
+    if (Math.abs(low) >= this.limit || Math.abs(high) >= this.limit) return undefined;
     this.keys.splice(from, removedRanks, ...fresh);
 
     const shift = inserted.length - removed;
