@@ -23,6 +23,8 @@ const FULL_RUNS = 6;
 
 function heapUsed(): { bytes: number; exact: boolean } {
   const gc = (globalThis as { gc?: () => void }).gc;
+  // Twice: one call can leave garbage of the table just generated for the next.
+  gc?.();
   gc?.();
   return { bytes: process.memoryUsage().heapUsed, exact: gc !== undefined };
 }
@@ -76,7 +78,27 @@ function a5Kinds(table: JsonValue, ranks: number): EditKind[] {
       steps: [(current) => withRanks(current, (list) => removed.splice(0, removed.length, ...list.splice(rack, NPUS_PER_RACK))), (current) => withRanks(current, (list) => list.splice(rack, 0, ...removed))],
     },
     { name: "add a rank at the end (a copy: RT106, RT124) / remove it", steps: [(current) => withRanks(current, (list) => list.push(structuredClone(list[0]!))), (current) => withRanks(current, (list) => list.pop())] },
+    {
+      name: `add a SuperPoD of ${podSize(ranks).toLocaleString("en")} ranks at the end (its own EIDs, rank_ids after the others) / remove it`,
+      steps: [(current) => withRanks({ ...(current as JsonObject), rank_count: ranks + podSize(ranks) }, (list) => list.push(...newPod(ranks))), (current) => withRanks({ ...(current as JsonObject), rank_count: ranks }, (list) => list.splice(ranks))],
+    },
   ];
+}
+
+/** A SuperPoD as big as an Atlas 950 one (8,192 NPUs), or an eighth of a smaller table. */
+const podSize = (ranks: number) => Math.min(8192, ranks / 8);
+const pods = new Map<number, JsonValue[]>();
+
+/** The ranks of a second SuperPoD (generated once per size, outside the timed edit), numbered after `ranks`. */
+function newPod(ranks: number): JsonValue[] {
+  let pod = pods.get(ranks);
+  if (pod === undefined) {
+    const size = podSize(ranks);
+    const table = generateA5Table({ racks: size / NPUS_PER_RACK, npusPerRack: NPUS_PER_RACK, superPodId: "superpod1", superPodIndex: 1 }) as unknown as JsonObject;
+    pod = (table.rank_list as JsonObject[]).map((rank) => ({ ...rank, rank_id: (rank.rank_id as number) + ranks }));
+    pods.set(ranks, pod);
+  }
+  return pod;
 }
 
 /** Edit kinds of a "1.2" table (server_list, super_pod_list) of `servers` servers. */

@@ -36,7 +36,11 @@ import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
 
 const isWhole = (value: number | undefined): value is number => value !== undefined && Number.isInteger(value) && value >= 0;
 const serverOf = (rank: A5RankView) => (rank.levels[0]?.netLayer === 0 ? rank.levels[0].netInstanceId : undefined);
-/** More changed entries than this and a full rebuild is cheaper than re-checking them one by one. */
+/**
+ * More changed entries than this (or than an eighth of the table, whichever is more) and a full rebuild is cheaper
+ * than re-checking them one by one: a changed rank costs about what building costs per rank, plus the scans of the
+ * whole table a resize makes. A SuperPoD of 8,192 ranks added to or removed from a large table stays incremental.
+ */
 const MAX_CHANGED = 4096;
 
 type AddressVisit = (map: Map<string, Holders>, key: string, ordinal: number, address: A5AddressView, eid: boolean) => void;
@@ -322,7 +326,7 @@ export class A5State {
     const after = next.rank_list;
     if (after !== previous.rank_list) {
       if (!Array.isArray(after) || !Array.isArray(previous.rank_list)) return false;
-      const change = diffEntries(before, after, MAX_CHANGED);
+      const change = diffEntries(before, after, Math.max(MAX_CHANGED, before.length >> 3));
       if (change === undefined) return false;
       this.entries = after;
       if (change.kind === "entries") {

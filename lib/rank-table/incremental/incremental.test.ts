@@ -167,6 +167,22 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     s.step(list((ranks) => ranks.splice(1, 1)));
   });
 
+  it("a SuperPoD added at the end and removed again: counts, stats and a report equal to a full run", () => {
+    const s = session(generateA5Table({ racks: 8, npusPerRack: 4 }) as unknown as JsonObject);
+    const pod = (generateA5Table({ racks: 2, npusPerRack: 4, superPodId: "superpod1", superPodIndex: 1 }).rank_list as unknown as JsonObject[]).map((rank) => ({ ...rank, rank_id: (rank.rank_id as number) + 32 }));
+    const resize = (change: (ranks: JsonValue[]) => void, count: number) => {
+      const ranks = ((s.table as JsonObject).rank_list as JsonValue[]).slice();
+      change(ranks);
+      return s.step({ ...(s.table as JsonObject), rank_count: count, rank_list: ranks });
+    };
+    const added = resize((ranks) => ranks.push(...pod), 40);
+    expect(added.stats).toEqual({ superPods: 2, servers: 10, devices: 40 });
+    expect(codes(added)).toEqual([]);
+    // Without rank_count following, RT101; with a rank of the first pod gone too, RT107 for the last ids.
+    expect(codes(resize((ranks) => ranks.splice(3, 1), 40))).toEqual(["RT101 /rank_count", "RT107 /rank_list/38/rank_id"]);
+    expect(resize((ranks) => ranks.splice(31), 31).stats).toEqual({ superPods: 1, servers: 8, devices: 31 });
+  });
+
   it("ranks inserted again and again at one place use up the room between two order keys, and a full run numbers them afresh", () => {
     const s = session();
     const runs: ValidationRun[] = [];
