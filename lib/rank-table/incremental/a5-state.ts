@@ -31,7 +31,7 @@ import type { ReportLimits } from "../../report-limits";
 import { ViewReader } from "../table-view";
 import { diffEntries } from "./entry-diff";
 import { addHolder, firstHolder, holderList, removeHolder, type Holders } from "./holders";
-import { RankOrder, shiftPaths } from "./rank-order";
+import { RankOrder, replaceRange, shiftPaths } from "./rank-order";
 import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
 
 const isWhole = (value: number | undefined): value is number => value !== undefined && Number.isInteger(value) && value >= 0;
@@ -378,8 +378,8 @@ export class A5State {
     for (let index = at; index < at + inserted; index++) shapes.push(isJsonObject(this.entries[index]));
     const keys = this.order.splice({ at, removed, inserted: shapes });
     if (keys === undefined) return false;
-    this.reads.splice(at, removed, ...new Array<undefined>(inserted).fill(undefined));
-    for (const list of [this.local, this.ids, this.addressFindings]) list.splice(from, removedRanks, ...new Array<undefined>(keys.length).fill(undefined));
+    replaceRange(this.reads, at, removed, new Array<undefined>(inserted).fill(undefined));
+    for (const list of [this.local, this.ids, this.addressFindings]) replaceRange(list, from, removedRanks, new Array<undefined>(keys.length).fill(undefined));
     // Kept findings after the stretch name entries that moved; findings before it never name a later rank.
     const shift = inserted - removed;
     if (shift !== 0) {

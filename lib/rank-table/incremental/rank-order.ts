@@ -97,7 +97,7 @@ export class RankOrder {
     for (let i = 1; i <= count; i++) fresh.push(Math.floor(low + step * i));
     for (let i = 0; i < fresh.length; i++) if (fresh[i]! <= (i === 0 ? low : fresh[i - 1]!) || fresh[i]! >= high) return undefined;
     if (Math.abs(low) >= this.limit || Math.abs(high) >= this.limit) return undefined;
-    this.keys.splice(from, removedRanks, ...fresh);
+    replaceRange(this.keys, from, removedRanks, fresh);
 
     const shift = inserted.length - removed;
     const positionOf = new Int32Array(this.positionOf.length + shift);
@@ -121,6 +121,21 @@ export class RankOrder {
 }
 
 /** A pointer into rank_list, or the same without its slash (how a read names a field in its message). */
+/**
+ * `list.splice(at, count, ...items)` without spreading `items` into arguments, which overflows the stack for the tens
+ * of thousands of ranks a SuperPoD pasted in brings.
+ */
+export function replaceRange<T>(list: T[], at: number, count: number, items: readonly T[]): void {
+  if (items.length <= 1024) {
+    list.splice(at, count, ...items);
+    return;
+  }
+  const tail = list.splice(at + count);
+  list.length = at;
+  for (const item of items) list.push(item);
+  for (const item of tail) list.push(item);
+}
+
 const RANK_PATH = /^(\/?rank_list\/)(\d+)/;
 
 /**
