@@ -23,13 +23,14 @@
  */
 import { A5_VERSION } from "../a5-model";
 import { readA5Entry, readA5Root, type A5AddressView, type A5RankView } from "../a5-view";
-import { checkLevels, checkRankCount, checkRankFields, checkServer, eidForm } from "../checks/a5";
+import { checkLevels, checkRankCount, checkRankFields, checkServer } from "../checks/a5";
 import { checkStatus } from "../checks/header";
 import type { Findings, Finding } from "../findings";
 import { isJsonObject, type JsonObject, type JsonValue, type Lang, type ValidationReport } from "../model";
 import type { ReportLimits } from "../../report-limits";
 import { ViewReader } from "../table-view";
 import { diffEntries } from "./entry-diff";
+import { addressCount, AddressIndex, newTouched, noteFirst, type Touched } from "./a5-addresses";
 import { addHolder, firstHolder, holderList, removeHolder, type Holders } from "./holders";
 import { RankOrder, replaceRange, shiftPaths } from "./rank-order";
 import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
@@ -43,32 +44,7 @@ const serverOf = (rank: A5RankView) => (rank.levels[0]?.netLayer === 0 ? rank.le
  */
 const MAX_CHANGED = 4096;
 
-type AddressVisit = (map: Map<string, Holders>, key: string, ordinal: number, address: A5AddressView, eid: boolean) => void;
 type PerRank = (Finding[] | undefined)[];
-
-/**
- * What an update touched: the first holder, before the update, of every rank_id and address key a changed rank held
- * or holds (when it changes, every holder names another "other"), the servers whose members changed, the
- * positions of edited ranks whose levels stayed (their addresses stay filed and checked), and the keys of ranks
- * whose addresses were taken out or put in: a first holder among those may be at another path under the same key
- * (its levels changed, or a rank inserted took a removed rank's key), so its key's holders are checked again.
- */
-interface Touched {
-  ids: Map<number, number | undefined>;
-  addresses: Map<Map<string, Holders>, Map<string, number | undefined>>;
-  servers: Set<string>;
-  keptLevels: Set<number>;
-  rekeyed: Set<number>;
-}
-
-const newTouched = (): Touched => ({ ids: new Map(), addresses: new Map(), servers: new Set(), keptLevels: new Set(), rekeyed: new Set() });
-
-/** Notes a key's first holder the first time an update touches it. */
-function noteFirst<K>(firsts: Map<K, number | undefined>, key: K, holders: Map<K, Holders>): void {
-  if (firsts.has(key)) return;
-  const current = holders.get(key);
-  firsts.set(key, current === undefined ? undefined : firstHolder(current));
-}
 
 export class A5State {
   private readonly sink: Findings = scratchFindings();
@@ -92,10 +68,7 @@ export class A5State {
   private readonly members = new Map<string, Holders>();
   private readonly serverFindings = new Map<string, Finding[]>();
   private readonly layerOne = new Map<string, number>();
-  private readonly byEid = new Map<string, Holders>();
-  private readonly byLayer = new Map<number | undefined, Map<string, Holders>>();
-  /** An address holder is key × stride + its ordinal in the rank (a power of two above any rank's count). */
-  private stride = 1;
+  private readonly addresses = new AddressIndex();
   /** Rank views (by position) of the current build or update, read again from their entries when not there. */
   private views = new Map<number, A5RankView>();
   /** Every rank view, while the state is built. */
@@ -162,9 +135,9 @@ export class A5State {
     this.ids = new Array(ranks.length).fill(undefined);
     this.addressFindings = new Array(ranks.length).fill(undefined);
     let most = 0;
-    for (const rank of ranks) most = Math.max(most, this.addressCount(rank));
-    this.stride = 2 ** Math.ceil(Math.log2(most + 1));
-    this.order = new RankOrder(isRank, this.stride);
+    for (const rank of ranks) most = Math.max(most, addressCount(rank));
+    this.addresses.stride = 2 ** Math.ceil(Math.log2(most + 1));
+    this.order = new RankOrder(isRank, this.addresses.stride);
     this.built = ranks;
     // One pass in document order: a key's first holder is known when a later one is met, as in checkA5.
     for (let position = 0; position < ranks.length; position++) {
@@ -181,28 +154,6 @@ export class A5State {
     this.built = undefined;
   }
 
-  private addressCount(rank: A5RankView): number {
-    let count = 0;
-    for (const level of rank.levels) count += level.addresses.length;
-    return count;
-  }
-
-  /** Visits each address of a rank that has an addr, with the map and key RT124 files it under. */
-  private eachAddress(rank: A5RankView, visit: AddressVisit): void {
-    let ordinal = 0;
-    for (const level of rank.levels) {
-      for (const address of level.addresses) {
-        const at = ordinal++;
-        const { addr, addrType } = address;
-        if (addr === undefined) continue;
-        const eid = addrType === "EID" || addrType?.toUpperCase() === "EID";
-        let map = eid ? this.byEid : this.byLayer.get(level.netLayer);
-        if (map === undefined) this.byLayer.set(level.netLayer, (map = new Map()));
-        visit(map, eid && eidForm(addr) === 2 ? addr.toLowerCase() : addr, at, address, eid);
-      }
-    }
-  }
-
   /**
    * Adds (1) or removes (−1) a rank's server membership, net_layer 1 instances and addresses; `check`: and finds its
    * RT124s in the same walk (while building, when every rank before it, and none after, is filed).
@@ -217,12 +168,12 @@ export class A5State {
       if (count > 0) this.layerOne.set(level.netInstanceId, count);
       else this.layerOne.delete(level.netInstanceId);
     }
-    const base = key * this.stride;
+    const base = key * this.addresses.stride;
     if (!check) {
-      this.eachAddress(rank, (map, address, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, address, base + ordinal));
+      this.addresses.each(rank, (map, address, ordinal) => (sign > 0 ? addHolder : removeHolder)(map, address, base + ordinal));
       return;
     }
-    this.eachAddress(rank, (map, text, ordinal, address, eid) => {
+    this.addresses.each(rank, (map, text, ordinal, address, eid) => {
       addHolder(map, text, base + ordinal);
       this.checkAddress(position, firstHolder(map.get(text)!), base + ordinal, address, eid);
     });
@@ -272,16 +223,16 @@ export class A5State {
 
   /** RT124 of one rank (checkAddressesUnique): each address against the first address filed under its key. */
   private checkAddresses(position: number): void {
-    const base = this.order.key(position) * this.stride;
-    this.eachAddress(this.view(position), (map, key, ordinal, address, eid) => this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid));
+    const base = this.order.key(position) * this.addresses.stride;
+    this.addresses.each(this.view(position), (map, key, ordinal, address, eid) => this.checkAddress(position, firstHolder(map.get(key)!), base + ordinal, address, eid));
     this.replace(this.addressFindings, position, takeSince(this.sink, 0));
   }
 
   /** One address's RT124, given the first holder of its key: none when it is that holder or in the same rank. */
   private checkAddress(position: number, first: number, holder: number, address: A5AddressView, eid: boolean): void {
-    const owner = Math.floor(first / this.stride);
+    const owner = Math.floor(first / this.addresses.stride);
     if (first === holder || owner === this.order.key(position)) return;
-    const other = this.addressAt(this.order.position(owner), first - owner * this.stride);
+    const other = this.addressAt(this.order.position(owner), first - owner * this.addresses.stride);
     this.sink.addMessage("RT124", "RT124", `${address.path}/addr`, { value: address.addr!, other: other.path }, eid ? "error" : "warning");
   }
 
@@ -405,17 +356,9 @@ export class A5State {
     const server = serverOf(old);
     if (server !== undefined) touched.servers.add(server);
     if (!levels) return;
-    this.noteAddresses(old, touched);
+    this.addresses.note(old, touched);
     touched.rekeyed.add(this.order.key(position));
     this.index(position, old, -1);
-  }
-
-  private noteAddresses(rank: A5RankView, touched: Touched): void {
-    this.eachAddress(rank, (map, text) => {
-      let firsts = touched.addresses.get(map);
-      if (firsts === undefined) touched.addresses.set(map, (firsts = new Map()));
-      noteFirst(firsts, text, map);
-    });
   }
 
   /** Reads the entries `indexes` of the new rank_list, files their ranks, and checks again what changed. */
@@ -427,7 +370,7 @@ export class A5State {
       const rank = readA5Entry(this.entries[index]!, index, reader, sink);
       this.replace(this.reads, index, takeSince(sink, 0));
       if (rank === undefined) continue;
-      if (this.addressCount(rank) >= this.stride) return false;
+      if (addressCount(rank) >= this.addresses.stride) return false;
       const position = this.order.positionOfEntry(index);
       const key = this.order.key(position);
       fresh.push(position);
@@ -440,7 +383,7 @@ export class A5State {
       const server = serverOf(rank);
       if (server !== undefined) touched.servers.add(server);
       if (touched.keptLevels.has(position)) continue;
-      this.noteAddresses(rank, touched);
+      this.addresses.note(rank, touched);
       touched.rekeyed.add(key);
       this.index(position, rank, 1);
     }
@@ -477,8 +420,8 @@ export class A5State {
       for (const [text, first] of firsts) {
         const holders = map.get(text);
         const now = holders === undefined ? undefined : firstHolder(holders);
-        if (now === undefined || (now === first && !touched.rekeyed.has(Math.floor(now / this.stride)))) continue;
-        for (const holder of holderList(holders)) affected.add(this.order.position(Math.floor(holder / this.stride)));
+        if (now === undefined || (now === first && !touched.rekeyed.has(Math.floor(now / this.addresses.stride)))) continue;
+        for (const holder of holderList(holders)) affected.add(this.order.position(Math.floor(holder / this.addresses.stride)));
       }
     }
     for (const position of affected) this.checkAddresses(position);
