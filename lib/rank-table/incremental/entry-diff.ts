@@ -3,7 +3,7 @@
  * again): either some entries in place, or one stretch replaced by another of another length (a rank, a device or a
  * server added or removed, or several edits in one burst), found as the common prefix and suffix.
  */
-import type { JsonValue } from "../model";
+import type { JsonObject, JsonValue } from "../model";
 import { jsonEqual } from "./json-equal";
 
 export type EntryChange =
@@ -39,4 +39,16 @@ export function diffEntries(before: readonly JsonValue[], after: readonly JsonVa
   const removed = before.length - prefix - suffix;
   const inserted = after.length - prefix - suffix;
   return Math.max(removed, inserted) > most ? undefined : { kind: "splice", at: prefix, removed, inserted };
+}
+
+/** Whether `next` differs from `previous` in anything but the value of `list` (keys, their order, other values). */
+export function changedBesides(previous: JsonObject, next: JsonObject, list: string): boolean {
+  const keys = Object.keys(previous);
+  const nextKeys = Object.keys(next);
+  if (keys.length !== nextKeys.length) return true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== nextKeys[i] || (key !== list && previous[key] !== next[key])) return true;
+  }
+  return false;
 }
