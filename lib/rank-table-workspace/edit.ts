@@ -94,18 +94,36 @@ function withPodMember(table: JsonObject, pod: number, serverId: string): JsonOb
   return put(table, "super_pod_list", next);
 }
 
-/** Where a server of a super pod goes in server_list: after the pod's last server (pods stay contiguous). */
+/** The super pod (its index) of each listed server id, the first pod that lists it, as podOfServer finds it. */
+function podsByServerId(table: JsonObject): Map<string, number> {
+  const pods = new Map<string, number>();
+  list(table, "super_pod_list").forEach((pod, index) => {
+    if (!isJsonObject(pod)) return;
+    for (const member of list(pod, "server_list")) {
+      const serverId = isJsonObject(member) ? text(member.server_id) : undefined;
+      if (serverId !== undefined && !pods.has(serverId)) pods.set(serverId, index);
+    }
+  });
+  return pods;
+}
+
+/**
+ * Where a server of a super pod goes in server_list: after the pod's last server (pods stay contiguous). One map of
+ * the pods' members, not a search of every pod per server: a 524,288-die table has 32,768 servers.
+ */
 function insertionIndex(table: JsonObject, pod: number): number {
   const servers = list(table, "server_list");
+  const pods = podsByServerId(table);
+  const podAt = (server: JsonValue) => (isJsonObject(server) ? (pods.get(text(server.server_id) ?? "") ?? -1) : -1);
   let last = -1;
   servers.forEach((server, index) => {
-    if (isJsonObject(server) && podOfServer(table, text(server.server_id)) === pod) last = index;
+    if (podAt(server) === pod) last = index;
   });
   if (last >= 0) return last + 1;
   // An empty pod: after the servers of the pods before it.
   for (let previous = pod - 1; previous >= 0; previous--) {
     servers.forEach((server, index) => {
-      if (last < 0 && isJsonObject(server) && podOfServer(table, text(server.server_id)) === previous) last = index;
+      if (last < 0 && podAt(server) === previous) last = index;
     });
   }
   return servers.length;

@@ -1,90 +1,197 @@
 /**
- * The worker's validation of one edit with the incremental validator (lib/rank-table/incremental), on the "2.0"
- * tables of editor-large.ts: the first, full validation that builds its indexes, the memory those take, and each
- * kind of edit (apply + validate + index the findings, as the worker and editor do), beside the full re-validation
- * it replaces. Run with `node --expose-gc` (NODE_OPTIONS) for the memory figure; without it the figure includes
- * garbage and says so.
+ * The worker's validation of one edit with the incremental validator (lib/rank-table/incremental): the first, full
+ * validation that builds its indexes, the memory those take, and each kind of edit (apply + validate + index the
+ * findings, as the worker and editor do) as median and p95 of several runs, with the load average. On the "2.0"
+ * tables of editor-large.ts (called from there with the main thread's share), and on its own as the section
+ * `editor-incremental`: "2.0" and "1.2" tables of 16,384, 131,072 and 524,288 ranks (RANKSCOPE_BENCH_EDITOR_SIZES),
+ * edits of fields, ranks added and removed, a whole AI Server added and removed, and a header field.
+ * Run with `node --expose-gc` (NODE_OPTIONS) for the memory figure; without it the figure includes garbage.
  */
-import { isJsonObject, validateRankTable, type JsonObject, type JsonValue } from "../../lib/rank-table";
-import { IncrementalValidator } from "../../lib/rank-table/incremental";
+import { generateA5Table, generateFromTemplate, isJsonObject, validateRankTable, type JsonObject, type JsonValue } from "../../lib/rank-table";
+import { IncrementalValidator, type ValidationRun } from "../../lib/rank-table/incremental";
 import { applyEdit, type Edit } from "../../lib/rank-table-workspace/edit";
 import { indexIssues } from "../../lib/rank-table-workspace/structure";
 import { fmt, timed, type Timing } from "./cpu-timed";
+import { loadAverage, ms, spread } from "./percentiles";
+import type { BenchSection } from "./index";
 
-
+const DEFAULT_SIZES = [16_384, 131_072, 524_288];
+const NPUS_PER_RACK = 64;
+/** Runs per edit kind (pairs of edit and undo), the full runs of "1.2" tables fewer. */
+const RUNS = 20;
+const FULL_RUNS = 6;
 
 function heapUsed(): { bytes: number; exact: boolean } {
   const gc = (globalThis as { gc?: () => void }).gc;
+  // Twice: one call can leave garbage of the table just generated for the next.
+  gc?.();
   gc?.();
   return { bytes: process.memoryUsage().heapUsed, exact: gc !== undefined };
 }
 
 const firstAddress = (entry: JsonObject) => ((entry.level_list as JsonObject[])[0]!.rank_addr_list as JsonObject[])[0]!;
-const ranksOf = (table: JsonValue) => (table as JsonObject).rank_list as JsonObject[];
+const ranksOf = (table: JsonValue) => (table as JsonObject).rank_list as JsonValue[];
+
+/** The table with rank_list changed by `change` on a copy of the list (entries shared), as an edit in the JSON view. */
+function withRanks(table: JsonValue, change: (ranks: JsonValue[]) => void): JsonValue {
+  const ranks = ranksOf(table).slice();
+  change(ranks);
+  return { ...(table as JsonObject), rank_list: ranks };
+}
 
 /** The table with rank `rank`'s first address set to `addr` (one rank_list entry replaced, the rest shared). */
 function setAddress(table: JsonValue, rank: number, addr: string): JsonValue {
-  const ranks = ranksOf(table);
-  const copy = structuredClone(ranks[rank]!);
-  firstAddress(copy).addr = addr;
-  const next = ranks.slice();
-  next[rank] = copy;
-  return { ...(table as JsonObject), rank_list: next };
+  return withRanks(table, (ranks) => {
+    const copy = structuredClone(ranks[rank]!) as JsonObject;
+    firstAddress(copy).addr = addr;
+    ranks[rank] = copy;
+  });
 }
 
 type Step = (table: JsonValue) => JsonValue;
+interface EditKind {
+  name: string;
+  /** The edit and the one that undoes it (so every run starts from the same table). */
+  steps: [Step, Step];
+}
 
-/** Edit kinds, each a pair: the edit and the one that undoes it (so every run starts from the same table). */
-function editKinds(table: JsonValue, ranks: number): { name: string; steps: [Step, Step] }[] {
+const set = (edit: Edit): Step => (table) => applyEdit(table, edit);
+
+/** Edit kinds of a "2.0" table of `ranks` ranks. */
+function a5Kinds(table: JsonValue, ranks: number): EditKind[] {
   const middle = Math.floor(ranks / 2);
-  const own = firstAddress(ranksOf(table)[middle]!).addr as string;
-  const taken = firstAddress(ranksOf(table)[0]!).addr as string;
-  const set = (edit: Edit): Step => (table) => applyEdit(table, edit);
+  const own = firstAddress(ranksOf(table)[middle] as JsonObject).addr as string;
+  const taken = firstAddress(ranksOf(table)[0] as JsonObject).addr as string;
+  const removed: JsonValue[] = [];
+  const rack = middle - (middle % NPUS_PER_RACK);
   return [
     { name: "one field (device_port)", steps: [set({ type: "setRank", rank: middle, field: "device_port", value: "16001" }), set({ type: "setRank", rank: middle, field: "device_port", value: undefined })] },
     { name: "rank_id → another rank's (RT106 duplicate, RT108)", steps: [set({ type: "setRank", rank: middle, field: "rank_id", value: "7" }), set({ type: "setRank", rank: middle, field: "rank_id", value: String(middle) })] },
     { name: "rank_count (a header field)", steps: [set({ type: "set", path: {}, field: "rank_count", value: "1" }), set({ type: "set", path: {}, field: "rank_count", value: String(ranks) })] },
     { name: "an EID copied from rank 0 (RT124 duplicate; one entry replaced)", steps: [(current) => setAddress(current, middle, taken), (current) => setAddress(current, middle, own)] },
+    {
+      name: "remove a rank in the middle (removeRank; RT107, RT108) / put it back",
+      steps: [(current) => ((removed[0] = ranksOf(current)[middle]!), applyEdit(current, { type: "removeRank", rank: middle })), (current) => withRanks({ ...(current as JsonObject), rank_count: ranks }, (list) => list.splice(middle, 0, removed[0]!))],
+    },
+    {
+      name: "remove an AI Server (64 ranks) in the middle / put it back",
+      steps: [(current) => withRanks(current, (list) => removed.splice(0, removed.length, ...list.splice(rack, NPUS_PER_RACK))), (current) => withRanks(current, (list) => list.splice(rack, 0, ...removed))],
+    },
+    { name: "add a rank at the end (a copy: RT106, RT124) / remove it", steps: [(current) => withRanks(current, (list) => list.push(structuredClone(list[0]!))), (current) => withRanks(current, (list) => list.pop())] },
+    {
+      name: `add a SuperPoD of ${podSize(ranks).toLocaleString("en")} ranks at the end (its own EIDs, rank_ids after the others) / remove it`,
+      steps: [(current) => withRanks({ ...(current as JsonObject), rank_count: ranks + podSize(ranks) }, (list) => list.push(...newPod(ranks))), (current) => withRanks({ ...(current as JsonObject), rank_count: ranks }, (list) => list.splice(ranks))],
+    },
   ];
 }
 
-/** Prints the incremental validator's figures for a parsed "2.0" table of `ranks` ranks. */
-export function incrementalFigures(table: JsonValue, ranks: number, mainThread: Timing): void {
-  if (!isJsonObject(table)) return;
-  const before = heapUsed();
-  const validator = new IncrementalValidator();
-  const first = timed(() => validator.validate(table));
-  const after = heapUsed();
-  const megabytes = (after.bytes - before.bytes) / 1024 / 1024;
-  console.log(`  incremental validator, first (full) validation: ${fmt(first)} (${first.value.issues.length} findings); its indexes: ${megabytes.toFixed(0)} MiB of heap${after.exact ? "" : " (no --expose-gc: garbage included)"}`);
+/** A SuperPoD as big as an Atlas 950 one (8,192 NPUs), or an eighth of a smaller table. */
+const podSize = (ranks: number) => Math.min(8192, ranks / 8);
+const pods = new Map<number, JsonValue[]>();
 
-  let current: JsonValue = table;
-  for (const { name, steps } of editKinds(table, ranks)) {
-    const timings: Timing[] = [];
-    let runs = "";
-    for (let run = 0; run < 6; run++) {
+/** The ranks of a second SuperPoD (generated once per size, outside the timed edit), numbered after `ranks`. */
+function newPod(ranks: number): JsonValue[] {
+  let pod = pods.get(ranks);
+  if (pod === undefined) {
+    const size = podSize(ranks);
+    const table = generateA5Table({ racks: size / NPUS_PER_RACK, npusPerRack: NPUS_PER_RACK, superPodId: "superpod1", superPodIndex: 1 }) as unknown as JsonObject;
+    pod = (table.rank_list as JsonObject[]).map((rank) => ({ ...rank, rank_id: (rank.rank_id as number) + ranks }));
+    pods.set(ranks, pod);
+  }
+  return pod;
+}
+
+/** Edit kinds of a "1.2" table (server_list, super_pod_list) of `servers` servers. */
+function v12Kinds(servers: number): EditKind[] {
+  const middle = Math.floor(servers / 2);
+  return [
+    { name: "one field (device_ip)", steps: [set({ type: "set", path: { server: middle, device: 1 }, field: "device_ip", value: "10.255.0.1" }), set({ type: "set", path: { server: middle, device: 1 }, field: "device_ip", value: undefined })] },
+    { name: "add a device / remove it", steps: [set({ type: "addDevice", server: middle }), (current) => applyEdit(current, { type: "removeDevice", server: middle, device: deviceCount(current, middle) - 1 })] },
+    { name: "add a server to super pod 0 / remove it", steps: [set({ type: "addServer", pod: 0 }), (current) => applyEdit(current, { type: "removeServer", server: lastServerOfPod0(current) })] },
+  ];
+}
+
+const serversOf = (table: JsonValue) => (table as JsonObject).server_list as JsonObject[];
+const deviceCount = (table: JsonValue, server: number) => (serversOf(table)[server]!.device as JsonValue[]).length;
+const lastServerOfPod0 = (table: JsonValue) => serversOf(table).findIndex((server) => String(server.server_id).startsWith("new_server_"));
+
+/** Runs each kind `runs` times (edit, undo, edit…) and prints median and p95 of CPU and wall time. */
+function timeKinds(validator: IncrementalValidator, table: JsonValue, kinds: EditKind[], runs: number, mainThread?: Timing): void {
+  let current = table;
+  for (const { name, steps } of kinds) {
+    const cpu: number[] = [];
+    const wall: number[] = [];
+    const modes = new Set<ValidationRun>();
+    for (let run = 0; run < runs; run++) {
       const step = steps[run % 2]!;
-      const { value, wall, cpu } = timed(() => {
+      const timing = timed(() => {
         const next = step(current);
         indexIssues(validator.validate(next).issues);
         return next;
       });
-      current = value;
-      runs = validator.lastRun;
-      timings.push({ wall, cpu });
+      current = timing.value;
+      modes.add(validator.lastRun);
+      cpu.push(timing.cpu);
+      wall.push(timing.wall);
     }
-    timings.sort((a, b) => a.cpu - b.cpu);
-    const [best, median, worst] = [timings[0]!, timings[3]!, timings[5]!];
-    const total = { cpu: median.cpu + mainThread.cpu, wall: median.wall + mainThread.wall };
-    console.log(`  edit, worker (incremental validator, last run ${runs}): ${name}: apply + validate + index findings, of 6: best ${fmt(best)}, median ${fmt(median)}, slowest ${fmt(worst)} (a garbage collection of the whole heap lands in some run)`);
-    console.log(`    median with the main thread's share: ${fmt(total)} (target < 300 ms)`);
+    const [c, w] = [spread(cpu), spread(wall)];
+    console.log(`  ${name} [${[...modes].join("/")}], ${runs} runs: CPU median ${ms(c.p50)}, p95 ${ms(c.p95)}; wall median ${ms(w.p50)}, p95 ${ms(w.p95)} (load ${loadAverage()})`);
+    if (mainThread) console.log(`    median with the main thread's share: ${ms(c.p50 + mainThread.cpu)} CPU (target < 300 ms)`);
   }
+}
+
+function firstValidation(validator: IncrementalValidator, table: JsonValue): void {
+  const before = heapUsed();
+  const first = timed(() => validator.validate(table));
+  const after = heapUsed();
+  const megabytes = (after.bytes - before.bytes) / 1024 / 1024;
+  // A generated (not parsed) table's heap can shrink while it is first read: the difference then measures nothing.
+  const indexes = megabytes < 0 ? "not measurable here (the heap shrank)" : `${megabytes.toFixed(0)} MiB of heap${after.exact ? "" : " (no --expose-gc: garbage included)"}`;
+  console.log(`  first (full) validation: ${fmt(first)} (${first.value.issues.length} findings); its indexes: ${indexes} (load ${loadAverage()})`);
+}
+
+/** Prints the incremental validator's figures for a parsed "2.0" table of `ranks` ranks. */
+export function incrementalFigures(table: JsonValue, ranks: number, mainThread?: Timing): void {
+  if (!isJsonObject(table)) return;
+  const validator = new IncrementalValidator();
+  firstValidation(validator, table);
+  timeKinds(validator, table, a5Kinds(table, ranks), RUNS, mainThread);
   // Undo, a repair or a language switch sends the whole table again (a structured clone, not timed here).
-  const clone = structuredClone(current) as JsonValue;
+  const clone = structuredClone(table) as JsonValue;
   const whole = timed(() => validator.validate(clone));
   console.log(`  the whole table sent again (a clone, as after undo): validate ${fmt(whole)} [${validator.lastRun}]`);
   // Exactness on the real size, once: the last report equals a full validation of the same table.
-  const edited = applyEdit(table, { type: "setRank", rank: 1, field: "rank_id", value: "0" });
+  const duplicate = applyEdit(clone, { type: "setRank", rank: 1, field: "rank_id", value: "0" });
+  validator.validate(duplicate);
+  const edited = withRanks(duplicate, (list) => list.splice(ranks / 2, 3));
   const same = JSON.stringify(validator.validate(edited)) === JSON.stringify(validateRankTable(edited));
-  console.log(`  incremental report after a duplicate rank_id equals validateRankTable's: ${same ? "yes" : "NO"}`);
+  console.log(`  incremental report after a duplicate rank_id and 3 ranks removed equals validateRankTable's: ${same ? "yes" : "NO"} [${validator.lastRun}]`);
 }
+
+function v12Figures(devices: number): void {
+  const npusPerServer = 16;
+  const servers = devices / npusPerServer;
+  const superPods = Math.max(1, servers / 256);
+  const table = generateFromTemplate({ superPods, serversPerSuperPod: servers / superPods, npusPerServer }) as unknown as JsonValue;
+  console.log(`\n${devices.toLocaleString("en")} devices ("1.2", ${superPods} super pods × ${servers / superPods} servers × ${npusPerServer})`);
+  const validator = new IncrementalValidator();
+  firstValidation(validator, table);
+  timeKinds(validator, table, v12Kinds(servers), FULL_RUNS);
+}
+
+function sizes(): number[] {
+  const wanted = process.env.RANKSCOPE_BENCH_EDITOR_SIZES;
+  return wanted ? wanted.split(",").map((size) => Number(size.trim())) : DEFAULT_SIZES;
+}
+
+export const editorIncrementalBench: BenchSection = {
+  name: "editor-incremental",
+  description: 'the editor worker\'s incremental validation per edit kind, "2.0" and "1.2" tables of 16k/131k/524k ranks (generated tables, not parsed text)',
+  async run() {
+    for (const ranks of sizes()) {
+      console.log(`\n${ranks.toLocaleString("en")} ranks ("2.0")`);
+      incrementalFigures(generateA5Table({ racks: ranks / NPUS_PER_RACK, npusPerRack: NPUS_PER_RACK }) as unknown as JsonValue, ranks);
+      v12Figures(ranks);
+    }
+  },
+};

@@ -5,6 +5,7 @@
 import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { editorBrowserBench } from "./editor-browser";
+import { editorIncrementalBench } from "./editor-incremental";
 import { fabricBench } from "./fabric";
 import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
@@ -28,6 +29,7 @@ const SECTIONS: readonly BenchSection[] = [
   topologyBench,
   editorBench,
   editorBrowserBench,
+  editorIncrementalBench,
   faultsBench,
   faultQueriesBench,
   reportBench,

@@ -56,7 +56,41 @@ interface LevelEdit {
   value: string;
 }
 
-type AnyEdit = Edit | LevelEdit | { type: "clone" };
+/**
+ * Replaces `remove` entries of rank_list at `at` with new ones: a copy of another rank (duplicate ids and addresses),
+ * a rank of a new AI Server with fresh ids, or a non-object entry (RT004); as adding or removing ranks, a whole AI
+ * Server, or several of the editor's edits in one burst would.
+ */
+interface SpliceEdit {
+  type: "splice";
+  at: number;
+  remove: number;
+  insert: ("copy" | "fresh" | "junk")[];
+}
+
+type AnyEdit = Edit | LevelEdit | SpliceEdit | { type: "clone" };
+
+function applySplice(table: JsonValue, edit: SpliceEdit): JsonValue {
+  if (!isJsonObject(table) || !Array.isArray(table.rank_list)) return table;
+  const ranks = table.rank_list.slice();
+  const at = edit.at % (ranks.length + 1);
+  const inserted = edit.insert.map((kind, i): JsonValue => {
+    const source = ranks[(at + i * 3) % Math.max(ranks.length, 1)];
+    if (kind === "junk" || !isJsonObject(source)) return kind === "junk" ? "x" : { rank_id: ranks.length + i };
+    const copy = structuredClone(source);
+    if (kind === "fresh") {
+      copy.rank_id = ranks.length + i;
+      const level = Array.isArray(copy.level_list) && isJsonObject(copy.level_list[0]) ? copy.level_list[0] : undefined;
+      if (level) {
+        level.net_instance_id = "rack-new";
+        for (const address of Array.isArray(level.rank_addr_list) ? level.rank_addr_list : []) if (isJsonObject(address)) address.addr = `10.9.${at}.${i}`;
+      }
+    }
+    return copy;
+  });
+  ranks.splice(at, edit.remove, ...inserted);
+  return { ...table, rank_list: ranks };
+}
 
 function applyLevelEdit(table: JsonValue, edit: LevelEdit): JsonValue {
   if (!isJsonObject(table) || !Array.isArray(table.rank_list)) return table;
@@ -103,54 +137,88 @@ const a5Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
     }) as fc.Arbitrary<LevelEdit>,
   },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("removeRank" as const), rank: fc.nat({ max: 12 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("splice" as const),
+      at: fc.nat({ max: 12 }),
+      remove: fc.nat({ max: 4 }),
+      insert: fc.array(fc.constantFrom("copy" as const, "fresh" as const, "junk" as const), { maxLength: 4 }),
+    }),
+  },
   // The whole table again, as a clone (the editor's undo, repairs, language switch): equal entries are not re-checked.
   { weight: 1, arbitrary: fc.constant({ type: "clone" as const }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.constant({}), field: fc.constantFrom("rank_count", "status"), value: fc.option(fc.constantFrom("1", "completed", "x"), { nil: undefined }) }) },
 );
 
+/** A1/A3 device IPs, two of them partners (backup rules RT050–RT055), and an IPv6 one (RT037). */
+const v1Addrs = ["192.168.100.101", "192.168.100.102", "192.168.101.101", "10.0.0.1", "fd00::1", "bad", ""];
 const v1Edit: fc.Arbitrary<AnyEdit> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.record({ server: fc.nat({ max: 3 }), device: fc.nat({ max: 4 }) }), field: fc.constantFrom("device_ip", "rank_id", "device_id", "backup_device_ip", "host_port"), value: fc.option(fc.constantFrom(...numbers, ...addrs), { nil: undefined }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant("set" as const),
+      path: fc.record({ server: fc.nat({ max: 3 }), device: fc.nat({ max: 4 }) }),
+      field: fc.constantFrom("device_ip", "rank_id", "device_id", "super_device_id", "device_port", "backup_device_ip", "backup_device_port", "host_port"),
+      value: fc.option(fc.constantFrom(...numbers, ...v1Addrs), { nil: undefined }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.record({ server: fc.nat({ max: 3 }) }), field: fc.constantFrom("server_id", "host_ip"), value: fc.option(fc.constantFrom("s0", "s1", ...v1Addrs), { nil: undefined }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.record({ pod: fc.nat({ max: 2 }) }), field: fc.constant("super_pod_id"), value: fc.option(fc.constantFrom("0", "1", "x"), { nil: undefined }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("set" as const), path: fc.constant({}), field: fc.constantFrom("server_count", "status", "version"), value: fc.option(fc.constantFrom("1", "2", "1.0", "1.2", "completed"), { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("addDevice" as const), server: fc.nat({ max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("removeDevice" as const), server: fc.nat({ max: 3 }), device: fc.nat({ max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("addServer" as const), pod: fc.option(fc.nat({ max: 2 }), { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("removeServer" as const), server: fc.nat({ max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("moveServer" as const), server: fc.nat({ max: 3 }), pod: fc.nat({ max: 2 }) }) },
+  { weight: 1, arbitrary: fc.constant({ type: "clone" as const }) },
 );
 
 function apply(table: JsonValue, edit: AnyEdit): JsonValue {
   if (edit.type === "clone") return structuredClone(table);
+  if (edit.type === "splice") return applySplice(table, edit);
   return edit.type === "level" ? applyLevelEdit(table, edit) : applyEdit(table, edit);
 }
 
-function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number } {
+function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number; resized: number } {
   const options = capped ? { lang, limits: SMALL_CAP } : { lang };
   const validator = new IncrementalValidator();
   let table = start;
   expect(validator.validate(table, options)).toEqual(validateRankTable(table, options));
   let incremental = 0;
+  let resized = 0;
   for (const edit of edits) {
     table = apply(table, edit);
     const report = validator.validate(table, options);
     expect(report, JSON.stringify(edit)).toEqual(validateRankTable(table, options));
-    if (validator.lastRun === "incremental") incremental++;
+    if (validator.lastRun !== "incremental") continue;
+    incremental++;
+    if (edit.type === "splice" || edit.type === "removeRank") resized++;
   }
-  return { incremental };
+  return { incremental, resized };
 }
 
 describe("incremental validation equals full validation after every edit", () => {
-  it('"2.0" tables: rank fields, addresses and levels, removals, header edits', () => {
+  it('"2.0" tables: rank fields, addresses and levels, ranks added and removed, header edits', () => {
     let incremental = 0;
+    let resized = 0;
     fc.assert(
       fc.property(fc.nat({ max: A5_TABLES.length - 1 }), fc.array(a5Edit, { minLength: 1, maxLength: 25 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
-        incremental += checkSequence(A5_TABLES[which]!(), edits, lang, capped).incremental;
+        const counts = checkSequence(A5_TABLES[which]!(), edits, lang, capped);
+        incremental += counts.incremental;
+        resized += counts.resized;
       }),
       { numRuns: runs },
     );
-    // The property must exercise the incremental path, not only the full fallback.
+    // The property must exercise the incremental path, not only the full fallback, for added and removed ranks too.
     expect(incremental).toBeGreaterThan(runs * 2);
+    expect(resized).toBeGreaterThan(runs / 2);
   });
 
-  it('"1.0" and "1.2" tables (validated in full)', () => {
+  it('"1.0" and "1.2" tables (validated in full): device, server, pod and header fields, devices and servers added, removed and moved', () => {
     fc.assert(
-      fc.property(fc.nat({ max: V1_TABLES.length - 1 }), fc.array(v1Edit, { minLength: 1, maxLength: 10 }), fc.constantFrom<Lang>("en", "zh"), (which, edits, lang) => {
-        checkSequence(V1_TABLES[which]!(), edits, lang, false);
+      fc.property(fc.nat({ max: V1_TABLES.length - 1 }), fc.array(v1Edit, { minLength: 1, maxLength: 15 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
+        checkSequence(V1_TABLES[which]!(), edits, lang, capped);
       }),
       { numRuns: Math.ceil(runs / 3) },
     );

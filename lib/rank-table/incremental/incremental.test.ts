@@ -15,20 +15,25 @@ function session(table: JsonValue = start()) {
   const validator = new IncrementalValidator();
   let current = table;
   let report = validator.validate(current);
-  const step = (next: JsonValue, run: ValidationRun = "incremental"): ValidationReport => {
+  /** `run`: how the validator must have worked (null: either way). */
+  const step = (next: JsonValue, run: ValidationRun | null = "incremental"): ValidationReport => {
     current = next;
     report = validator.validate(current);
     expect(report).toEqual(validateRankTable(current));
-    expect(validator.lastRun).toBe(run);
+    if (run !== null) expect(validator.lastRun).toBe(run);
     return report;
   };
   return {
+    get lastRun() {
+      return validator.lastRun;
+    },
     get table() {
       return current;
     },
     get report() {
       return report;
     },
+    step,
     edit: (edit: Edit, run?: ValidationRun) => step(applyEdit(current, edit), run),
     /** Rewrites one rank entry (as the JSON view of one rank would), sharing the others. */
     rank: (index: number, change: (rank: JsonObject) => void, run?: ValidationRun) => {
@@ -130,16 +135,65 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     expect(codes(s.edit({ type: "setRank", rank: 3, field: "host_port", value: undefined }))).toEqual(["RT103 /rank_list/3/device_port"]);
   });
 
-  it("header edits re-read only the header; removing a rank or changing the version is validated in full", () => {
+  it("header edits re-read only the header; changing the version is validated in full", () => {
     const s = session();
     expect(codes(s.edit({ type: "set", path: {}, field: "rank_count", value: "3" }))).toEqual(["RT103 /rank_count", "RT101 /rank_count"]);
     expect(codes(s.edit({ type: "set", path: {}, field: "status", value: "initializing" }))).toEqual(["RT011 /status", "RT103 /rank_count", "RT101 /rank_count"]);
     s.edit({ type: "set", path: {}, field: "rank_count", value: undefined });
     expect(codes(s.report)).toEqual(["RT011 /status", "RT100 "]);
-    s.edit({ type: "removeRank", rank: 0 }, "full");
-    // The state built by the full run serves the next edit incrementally.
-    s.edit({ type: "setRank", rank: 0, field: "host_port", value: "16000" }, "incremental");
     s.edit({ type: "set", path: {}, field: "version", value: "1.2" }, "full");
+  });
+
+  it("ranks removed and inserted: counts, RT107 bounds and the pointers of the ranks after them follow", () => {
+    const s = session();
+    const list = (change: (ranks: JsonValue[]) => void) => {
+      const ranks = ((s.table as JsonObject).rank_list as JsonValue[]).slice();
+      change(ranks);
+      return { ...(s.table as JsonObject), rank_list: ranks };
+    };
+    // Rank 7 (rank_id 7) is now outside 0…6; rank_count 8 no longer counts the list.
+    s.edit({ type: "setRank", rank: 5, field: "host_port", value: "80" });
+    expect(codes(s.edit({ type: "removeRank", rank: 2 }))).toEqual(["RT113 /rank_list/4/host_port", "RT107 /rank_list/6/rank_id", "RT108 /rank_list/0"]);
+    // Rank 0 again, at the front: every later pointer moves by one, and rank_id 0 is now held twice.
+    const first = ((s.table as JsonObject).rank_list as JsonValue[])[0]!;
+    const again = codes(s.step(list((ranks) => ranks.unshift(structuredClone(first)))));
+    // Eight ranks again: rank_id 7 is back in range.
+    expect(again.slice(0, 5)).toEqual(["RT101 /rank_count", "RT113 /rank_list/5/host_port", "RT106 /rank_list/1/rank_id", "RT111 /rank_list/1/local_id", "RT108 /rank_list/0"]);
+    expect(again.slice(5)).toEqual([0, 1].flatMap((level) => [0, 1].map((address) => `RT124 /rank_list/1/level_list/${level}/rank_addr_list/${address}/addr`)));
+    expect(s.report.stats.devices).toBe(8);
+    // A block of ranks (an AI Server) removed, then a non-object entry put in their place.
+    s.step(list((ranks) => ranks.splice(4, 4)));
+    s.step(list((ranks) => ranks.splice(1, 0, "x")));
+    s.step(list((ranks) => ranks.splice(1, 1)));
+  });
+
+  it("a SuperPoD added at the end and removed again: counts, stats and a report equal to a full run", () => {
+    const s = session(generateA5Table({ racks: 8, npusPerRack: 4 }) as unknown as JsonObject);
+    const pod = (generateA5Table({ racks: 2, npusPerRack: 4, superPodId: "superpod1", superPodIndex: 1 }).rank_list as unknown as JsonObject[]).map((rank) => ({ ...rank, rank_id: (rank.rank_id as number) + 32 }));
+    const resize = (change: (ranks: JsonValue[]) => void, count: number) => {
+      const ranks = ((s.table as JsonObject).rank_list as JsonValue[]).slice();
+      change(ranks);
+      return s.step({ ...(s.table as JsonObject), rank_count: count, rank_list: ranks });
+    };
+    const added = resize((ranks) => ranks.push(...pod), 40);
+    expect(added.stats).toEqual({ superPods: 2, servers: 10, devices: 40 });
+    expect(codes(added)).toEqual([]);
+    // Without rank_count following, RT101; with a rank of the first pod gone too, RT107 for the last ids.
+    expect(codes(resize((ranks) => ranks.splice(3, 1), 40))).toEqual(["RT101 /rank_count", "RT107 /rank_list/38/rank_id"]);
+    expect(resize((ranks) => ranks.splice(31), 31).stats).toEqual({ superPods: 1, servers: 8, devices: 31 });
+  });
+
+  it("ranks inserted again and again at one place use up the room between two order keys, and a full run numbers them afresh", () => {
+    const s = session();
+    const runs: ValidationRun[] = [];
+    for (let n = 0; n < 24; n++) {
+      const ranks = ((s.table as JsonObject).rank_list as JsonValue[]).slice();
+      ranks.splice(1, 0, { ...(ranks[0] as JsonObject), rank_id: 8 + n });
+      s.step({ ...(s.table as JsonObject), rank_list: ranks }, null);
+      runs.push(s.lastRun);
+    }
+    expect(runs).toContain("full");
+    expect(runs.filter((run) => run === "incremental").length).toBeGreaterThan(12);
   });
 
   it("the cap lists the same findings and counts the rest", () => {

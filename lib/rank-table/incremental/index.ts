@@ -1,9 +1,10 @@
 /**
  * A validator that keeps what it learnt from the last table, for the editor's worker: `validate(table)` returns the
  * report `validateRankTable(table)` would (same findings, same order, same counts and messages), and when `table` is
- * the last one with a few rank_list entries changed (what applyEdit makes of a grid edit: every other entry is
- * shared) it re-checks only what those entries can change, and after a header edit only the header. "2.0" tables are
- * validated that way (a5-state.ts); other layouts, adding or removing a rank, and anything else, in full.
+ * the last one with a few rank_list entries changed, added or removed (what applyEdit makes of a grid edit: every
+ * other entry is shared; or a stretch of ranks, an AI Server, put in or taken out in the JSON view) it re-checks only
+ * what those entries can change, and after a header edit only the header. "2.0" tables are validated that way
+ * (a5-checks.ts, a5-state.ts, entry-diff.ts, rank-order.ts); other layouts, and more than 4,096 entries changed, in full.
  *
  * How the "1.0"/"1.2" rules would split, for when those tables need it too (they are validated in full today):
  * - local to a device or server: reads (RT002–RT004), RT020, RT021, RT023, RT025, RT030, RT031, RT033, RT035,
