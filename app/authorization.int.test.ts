@@ -155,6 +155,9 @@ const matrix: Record<string, Entry> = {
   "GET /api/v1/jobs/[id]/affinity": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "reserve=2&mode=1" }) },
   "GET /api/v1/jobs/[id]/diagnoses": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
   "GET /api/v1/jobs/[id]/dies": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "GET /api/v1/jobs/[id]/ports": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
+  "GET /api/v1/jobs/[id]/ports/bindings": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "limit=5&conflict=false" }) },
+  "GET /api/v1/jobs/[id]/ports/findings": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "severity=error" }) },
   "GET /api/v1/jobs/[id]/rank-table": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) } }) },
   "GET /api/v1/jobs/[id]/ranks": { permission: "read", ok: 200, call: () => ({ params: { id: String(jobId) }, query: "limit=5&sort=rank&order=desc" }) },
   // A pasted excerpt: diagnosed and stored as a diagnosis of the job.

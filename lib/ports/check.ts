@@ -178,8 +178,11 @@ export function checkPorts(input: PortCheckInput): PortCheckResult {
   const bindings: PortBinding[] = [];
   for (const job of input.jobs) {
     const ports = jobPorts(job);
-    bindings.push(...ports.bindings);
-    for (const b of ports.bindings) policyChecks(b, input.policy, hostModel, out);
+    // One at a time: a spread of a 131,072-rank job's bindings overflows the call stack.
+    for (const b of ports.bindings) {
+      bindings.push(b);
+      policyChecks(b, input.policy, hostModel, out);
+    }
     rangeChecks(job, ports, out);
     partialVariableChecks(job, out);
     for (const problem of ports.problems) {

@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { faultStatistics, listTimeline } from "@/db/queries/faults";
 import { listClusterSummaries } from "@/db/queries/inventory";
+import { loadJobPortBindings, loadJobPortFindings, loadJobPortSummary } from "@/db/queries/job-ports";
 import { loadJobDies, loadJobRanksPage, loadJobSummary } from "@/db/queries/job-ranks";
 import { listRankTables } from "@/db/queries/rank-tables";
 import { jobs } from "@/db/schema";
@@ -78,6 +79,10 @@ export const jobViews: ScaleView[] = [
   jobRanks("job ranks: placed, 500", () => ({ state: "placed", limit: 500, offset: 1000 })),
   // GET /api/v1/jobs/{id}/dies.
   { name: "job dies (overlay)", request: async (handle, cluster) => loadJobDies(handle.db, await scaleJobId(handle, cluster)) },
+  // GET /api/v1/jobs/{id}/ports (cold: the job's port check itself), then pages of it (…/ports/bindings, …/findings).
+  { name: "job ports summary", request: async (handle, cluster) => loadJobPortSummary(handle.db, await scaleJobId(handle, cluster)) },
+  { name: "job ports: conflicted bindings, 500", request: async (handle, cluster) => loadJobPortBindings(handle.db, await scaleJobId(handle, cluster), { conflict: "true", limit: 500 }) },
+  { name: "job ports: findings page", request: async (handle, cluster) => loadJobPortFindings(handle.db, await scaleJobId(handle, cluster), {}) },
 ];
 
 const day = 86_400_000;

@@ -22,7 +22,7 @@ withAppDatabase();
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 type Answer = JobDetail & { ports: JobPortCheck };
-const routes = {} as Record<"create" | "patch" | "rings" | "plan", Handler>;
+const routes = {} as Record<"create" | "patch" | "rings" | "plan" | "summary" | "bindings" | "findings", Handler>;
 let token = "";
 const auth = () => ({ authorization: `Bearer ${token}` });
 const none = { params: Promise.resolve({ id: "" }) };
@@ -39,6 +39,9 @@ beforeAll(async () => {
   ({ PATCH: routes.patch } = (await import("./[id]/route")) as unknown as { PATCH: Handler });
   ({ POST: routes.rings } = (await import("./rings-config/route")) as unknown as { POST: Handler });
   ({ POST: routes.plan } = (await import("../clusters/[id]/ports/plan/route")) as unknown as { POST: Handler });
+  ({ GET: routes.summary } = (await import("./[id]/ports/route")) as unknown as { GET: Handler });
+  ({ GET: routes.bindings } = (await import("./[id]/ports/bindings/route")) as unknown as { GET: Handler });
+  ({ GET: routes.findings } = (await import("./[id]/ports/findings/route")) as unknown as { GET: Handler });
   const { db } = testDatabase();
   await seedDemo(db, [a2]);
   token = (await createApiToken(db, { name: "ports editor", role: "editor" }, systemActor)).token;
@@ -78,6 +81,29 @@ describe("the port check that runs when a job is written", () => {
     expect(clash?.message.en).toContain('job "bert-ports"');
     expect(clash?.message.zh).toContain("作业“gpt-ports”");
     expect(gpt.ports.hosts.flatMap((h) => h.bindings).some((b) => b.source === "HCCL_IF_BASE_PORT" && b.conflict)).toBe(true);
+  });
+
+  it("answers the job page's bounded check: counts, then bindings and findings a page at a time, as the write's answer has them", async () => {
+    const get = async <T>(handler: Handler, path: string) => {
+      const response = await handler(jsonRequest(path, "GET", undefined, auth()), { params: Promise.resolve({ id: String(gpt.id) }) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as T;
+    };
+    const base = `/api/v1/jobs/${gpt.id}/ports`;
+    const all = gpt.ports.hosts.flatMap((h) => h.bindings);
+    const summary = await get<{ live: boolean; summary: unknown; conflicts: { bindings: number; hosts: number }; byCode: { code: string; hosts: number }[] }>(routes.summary, base);
+    expect(summary).toMatchObject({ live: true, summary: gpt.ports.summary, conflicts: { bindings: all.filter((b) => b.conflict).length, hosts: 2 } });
+    expect(summary.byCode.find((c) => c.code === "PT001")?.hosts).toBe(2);
+    const page = await get<{ total: number; items: unknown[] }>(routes.bindings, `${base}/bindings?limit=2&offset=1`);
+    expect(page).toEqual({ total: all.length, offset: 1, limit: 2, items: all.slice(1, 3) });
+    const conflicted = await get<{ total: number; items: { conflict: boolean }[] }>(routes.bindings, `${base}/bindings?conflict=true`);
+    expect(conflicted.total).toBe(summary.conflicts.bindings);
+    expect(conflicted.items.every((b) => b.conflict)).toBe(true);
+    const findings = await get<{ total: number; items: { code: string; serverCount: number }[] }>(routes.findings, `${base}/findings?code=PT001`);
+    expect(findings.total).toBe(gpt.ports.findings.filter((f) => f.code === "PT001").length);
+    expect(findings.items[0]?.serverCount).toBe(2);
+    const bad = await routes.bindings(jsonRequest(`${base}/bindings?limit=501`, "GET", undefined, auth()), { params: Promise.resolve({ id: String(gpt.id) }) });
+    expect(bad.status).toBe(400);
   });
 
   it("checks again on PATCH: a block of its own ends the clash", async () => {
