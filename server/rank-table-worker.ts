@@ -1,7 +1,7 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
 import type { EncoderState } from "@/db/queries/inventory-rows";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { inventoryBodyLimit, rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
 import { assertJsonType, readBytes } from "./http/body";
 import { readRankTableBody, type RankTableBody, type RankTableBodyKind } from "./workers/rank-table-body";
@@ -66,7 +66,7 @@ export async function validateRankTableBody(request: Request, lang: Lang): Promi
  */
 export async function rankTableBody<K extends RankTableBodyKind>(request: Request, kind: K): Promise<RankTableBody<K>> {
   assertJsonType(request);
-  const bytes = await readBytes(request, rankTableBodyLimit);
+  const bytes = await readBytes(request, kind === "create" || kind === "update" ? rankTableBodyLimit : inventoryBodyLimit);
   if (bytes.byteLength <= inlineLimit) return readRankTableBody(kind, bytes);
   const job = owned(bytes);
   return runJob<RankTableBody<K>>({ job: "body", kind, bytes: job }, [job.buffer as ArrayBuffer]);
