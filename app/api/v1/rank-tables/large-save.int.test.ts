@@ -50,9 +50,15 @@ describe("saving a rank table larger than 32 MiB", () => {
 
     const edited = text.replace('"net_attr": ""', '"net_attr": "edited"');
     expect(edited).not.toBe(text);
-    const saved = await put(jsonRequest(`/api/v1/rank-tables/${created.id}`, "PUT", { text: edited }, headers(1)), idOf(created.id));
+    // As the editor saves: the answer leaves out the text it sent (Prefer: return=minimal).
+    const saved = await put(jsonRequest(`/api/v1/rank-tables/${created.id}`, "PUT", { text: edited }, { ...headers(1), prefer: "return=minimal" }), idOf(created.id));
     expect(saved.status).toBe(200);
-    expect(((await saved.json()) as { revision: number }).revision).toBe(2);
+    expect(saved.headers.get("preference-applied")).toBe("return=minimal");
+    const minimal = (await saved.json()) as { revision: number; text?: string; summary: { valid: boolean } };
+    expect(minimal).toMatchObject({ revision: 2, summary: { valid: expect.any(Boolean) } });
+    expect(minimal.text).toBeUndefined();
+    const reread = await get(jsonRequest(`/api/v1/rank-tables/${created.id}`, "GET", undefined, headers()), idOf(created.id));
+    expect(((await reread.json()) as { text: string }).text === edited).toBe(true);
 
     const stale = await put(jsonRequest(`/api/v1/rank-tables/${created.id}`, "PUT", { text }, headers(1)), idOf(created.id));
     expect(stale.status).toBe(409);
@@ -69,7 +75,7 @@ describe("saving a rank table larger than 32 MiB", () => {
       idOf(created.id),
     );
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: rankTableBodyLimit } } });
+    expect(await tooLarge.json()).toMatchObject({ error: { code: "payload_too_large", message: expect.stringContaining("256 MiB"), details: { limit: rankTableBodyLimit } } });
     expect(await revisionCount(created.id)).toBe(2);
   });
 });
