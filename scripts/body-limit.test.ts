@@ -113,7 +113,7 @@ describe("bodyLimitOf", () => {
     expect(bodyLimitOf("PUT", "/api/v1/rank-tables/3")).toBe(rankTableBodyLimit);
     expect(bodyLimitOf("PATCH", "/api/v1/rank-tables/3")).toBe(defaultBodyLimit);
     expect(bodyLimitOf("POST", "/api/v1/rank-tables/validate")).toBe(rankTableBodyLimit);
-    expect(rankTableBodyLimit).toBe(256 * 1024 * 1024);
+    expect(rankTableBodyLimit).toBe(128 * 1024 * 1024);
     expect(bodyLimitOf("POST", "/api/v1/clusters/a3/inventory/preview")).toBe(inventoryBodyLimit);
     expect(bodyLimitOf("POST", "/api/v1/jobs")).toBe(inventoryBodyLimit);
     expect(inventoryBodyLimit).toBe(32 * 1024 * 1024);

@@ -37,7 +37,7 @@ function pool(): WorkerPool {
         ? sourceWorker(new URL("./workers/rank-table.worker.ts", import.meta.url))
         : new Worker(new URL("./workers/rank-table.worker.ts", import.meta.url), { resourceLimits: workerResourceLimits }),
     maxQueued: 4,
-    // A 256 MiB body (rankTableBodyLimit) is seconds of CPU: a 131,072-rank "2.0" save (108 MiB) took 5.3 s of CPU
+    // A 128 MiB body (rankTableBodyLimit) is seconds of CPU: a 131,072-rank "2.0" save (108 MiB) took 5.3 s of CPU
     // and 15 s of wall time at load 5.7 on this 2-core machine (README, editor at scale); at the loads of 10-30 seen
     // here 30 s could refuse it.
     timeoutMs: 120_000,

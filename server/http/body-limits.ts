@@ -38,7 +38,7 @@ export const apiBodyLimits: Readonly<Record<string, number>> = {
 
 /**
  * The API routes whose request bodies stream to their handler instead of passing proxy.ts: those that take bodies
- * larger than this (rank tables: 256 MiB, inventories and the jobs that carry tables: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
+ * larger than this (rank tables: 128 MiB, inventories and the jobs that carry tables: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
  * 512 MiB). Next.js buffers the whole body of every request the proxy sees (and the handler then reads it again),
  * so a 16-32 MB body cost a buffered copy, its copy for the handler and several V8 collections of the external
  * memory they held, long enough to make /api/health wait over 100 ms (issue 13). proxy.ts `config.matcher` leaves

@@ -1,14 +1,16 @@
 /**
  * The largest rank table a save (POST /rank-tables, PUT /rank-tables/{id}) or a check (POST /rank-tables/validate)
- * takes, as sent: 256 MiB. A SuperCluster's "2.0" table is large (`npm run bench -- editor`: 737 bytes a rank as
- * compact JSON, 92 MiB at 131,072 ranks and 108 MiB as a save body, whose "text" escapes its quotes; 1,656 bytes a
- * rank as the canonical two-space text that is stored). The body streams to the handler (these routes skip
- * proxy.ts), is read into one buffer of its declared size and handed to the rank-table worker, which decodes,
- * parses, validates and canonicalises it once (server/rank-table-worker.ts); the worker's heap is bounded
- * (server/workers/worker-pool.ts), so the server stays under 2 GB (issue 21). A 524,288-rank table does not fit:
- * about 430 MiB as a body, and its canonical text is longer than a JavaScript string can be (README, editor at scale).
+ * takes, as sent: 128 MiB. A SuperCluster's "2.0" table is large (737 bytes a rank as compact JSON, 1,656 as the
+ * canonical two-space text that is stored): a 131,072-rank one is a 108 MiB save body (its quotes escaped), so it
+ * fits with room. The body streams to the handler (these routes skip proxy.ts), is read into one buffer of its
+ * declared size and handed to the rank-table worker, which decodes, parses, validates and canonicalises it once
+ * (server/rank-table-worker.ts) in a heap of 768 MB (server/workers/worker-pool.ts), so the server stays under 2 GB
+ * (issue 21). That heap sets the limit: a 135 MiB body (163,840 ranks) was saved, a 163 MiB one (196,608) ran out of
+ * it (413 too_complex after the upload and seconds of CPU), so the limit stays below what was measured to fit.
+ * A 524,288-rank table (434 MiB as a body; its canonical text longer than a JavaScript string can be) would need a
+ * streamed parse and storage by parts (README, "Saving a large table").
  */
-export const rankTableBodyLimit = 256 * 1024 * 1024;
+export const rankTableBodyLimit = 128 * 1024 * 1024;
 /**
  * A table read into an inventory (PUT /clusters/{id}/inventory and its preview) and a job's table (db/schema/job):
  * one SuperPoD's table (16,384 "1.0" ranks ≈ 5 MB); a SuperCluster is imported table by table (`rankscope cluster

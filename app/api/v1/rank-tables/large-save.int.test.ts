@@ -75,7 +75,7 @@ describe("saving a rank table larger than 32 MiB", () => {
       idOf(created.id),
     );
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.json()).toMatchObject({ error: { code: "payload_too_large", message: expect.stringContaining("256 MiB"), details: { limit: rankTableBodyLimit } } });
+    expect(await tooLarge.json()).toMatchObject({ error: { code: "payload_too_large", message: expect.stringContaining("128 MiB"), details: { limit: rankTableBodyLimit } } });
     expect(await revisionCount(created.id)).toBe(2);
   });
 });
