@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyLimitHeader, bodyLimitOf, bodyLimitRules, defaultBodyLimit } from "@/server/http/body-limits";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { inventoryBodyLimit, rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 
 /** What the route handler saw: the stamped limit and how many body bytes reached it. */
 interface Seen {
@@ -112,7 +112,11 @@ describe("bodyLimitOf", () => {
     expect(bodyLimitOf("POST", "/api/v1/rank-tables")).toBe(rankTableBodyLimit);
     expect(bodyLimitOf("PUT", "/api/v1/rank-tables/3")).toBe(rankTableBodyLimit);
     expect(bodyLimitOf("PATCH", "/api/v1/rank-tables/3")).toBe(defaultBodyLimit);
-    expect(bodyLimitOf("POST", "/api/v1/clusters/a3/inventory/preview")).toBe(rankTableBodyLimit);
+    expect(bodyLimitOf("POST", "/api/v1/rank-tables/validate")).toBe(rankTableBodyLimit);
+    expect(rankTableBodyLimit).toBe(128 * 1024 * 1024);
+    expect(bodyLimitOf("POST", "/api/v1/clusters/a3/inventory/preview")).toBe(inventoryBodyLimit);
+    expect(bodyLimitOf("POST", "/api/v1/jobs")).toBe(inventoryBodyLimit);
+    expect(inventoryBodyLimit).toBe(32 * 1024 * 1024);
     expect(bodyLimitOf("POST", "/api/v1/audit")).toBe(defaultBodyLimit);
   });
 });

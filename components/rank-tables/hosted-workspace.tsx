@@ -131,12 +131,13 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
     try {
       const answer = await channel.request({ type: "writeBlob", jsonString: true });
       if (answer.type !== "blob") return;
-      if (answer.blob.size > rankTableBodyLimit) {
-        message.error(t("tooLargeToSave", { size: Math.ceil(answer.blob.size / MIB), limit: rankTableBodyLimit / MIB }));
+      const fields = JSON.stringify({ name: name.trim(), comment: "", clusterId: link.clusterId });
+      // The body is sent as parts (the worker's Blob is never one string here); checked whole against the server's limit.
+      const body = new Blob([`${fields.slice(0, -1)},"text":"`, answer.blob, `"}`], { type: "application/json" });
+      if (body.size > rankTableBodyLimit) {
+        message.error(t("tooLargeToSave", { size: Math.ceil(body.size / MIB), limit: rankTableBodyLimit / MIB }));
         return;
       }
-      const fields = JSON.stringify({ name: name.trim(), comment: "", clusterId: link.clusterId });
-      const body = new Blob([`${fields.slice(0, -1)},"text":"`, answer.blob, `"}`], { type: "application/json" });
       const detail = await saveRankTableBlob(saved, body);
       setSaved({ id: detail.id, revision: detail.revision });
       draftedRevision.current = summary.revision;

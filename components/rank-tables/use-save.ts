@@ -77,8 +77,8 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
         return;
       }
       const text = tableText(table!, options.text);
-      // Past the API's limit (a "2.0" table of more than about 20,000 ranks, constants.ts) the server would refuse
-      // it after the upload: said here, before sending hundreds of MiB.
+      // Past the API's limit (rankTableBodyLimit, constants.ts) the server would refuse it after the upload: said
+      // here, before sending it.
       if (text === undefined || text.length > rankTableBodyLimit) {
         message.error(t("tooLargeToSave", { size: text === undefined ? ">512" : Math.ceil(text.length / MIB), limit: rankTableBodyLimit / MIB }));
         return;

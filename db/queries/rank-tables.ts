@@ -54,14 +54,20 @@ export async function listRankTables(db: Database): Promise<RankTableListItem[]>
   return rows.map(toListItem);
 }
 
-export async function getRankTable(db: Database, id: number, revision?: number): Promise<RankTableDetail | undefined> {
+/**
+ * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
+ * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB.
+ */
+export async function getRankTable(db: Database, id: number, revision?: number, knownText?: string): Promise<RankTableDetail | undefined> {
   const [head] = await headQuery(db).where(eq(rankTables.id, id));
   if (!head) return undefined;
+  const text = knownText === undefined ? rankTableRevisions.text : sql<string>`''`;
   const [row] = await db
-    .select({ text: rankTableRevisions.text, comment: rankTableRevisions.comment, summary: rankTableRevisions.summary, authorName: rankTableRevisions.authorName, createdAt: rankTableRevisions.createdAt })
+    .select({ text, comment: rankTableRevisions.comment, summary: rankTableRevisions.summary, authorName: rankTableRevisions.authorName, createdAt: rankTableRevisions.createdAt })
     .from(rankTableRevisions)
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
+  if (knownText !== undefined) row.text = knownText;
   const item = toListItem(head);
   const shown = revision === undefined || revision === head.revision
     ? { ...item, text: row.text, comment: row.comment }
@@ -120,7 +126,7 @@ export async function createRankTable(db: Database, input: RankTableCreate, acto
     });
     return tableId;
   });
-  return (await getRankTable(db, id))!;
+  return (await getRankTable(db, id, 1, canonical.text))!;
 }
 
 /**
@@ -137,7 +143,7 @@ export async function updateRankTable(
   actor: AuditActor,
   canonical: CanonicalTable = canonicalize(input.text),
 ): Promise<RankTableDetail> {
-  await db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [before] = await tx.select({ name: rankTables.name, clusterId: rankTables.clusterId }).from(rankTables).where(eq(rankTables.id, id));
     const changes: { revision: ReturnType<typeof sql<number>>; updatedAt: ReturnType<typeof sql<Date>>; name?: string; clusterId?: number | null } = {
@@ -164,6 +170,7 @@ export async function updateRankTable(
       after: { name: updated.name, clusterId: updated.clusterId, revision: updated.revision },
       details: { comment: input.comment ?? "", summary: canonical.summary },
     });
+    return updated.revision;
   }).catch(async (error: unknown) => {
     if (error instanceof StaleRevision) {
       const current = await getRankTable(db, id);
@@ -175,7 +182,8 @@ export async function updateRankTable(
     }
     throw error;
   });
-  return (await getRankTable(db, id))!;
+  // The revision this save wrote, even when another save has followed it already.
+  return (await getRankTable(db, id, saved, canonical.text))!;
 }
 
 /**

@@ -36,6 +36,12 @@ export async function readText(request: Request, limit: number): Promise<string>
   }
 }
 
+/** The limit as people read it (the editor shows this message when a save is refused): "256 MiB", "64 KiB". */
+function binarySize(bytes: number): string {
+  const [unit, size] = bytes >= 1024 * 1024 ? ["MiB", bytes / (1024 * 1024)] : ["KiB", bytes / 1024];
+  return `${Number.isInteger(size) ? size : size.toFixed(1)} ${unit}`;
+}
+
 /**
  * The most a route may read of this request: its own `limit`, or less when the server's preload (scripts/body-limit.mjs)
  * stamped a smaller one; the preload ends a body one byte past its stamp, so a cut body always reads as too large.
@@ -53,7 +59,7 @@ export function effectiveBodyLimit(request: Request, limit: number): number {
  */
 export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
   const limit = effectiveBodyLimit(request, routeLimit);
-  const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes`, { limit });
+  const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes (${binarySize(limit)})`, { limit });
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) return new Uint8Array(0);

@@ -35,6 +35,17 @@ export interface RankTableBody<K extends RankTableBodyKind> {
 }
 
 export function readRankTableBody<K extends RankTableBodyKind>(kind: K, bytes: Uint8Array): RankTableBody<K> {
+  const { text, ...fields } = parsedBody(kind, bytes);
+  const work = kind === "create" || kind === "update" ? canonicalize(text) : inventoryFromRankTable(text);
+  return { fields: fields as RankTableBodyFields<K>, work: work as RankTableBodyWork<K> };
+}
+
+/**
+ * The body's fields, its table as a string. A function of its own so that the decoded body (as large as the bytes)
+ * is garbage once it returns, before the table is parsed and written out again (the worker's 768 MB heap bounds
+ * the largest save: README, "Saving a large table").
+ */
+function parsedBody<K extends RankTableBodyKind>(kind: K, bytes: Uint8Array): { text: string } & RankTableBodyFields<K> {
   let source: string;
   try {
     source = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -47,7 +58,5 @@ export function readRankTableBody<K extends RankTableBodyKind>(kind: K, bytes: U
   } catch {
     throw new DomainError("bad_request", "the body is not valid JSON", { code: "invalid_json" });
   }
-  const { text, ...fields } = rankTableBodySchemas[kind].parse(value) as { text: string } & RankTableBodyFields<K>;
-  const work = kind === "create" || kind === "update" ? canonicalize(text) : inventoryFromRankTable(text);
-  return { fields: fields as RankTableBodyFields<K>, work: work as RankTableBodyWork<K> };
+  return rankTableBodySchemas[kind].parse(value) as { text: string } & RankTableBodyFields<K>;
 }

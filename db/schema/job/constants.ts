@@ -1,7 +1,7 @@
 export { jobSources, jobStates, matchKinds, unmatchedReasons, type JobSource, type JobState } from "@/lib/jobs/model";
 
-/** A job's rank table may be as large as a saved one (16,384 ranks ≈ 5 MB); same limit. */
-export { rankTableBodyLimit as jobBodyLimit } from "../rank-table/constants";
+/** A job's rank table: one SuperPoD's (16,384 ranks ≈ 5 MB), as an inventory's; the job routes read it on the request thread. */
+export { inventoryBodyLimit as jobBodyLimit } from "../rank-table/constants";
 /**
  * Logs posted for a diagnosis: a job's plogs are several MB to a few hundred MB. This route is left out of proxy.ts
  * (whose bodies Next.js buffers whole, up to 32 MiB), so the body streams through the diagnoser and memory stays

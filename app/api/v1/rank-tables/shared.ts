@@ -36,6 +36,17 @@ export function detailResponse(detail: RankTableDetail, status = 200): NextRespo
   return NextResponse.json(detail, { status, headers: { etag: etag(detail.revision) } });
 }
 
+/**
+ * A save's answer: the detail, or without its text when the request asks `Prefer: return=minimal` (RFC 7240). The
+ * editor that sent the table has it; a 131,072-rank "2.0" table's canonical text is 207 MiB, and answering it
+ * again cost the server a serialised copy and its bytes (and the browser parsing them) for nothing (issue 21).
+ */
+export function savedResponse(request: Request, detail: RankTableDetail, status = 200): NextResponse {
+  if (!/(?:^|[,;\s])return=minimal\b/i.test(request.headers.get("prefer") ?? "")) return detailResponse(detail, status);
+  const { text: _text, ...minimal } = detail;
+  return NextResponse.json(minimal, { status, headers: { etag: etag(detail.revision), "preference-applied": "return=minimal", vary: "Prefer" } });
+}
+
 /** The language of validation messages: ?lang=zh|en, else Accept-Language. */
 export function requestLang(request: Request): Lang {
   const lang = new URL(request.url).searchParams.get("lang");

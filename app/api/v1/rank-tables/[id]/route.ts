@@ -6,7 +6,7 @@ import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
 import { rankTableBody } from "@/server/rank-table-worker";
-import { detailResponse, ifMatchRevision, notFound, tableId, type IdContext } from "../shared";
+import { detailResponse, ifMatchRevision, notFound, savedResponse, tableId, type IdContext } from "../shared";
 
 export const dynamic = "force-dynamic";
 
@@ -21,13 +21,13 @@ export const GET = unproxiedRoute<IdContext>("read", async ({ context }) => {
 /**
  * Saves a new revision from `{ text, name?, clusterId?, comment? }`. If-Match must name the revision the edit
  * started from; if another save came in between: 409 revision_conflict, details.current is the current table. A large
- * body is read off the request thread.
+ * body is read off the request thread; `Prefer: return=minimal` leaves the text out of the answer.
  */
 export const PUT = unproxiedRoute<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const expected = ifMatchRevision(request);
   const { fields, work: canonical } = await rankTableBody(request, "update");
-  return detailResponse(await updateRankTable(appDatabase().db, id, expected, { ...fields, text: canonical.text }, actor, canonical));
+  return savedResponse(request, await updateRankTable(appDatabase().db, id, expected, { ...fields, text: canonical.text }, actor, canonical));
 });
 
 /**
