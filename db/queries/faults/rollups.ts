@@ -157,11 +157,64 @@ async function rebuildDays(client: pg.PoolClient, clusterId: number, from: numbe
   );
 }
 
+/** A refresh waiting for the running one of its cluster to end; callers who come meanwhile widen its period. */
+interface Queued {
+  from: number;
+  to: number;
+  promise: Promise<number>;
+  start: (refresh: Promise<number>) => void;
+}
+
+/**
+ * Per pool and cluster: the refresh running and the one that starts when it ends. Viewers ask for a refresh with
+ * every timeline and statistics answer; with one refresh per caller they queued on the advisory lock, each holding a
+ * connection and rebuilding the hours the one before had just rebuilt (issue 20, item 7: seconds of PostgreSQL each).
+ */
+const refreshes = new WeakMap<pg.Pool, Map<number, { running: Promise<number>; queued?: Queued }>>();
+
 /**
  * Recomputes the cluster's stale hours that begin in [from, to) (every stale hour before `to` without `from`; every
- * stale hour when no period is given), and the days holding them. Returns how many hours were recomputed.
+ * stale hour when no period is given), and the days holding them. Returns how many hours were recomputed (by the
+ * refresh the caller shared).
+ *
+ * One refresh of a cluster runs at a time in a process (and across processes: the advisory lock). A caller that finds
+ * one running does not share it: it took the stale hours before the caller asked, and hours made stale since are
+ * not in it. The caller shares the next one, which starts when the running one ends and covers the periods of all
+ * who came meanwhile, so nobody reads rollups older than their call.
  */
-export async function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from?: number; to: number }): Promise<number> {
+export function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: { from?: number; to: number }): Promise<number> {
+  const from = period?.from ?? -Infinity;
+  const to = period?.to ?? Infinity;
+  if (isReplicaPool(pool)) return refreshNow(pool, clusterId, from, to);
+  const byCluster = refreshes.get(pool) ?? refreshes.set(pool, new Map()).get(pool)!;
+  const state = byCluster.get(clusterId);
+  if (!state) {
+    const entry = { running: refreshNow(pool, clusterId, from, to), queued: undefined as Queued | undefined };
+    const settle = () => {
+      const next = entry.queued;
+      entry.queued = undefined;
+      if (!next) return void byCluster.delete(clusterId);
+      entry.running = refreshNow(pool, clusterId, next.from, next.to);
+      entry.running.then(settle, settle);
+      next.start(entry.running);
+    };
+    byCluster.set(clusterId, entry);
+    entry.running.then(settle, settle);
+    return entry.running;
+  }
+  if (state.queued) {
+    state.queued.from = Math.min(state.queued.from, from);
+    state.queued.to = Math.max(state.queued.to, to);
+    return state.queued.promise;
+  }
+  let start!: Queued["start"];
+  const promise = new Promise<number>((resolve) => (start = resolve));
+  state.queued = { from, to, promise, start };
+  return promise;
+}
+
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number): Promise<number> {
+  const period = Number.isFinite(periodTo) ? { to: periodTo, ...(Number.isFinite(periodFrom) ? { from: periodFrom } : {}) } : undefined;
   const staleFilter = `cluster_id = $1${period ? " and hour < $2::timestamptz" : ""}${period?.from !== undefined ? " and hour >= $3::timestamptz" : ""}`;
   const staleParams = [clusterId, ...(period ? [iso(period.to)] : []), ...(period?.from !== undefined ? [iso(period.from)] : [])];
   if (isReplicaPool(pool)) {

@@ -106,6 +106,29 @@ describe("statistics from rollups", () => {
     await pool.query("update fault_events set ended_at = ended_at + interval '1 second' where id = (select id from fault_events where ended_at is not null and episode_id = id order by id limit 1)");
     expect(await refreshFaultRollups(pool, cluster.id)).toBe(1);
   });
+
+  it("shares one refresh among the callers who come while one runs, covering all their periods", async () => {
+    await refreshFaultRollups(pool, cluster.id);
+    const stale = (hours: number[]) =>
+      pool.query("insert into fault_rollup_dirty (cluster_id, hour) select $1, unnest($2::timestamptz[])", [cluster.id, hours.map((h) => new Date(h).toISOString())]);
+    const [early, mid, late] = [t0 + 3 * hour, t0 + 30 * hour, t0 + 60 * hour];
+    await stale([early, mid, late]);
+    // The first caller refreshes the early hour only; the two who come while it runs share the next refresh, which
+    // covers both their periods (mid for one, everything for the other), so it also takes the late hour.
+    const first = refreshFaultRollups(pool, cluster.id, { from: early, to: early + hour });
+    const second = refreshFaultRollups(pool, cluster.id, { from: mid, to: mid + hour });
+    const third = refreshFaultRollups(pool, cluster.id);
+    expect(third).toBe(second);
+    expect(second).not.toBe(first);
+    expect(await first).toBe(1);
+    expect(await second).toBe(2);
+    const { rows } = await pool.query<{ n: string }>("select count(*) as n from fault_rollup_dirty where cluster_id = $1", [cluster.id]);
+    expect(Number(rows[0]!.n)).toBe(0);
+    // Nothing left running: the next caller refreshes at once.
+    await stale([late]);
+    expect(await refreshFaultRollups(pool, cluster.id)).toBe(1);
+    await expectRollupsMatch();
+  });
 });
 
 describe("the target filter", () => {
