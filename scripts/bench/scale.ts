@@ -11,6 +11,12 @@
  * - the end of the cluster (./scale-delete.ts): its inventory replaced by itself, then the cluster deleted with its
  *   job and faults, each with PostgreSQL's CPU and the slowest console read meanwhile (so each size is gone before
  *   the next is imported).
+ * Besides the Atlas 950 SuperCluster, two clusters of as many NPUs exercise the views drawn by rack (a "2.0" server is a
+ * rack already, so it has none): Atlas A3 super pods of 128 servers (1.2 tables; a pod of more than 64 servers is
+ * drawn by rack, 16 racks of 8 servers) and plain Atlas A2 servers (1.0 tables; more than 1,024 servers are drawn by
+ * rack: 2,048 servers at 16k NPUs). Each gets the same faults, job, probe and end; its rows are prefixed with its name.
+ * SCALE_KINDS="atlas950,a3-racks,plain" picks among them, SCALE_END=0 skips the replace and delete (each cluster then
+ * stays until the database is dropped).
  * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
  * one on TEST_DATABASE_URL's server when that is set, else a throwaway embedded PostgreSQL. Generated tables and the
  * embedded server's data go under /var/tmp (SCALE_DIR), not the small /tmp: 524,288 NPUs are 870 MB of tables.
@@ -35,6 +41,35 @@ const JOB_RANKS = 100_000;
 const FAULTS = 5_000;
 const NPUS_PER_POD = RACKS * 64;
 const sizes = (process.env.SCALE_NPUS ?? "16384,131072,524288").split(",").map(Number);
+
+interface ScaleKind {
+  name: string;
+  /** The `rankscope generate` arguments for a cluster of `npus` NPUs, written into `directory`. */
+  generate(npus: number, directory: string): string[];
+  /** What `cluster add --from` reads: the directory, or the one table in it. */
+  source(directory: string): string;
+}
+const A3_SERVERS_PER_POD = 128;
+const kinds: ScaleKind[] = [
+  {
+    name: "atlas950",
+    generate: (npus, directory) => ["--version", "2.0", "--super-pods", String(npus / NPUS_PER_POD), "--racks", String(RACKS), "--output", directory],
+    source: (directory) => directory,
+  },
+  {
+    // 8 NPUs × 2 dies a server, 128 servers a pod: 1,024 NPUs a pod.
+    name: "a3-racks",
+    generate: (npus, directory) => ["--version", "1.2", "--super-pods", String(npus / (A3_SERVERS_PER_POD * 8)), "--servers", String(A3_SERVERS_PER_POD), "--npus", "8", "--dies", "2", "--output", path.join(directory, "table.json")],
+    source: (directory) => path.join(directory, "table.json"),
+  },
+  {
+    name: "plain",
+    generate: (npus, directory) => ["--version", "1.0", "--servers", String(npus / 8), "--npus", "8", "--dies", "1", "--output", path.join(directory, "table.json")],
+    source: (directory) => path.join(directory, "table.json"),
+  },
+];
+const kindNames = (process.env.SCALE_KINDS ?? kinds.map((kind) => kind.name).join(",")).split(",");
+const runEnd = process.env.SCALE_END !== "0";
 const load = () => os.loadavg()[0]!.toFixed(1);
 const root = path.resolve(import.meta.dirname, "../..");
 const scratch = process.env.SCALE_DIR ?? "/var/tmp";
@@ -139,43 +174,55 @@ export const scaleBench: BenchSection = {
       if (!rows.has(name)) rows.set(name, sizes.map(() => null));
       rows.get(name)![column] = value;
     };
+    /** One cluster of `kind` with `npus` NPUs: generate, import, faults and job, probe, and (SCALE_END) its end. */
+    const runKind = async (kind: ScaleKind, column: number, npus: number) => {
+      const slug = `scale-${kind.name}-${npus}`;
+      // The Atlas 950 rows keep their names; the others say which cluster they are of.
+      const named = (name: string) => (kind.name === "atlas950" ? name : `${kind.name}: ${name}`);
+      const putOf = (name: string, value: number | null) => put(named(name), column, value);
+      const say = (text: string) => console.log(`${npus} NPUs, ${kind.name}: ${text} (load ${load()})`);
+      const directory = await scratchDirectory(`rankscope-scale-${kind.name}-${npus}-`);
+      try {
+        putOf("load average (1 min) at start", Number(load()));
+        const generated = await run(tsx("scripts/cli/index.ts", "generate", ...kind.generate(npus, directory)));
+        putOf("generate (s)", generated.ms / 1000);
+        say(`generated in ${(generated.ms / 1000).toFixed(1)} s`);
+        const loadBefore = load();
+        const pgCpu = await watchDatabaseCpu(database.url);
+        const imported = await run([process.execPath, `--max-old-space-size=${IMPORT_HEAP_MB}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", kind.source(directory)).slice(1)], {
+          DATABASE_URL: database.url,
+        });
+        const pgCpuS = await pgCpu.stop();
+        putOf("import: wall (s)", imported.ms / 1000);
+        putOf("import: CPU of the CLI, user + sys (s)", imported.cpuS);
+        putOf("import: CPU of PostgreSQL for the database (s)", pgCpuS);
+        putOf(`import: peak RSS, ${IMPORT_HEAP_MB} MB old space (MB)`, imported.peakMb);
+        putOf("import: load average (1 min) at its end", Number(load()));
+        say(
+          `${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load before ${loadBefore})`,
+        );
+        for (const [name, count] of Object.entries(await storedRows(database.url, slug))) putOf(`stored ${name}`, count);
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
+      // Faults over the cluster, and a job on min(100,000, the cluster's) dies, created as the API creates them.
+      const jobRanks = Math.min(JOB_RANKS, npus);
+      const job = await run(tsx("scripts/bench/scale-usage.ts", database.url, slug, String(jobRanks), String(FAULTS)));
+      for (const [name, value] of Object.entries(JSON.parse(job.stdout) as Record<string, number>)) putOf(name, value);
+      say(`job on ${jobRanks} ranks created`);
+      const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
+      for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) putOf(name, value);
+      say("probed");
+      if (runEnd) {
+        const ended = JSON.parse((await run(tsx("scripts/bench/scale-delete.ts", database.url, slug))).stdout) as Record<string, number>;
+        for (const [name, value] of Object.entries(ended)) putOf(name, value);
+        say(`replaced in ${ended["replace: wall (s)"]?.toFixed(1)} s, deleted in ${ended["delete: wall (s)"]?.toFixed(1)} s`);
+      }
+      putOf("load average (1 min) at end", Number(load()));
+    };
     try {
       for (const [column, npus] of sizes.entries()) {
-        const pods = npus / NPUS_PER_POD;
-        const slug = `scale-${npus}`;
-        const directory = await scratchDirectory(`rankscope-scale-${npus}-`);
-        try {
-          put("load average (1 min) at start", column, Number(load()));
-          const generated = await run(tsx("scripts/cli/index.ts", "generate", "--version", "2.0", "--super-pods", String(pods), "--racks", String(RACKS), "--output", directory));
-          put("generate (s)", column, generated.ms / 1000);
-          console.log(`${npus} NPUs: generated ${pods} tables in ${(generated.ms / 1000).toFixed(1)} s (load ${load()})`);
-          const loadBefore = load();
-          const pgCpu = await watchDatabaseCpu(database.url);
-          const imported = await run([process.execPath, `--max-old-space-size=${IMPORT_HEAP_MB}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", directory).slice(1)], { DATABASE_URL: database.url });
-          const pgCpuS = await pgCpu.stop();
-          put("import: wall (s)", column, imported.ms / 1000);
-          put("import: CPU of the CLI, user + sys (s)", column, imported.cpuS);
-          put("import: CPU of PostgreSQL for the database (s)", column, pgCpuS);
-          put(`import: peak RSS, ${IMPORT_HEAP_MB} MB old space (MB)`, column, imported.peakMb);
-          put("import: load average (1 min) at its end", column, Number(load()));
-          console.log(
-            `${npus} NPUs: ${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load ${loadBefore} → ${load()})`,
-          );
-          for (const [name, count] of Object.entries(await storedRows(database.url, slug))) put(`stored ${name}`, column, count);
-        } finally {
-          await rm(directory, { recursive: true, force: true });
-        }
-        // Faults over the cluster, and a job on min(100,000, the cluster's) dies, created as the API creates them.
-        const job = await run(tsx("scripts/bench/scale-usage.ts", database.url, slug, String(Math.min(JOB_RANKS, npus)), String(FAULTS)));
-        for (const [name, value] of Object.entries(JSON.parse(job.stdout) as Record<string, number>)) put(name, column, value);
-        console.log(`${npus} NPUs: job on ${Math.min(JOB_RANKS, npus)} ranks created (load ${load()})`);
-        const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
-        for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) put(name, column, value);
-        console.log(`${npus} NPUs: probed (load ${load()})`);
-        const ended = JSON.parse((await run(tsx("scripts/bench/scale-delete.ts", database.url, slug))).stdout) as Record<string, number>;
-        for (const [name, value] of Object.entries(ended)) put(name, column, value);
-        put("load average (1 min) at end", column, Number(load()));
-        console.log(`${npus} NPUs: replaced in ${ended["replace: wall (s)"]?.toFixed(1)} s, deleted in ${ended["delete: wall (s)"]?.toFixed(1)} s (load ${load()})`);
+        for (const kind of kinds.filter((k) => kindNames.includes(k.name))) await runKind(kind, column, npus);
       }
       console.log("");
       printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
