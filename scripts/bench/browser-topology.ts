@@ -54,6 +54,20 @@ export async function startApp(databaseUrl: string): Promise<{ base: string; sto
   return { base, stop: () => server.kill("SIGTERM") };
 }
 
+/** Signs the bench user in: the cookie header for API requests. */
+export async function signIn(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify(benchUser),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .join("; ");
+}
+
 export interface BrowserCase {
   label: string;
   path: string;

@@ -30,8 +30,14 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres } from "@/db/embedded";
+import { connectDatabase } from "@/db/client";
+import { systemActor } from "@/db/queries/audit";
+import { createUser } from "@/db/queries/users";
 import { adminQuery, withDatabase } from "@/test/urls";
+import { lockCheckout } from "../e2e-lock";
+import { benchUser, measureTopologyPages, signIn, startApp, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
+import { SCALE_JOB_NAME } from "./scale-views";
 import { watchDatabaseCpu } from "./pg-cpu";
 
 const RACKS = 128;
@@ -70,6 +76,57 @@ const kinds: ScaleKind[] = [
 ];
 const kindNames = (process.env.SCALE_KINDS ?? kinds.map((kind) => kind.name).join(",")).split(",");
 const runEnd = process.env.SCALE_END !== "0";
+/** SCALE_BROWSER=0 skips Chromium; SCALE_BROWSER_RUNS page loads per view (the first one finds the server's index cold). */
+const runBrowser = process.env.SCALE_BROWSER !== "0";
+const browserRuns = Number(process.env.SCALE_BROWSER_RUNS ?? 3);
+
+/** The app served on the run's database, with the bench user, started for the first cluster the browser opens. */
+async function appOn(url: string): Promise<{ base: string; cookie: string; stop: () => void }> {
+  const handle = connectDatabase(url, { max: 1 });
+  try {
+    await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor);
+  } finally {
+    await handle.pool.end();
+  }
+  const app = await startApp(url);
+  return { ...app, cookie: await signIn(app.base) };
+}
+
+/**
+ * The cluster's pages to open in Chromium: the cluster view, its middle super pod, a rack (of that pod, or of the
+ * plain servers) when it is drawn by rack, and the job page of ./scale-usage.ts's job (the job over its scope's view,
+ * with `?job=` when that view is aggregated). Ids come from the API's own answers.
+ */
+async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
+  const view = async (query: string) => {
+    const response = await fetch(`${app.base}/api/v1/clusters/${slug}/topology?${query}`, { headers: { cookie: app.cookie } });
+    if (!response.ok) throw new Error(`topology?${query} answered ${response.status}`);
+    return ((await response.json()) as { nodes: { id: string; kind: string }[] }).nodes;
+  };
+  const middleOf = (nodes: { id: string; kind: string }[], kind: string) => {
+    const list = nodes.filter((node) => node.kind === kind);
+    return list[Math.floor(list.length / 2)]?.id;
+  };
+  const page = (query: string) => `/topology?cluster=${slug}${query}`;
+  const cases: BrowserCase[] = [{ label: "cluster", path: page("") }];
+  const cluster = await view("level=cluster");
+  const pod = middleOf(cluster, "superpod");
+  let rack = middleOf(cluster, "rack");
+  if (pod) {
+    cases.push({ label: "superpod", path: page(`&level=superpod&id=${encodeURIComponent(pod)}`) });
+    rack ??= middleOf(await view(`level=superpod&id=${encodeURIComponent(pod)}`), "rack");
+  }
+  if (rack) cases.push({ label: "rack", path: page(`&level=rack&id=${encodeURIComponent(rack)}`) });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: number }>("select j.id from jobs j join clusters c on c.id = j.cluster_id where c.slug = $1 and j.name = $2", [slug, SCALE_JOB_NAME]);
+    if (rows[0]) cases.push({ label: "job page", path: `/jobs/${rows[0].id}` });
+  } finally {
+    await client.end();
+  }
+  return cases;
+}
 const load = () => os.loadavg()[0]!.toFixed(1);
 const root = path.resolve(import.meta.dirname, "../..");
 const scratch = process.env.SCALE_DIR ?? "/var/tmp";
@@ -169,6 +226,11 @@ export const scaleBench: BenchSection = {
     const bad = sizes.find((npus) => !Number.isInteger(npus) || npus < NPUS_PER_POD || npus % NPUS_PER_POD !== 0);
     if (bad !== undefined) throw new Error(`SCALE_NPUS: ${bad} is not a multiple of ${NPUS_PER_POD} NPUs (one SuperPoD)`);
     const database = await scaleDatabase();
+    // The build (.next-e2e) is the test runners' too: held under their lock while the app runs.
+    const release = runBrowser ? await lockCheckout() : () => undefined;
+    const served: { app?: Awaited<ReturnType<typeof appOn>> } = {};
+    /** What ran in the worst run of each page, printed after the table. */
+    const worst: string[] = [];
     const rows = new Map<string, (number | null)[]>();
     const put = (name: string, column: number, value: number | null) => {
       if (!rows.has(name)) rows.set(name, sizes.map(() => null));
@@ -213,6 +275,18 @@ export const scaleBench: BenchSection = {
       const probe = await run(tsx("scripts/bench/scale-probe.ts", database.url, slug));
       for (const [name, value] of Object.entries(JSON.parse(probe.stdout) as Record<string, number>)) putOf(name, value);
       say("probed");
+      if (runBrowser) {
+        const app = (served.app ??= await appOn(database.url));
+        const figures = await measureTopologyPages(app.base, await browserCases(database.url, app, slug), browserRuns);
+        for (const figure of figures) {
+          putOf(`Chromium ${figure.label}: navigation → drawn, median (ms)`, figure.drawn);
+          putOf(`Chromium ${figure.label}: longest task after hydration, median (ms)`, figure.own);
+          putOf(`Chromium ${figure.label}: longest task after hydration, max (ms)`, figure.ownMax);
+          putOf(`Chromium ${figure.label}: longest task while zooming, max (ms)`, figure.zoomMax);
+          worst.push(`- ${npus} NPUs, ${kind.name}, ${figure.label}: ${figure.worst}`);
+        }
+        say(`opened in Chromium (${browserRuns} runs a page)`);
+      }
       if (runEnd) {
         const ended = JSON.parse((await run(tsx("scripts/bench/scale-delete.ts", database.url, slug))).stdout) as Record<string, number>;
         for (const [name, value] of Object.entries(ended)) putOf(name, value);
@@ -226,7 +300,13 @@ export const scaleBench: BenchSection = {
       }
       console.log("");
       printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
+      if (worst.length > 0) {
+        console.log("\nLongest tasks of each page's worst run (start after navigation; what ran in them, from Long Animation Frames):");
+        for (const line of worst) console.log(line);
+      }
     } finally {
+      served.app?.stop();
+      release();
       await database.cleanup();
     }
   },

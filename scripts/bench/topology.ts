@@ -18,25 +18,12 @@ import { insertCluster } from "@/db/queries/inventory";
 import { createUser } from "@/db/queries/users";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { lockCheckout } from "../e2e-lock";
-import { BROWSER_RUNS, benchUser, measureTopologyPages, median, ms, printBrowserFigures, startApp } from "./browser-topology";
+import { BROWSER_RUNS, benchUser, measureTopologyPages, median, ms, printBrowserFigures, signIn, startApp } from "./browser-topology";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 
 const RUNS = BROWSER_RUNS;
 const user = benchUser;
-
-async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/auth/sign-in`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: base },
-    body: JSON.stringify(user),
-  });
-  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0]!)
-    .join("; ");
-}
 
 async function apiFigures(base: string, cookie: string, bump: (slug: string) => Promise<void>) {
   const cases = [
