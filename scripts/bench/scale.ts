@@ -8,6 +8,9 @@
  *   (./scale-usage.ts), the job's body and time;
  * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
  *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS;
+ * - in Chromium (./browser-topology.ts, the app built into .next-e2e under the test runners' lock and served on the
+ *   run's database): the cluster, super pod, rack and job pages, navigation → drawn and the longest main-thread task
+ *   after hydration and while zooming;
  * - the end of the cluster (./scale-delete.ts): its inventory replaced by itself, then the cluster deleted with its
  *   job and faults, each with PostgreSQL's CPU and the slowest console read meanwhile (so each size is gone before
  *   the next is imported).
@@ -221,7 +224,7 @@ function printTable(columns: string[], rows: Map<string, (number | null)[]>): vo
 
 export const scaleBench: BenchSection = {
   name: "scale",
-  description: "SuperCluster scale: generate, import, index, search, views, replace and delete at 16k, 131k and 524k NPUs",
+  description: "SuperCluster scale: generate, import, index, search, views (API and Chromium), replace and delete at 16k, 131k and 524k NPUs",
   async run() {
     const bad = sizes.find((npus) => !Number.isInteger(npus) || npus < NPUS_PER_POD || npus % NPUS_PER_POD !== 0);
     if (bad !== undefined) throw new Error(`SCALE_NPUS: ${bad} is not a multiple of ${NPUS_PER_POD} NPUs (one SuperPoD)`);
