@@ -51,12 +51,24 @@ const FAULTS = 5_000;
 const NPUS_PER_POD = RACKS * 64;
 const sizes = (process.env.SCALE_NPUS ?? "16384,131072,524288").split(",").map(Number);
 
+/**
+ * The import runs with its main heap capped: V8 otherwise lets garbage pile up to whatever it may use (a 131k import
+ * peaked at 678 MB uncapped, 391 MB with 160 MB of old space, in the same time). With a cap its peak RSS is what it
+ * needs, and that it stays the same from 16k to 524k NPUs is the "bounded memory" of the streamed import.
+ */
+const IMPORT_HEAP_MB = 192;
+
 interface ScaleKind {
   name: string;
   /** The `rankscope generate` arguments for a cluster of `npus` NPUs, written into `directory`. */
   generate(npus: number, directory: string): string[];
   /** What `cluster add --from` reads: the directory, or the one table in it. */
   source(directory: string): string;
+  /**
+   * The import's old space (MB). A SuperCluster is streamed one table at a time in IMPORT_HEAP_MB; a 1.x cluster is
+   * one table, parsed whole, so its import needs the table's size (131,072 NPUs of A3 dies ran out in 192 MB).
+   */
+  importHeapMb: number;
 }
 const A3_SERVERS_PER_POD = 128;
 const kinds: ScaleKind[] = [
@@ -64,17 +76,20 @@ const kinds: ScaleKind[] = [
     name: "atlas950",
     generate: (npus, directory) => ["--version", "2.0", "--super-pods", String(npus / NPUS_PER_POD), "--racks", String(RACKS), "--output", directory],
     source: (directory) => directory,
+    importHeapMb: IMPORT_HEAP_MB,
   },
   {
     // 8 NPUs × 2 dies a server, 128 servers a pod: 1,024 NPUs a pod.
     name: "a3-racks",
     generate: (npus, directory) => ["--version", "1.2", "--super-pods", String(npus / (A3_SERVERS_PER_POD * 8)), "--servers", String(A3_SERVERS_PER_POD), "--npus", "8", "--dies", "2", "--output", path.join(directory, "table.json")],
     source: (directory) => path.join(directory, "table.json"),
+    importHeapMb: 2048,
   },
   {
     name: "plain",
     generate: (npus, directory) => ["--version", "1.0", "--servers", String(npus / 8), "--npus", "8", "--dies", "1", "--output", path.join(directory, "table.json")],
     source: (directory) => path.join(directory, "table.json"),
+    importHeapMb: 2048,
   },
 ];
 const kindNames = (process.env.SCALE_KINDS ?? kinds.map((kind) => kind.name).join(",")).split(",");
@@ -161,12 +176,6 @@ function run(command: string[], env: Record<string, string> = {}): Promise<{ ms:
 }
 
 const tsx = (script: string, ...args: string[]) => [process.execPath, "--import", "tsx", path.join(root, script), ...args];
-/**
- * The import runs with its main heap capped: V8 otherwise lets garbage pile up to whatever it may use (a 131k import
- * peaked at 678 MB uncapped, 391 MB with 160 MB of old space, in the same time). With a cap its peak RSS is what it
- * needs, and that it stays the same from 16k to 524k NPUs is the "bounded memory" of the streamed import.
- */
-const IMPORT_HEAP_MB = 192;
 
 /** A database for the run: fresh on TEST_DATABASE_URL's server, or a throwaway embedded server. */
 async function scaleDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
@@ -254,14 +263,14 @@ export const scaleBench: BenchSection = {
         say(`generated in ${(generated.ms / 1000).toFixed(1)} s`);
         const loadBefore = load();
         const pgCpu = await watchDatabaseCpu(database.url);
-        const imported = await run([process.execPath, `--max-old-space-size=${IMPORT_HEAP_MB}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", kind.source(directory)).slice(1)], {
+        const imported = await run([process.execPath, `--max-old-space-size=${kind.importHeapMb}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", kind.source(directory)).slice(1)], {
           DATABASE_URL: database.url,
         });
         const pgCpuS = await pgCpu.stop();
         putOf("import: wall (s)", imported.ms / 1000);
         putOf("import: CPU of the CLI, user + sys (s)", imported.cpuS);
         putOf("import: CPU of PostgreSQL for the database (s)", pgCpuS);
-        putOf(`import: peak RSS, ${IMPORT_HEAP_MB} MB old space (MB)`, imported.peakMb);
+        putOf(`import: peak RSS, ${kind.importHeapMb} MB old space (MB)`, imported.peakMb);
         putOf("import: load average (1 min) at its end", Number(load()));
         say(
           `${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load before ${loadBefore})`,
@@ -300,6 +309,8 @@ export const scaleBench: BenchSection = {
     try {
       for (const [column, npus] of sizes.entries()) {
         for (const kind of kinds.filter((k) => kindNames.includes(k.name))) await runKind(kind, column, npus);
+        // The table so far after each size: a long run that fails later still leaves its figures.
+        if (column < sizes.length - 1) printTable(sizes.map((n) => `${n.toLocaleString("en")} NPUs`), rows);
       }
       console.log("");
       printTable(sizes.map((npus) => `${npus.toLocaleString("en")} NPUs`), rows);
