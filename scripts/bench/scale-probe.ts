@@ -47,6 +47,7 @@ try {
   figures["search: warm max (ms)"] = Math.max(...searchWarm);
 
   for (const view of [...scaleViews, ...pageViews, ...jobViews]) {
+    if (view.applies && !view.applies(index)) continue;
     const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
     const warm: number[] = [];
     const warmCpu: number[] = [];

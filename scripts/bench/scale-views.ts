@@ -16,16 +16,28 @@ import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { loadTopologyView } from "@/db/queries/topology-view";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
+import type { TopologyLevel } from "@/lib/topology/model";
+import { rackIndex } from "@/lib/topology/racks";
+import { NO_EXPAND } from "@/lib/topology/url";
 
 export interface ScaleView {
   /** A short name for the table: "cluster", "superpod", "n-hop 2"… */
   name: string;
+  /** Whether the cluster has what the view shows (a rack view needs a super pod or plain cluster drawn by rack). */
+  applies?(index: TopologyIndex): boolean;
   /** Runs what the view's route runs for one request and returns the body it would send. */
   request(handle: DatabaseHandle, cluster: ClusterHeader, index: TopologyIndex): Promise<unknown>;
 }
 
-const topologyView = (level: "cluster" | "superpod" | "server", pick: (index: TopologyIndex) => string | null): ScaleView => ({
+/** A node in the middle of the cluster, not the first one: nothing about it is warm by accident. */
+const middle = <T>(list: readonly T[]): T => list[Math.floor(list.length / 2)]!;
+/** The racks the index draws (a super pod of more than 64 servers of a 1.x inventory, or more than 1,024 plain servers). */
+const racks = (index: TopologyIndex) => [...rackIndex(index).byId.values()];
+const hasPods = (index: TopologyIndex) => index.pods.length > 0;
+
+const topologyView = (level: TopologyLevel, pick: (index: TopologyIndex) => string | null, applies?: ScaleView["applies"]): ScaleView => ({
   name: level,
+  applies,
   async request(handle, cluster, index) {
     // GET /api/v1/clusters/{id}/topology?level=…&id=… (app/api/v1/clusters/[id]/topology/route.ts).
     const load = await loadTopologyView(handle, cluster, level, pick(index));
@@ -33,12 +45,11 @@ const topologyView = (level: "cluster" | "superpod" | "server", pick: (index: To
   },
 });
 
-/** A node in the middle of the cluster, not the first one: nothing about it is warm by accident. */
-const middle = <T>(list: readonly T[]): T => list[Math.floor(list.length / 2)]!;
-
 export const scaleViews: ScaleView[] = [
   topologyView("cluster", () => null),
-  topologyView("superpod", (index) => middle(index.pods).id),
+  topologyView("superpod", (index) => middle(index.pods).id, hasPods),
+  // A rack opened from a super pod (or plain cluster) drawn by rack: its servers.
+  topologyView("rack", (index) => middle(racks(index)).id, (index) => racks(index).length > 0),
   topologyView("server", (index) => middle(index.servers).id),
   {
     name: "details (die)",
@@ -69,6 +80,20 @@ const jobRanks = (name: string, query: (total: number, index: TopologyIndex) => 
   },
 });
 
+/**
+ * The job over an aggregated view (`topology?job=<id>`, lib/topology/job-aggregates.ts): what the job page asks for
+ * when `/dies` says the view is aggregated. The job's dies are the cluster's first ones, so the middle super pod is
+ * the first one's (the job's dies there).
+ */
+const jobOverlay = (level: "cluster" | "superpod", applies?: ScaleView["applies"]): ScaleView => ({
+  name: `${level} + job overlay`,
+  applies,
+  async request(handle, cluster, index) {
+    const load = await loadTopologyView(handle, cluster, level, level === "cluster" ? null : index.pods[0]!.id, NO_EXPAND, await scaleJobId(handle, cluster));
+    return load.build();
+  },
+});
+
 /** The job page (issue 21: a job on 100,000 ranks): its answer, pages of its ranks, its topology overlay. */
 export const jobViews: ScaleView[] = [
   // GET /api/v1/jobs/{id} and the page's first data.
@@ -83,6 +108,8 @@ export const jobViews: ScaleView[] = [
   { name: "job ports summary", request: async (handle, cluster) => loadJobPortSummary(handle.db, await scaleJobId(handle, cluster)) },
   { name: "job ports: conflicted bindings, 500", request: async (handle, cluster) => loadJobPortBindings(handle.db, await scaleJobId(handle, cluster), { conflict: "true", limit: 500 }) },
   { name: "job ports: findings page", request: async (handle, cluster) => loadJobPortFindings(handle.db, await scaleJobId(handle, cluster), {}) },
+  jobOverlay("cluster"),
+  jobOverlay("superpod", hasPods),
 ];
 
 const day = 86_400_000;

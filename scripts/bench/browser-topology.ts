@@ -1,0 +1,231 @@
+/**
+ * The topology page in Chromium, shared by the topology and scale benches: the app built into .next-e2e and served
+ * (startApp), and per page (measureTopologyPages) the time from navigation to the first complete drawing
+ * (`performance.mark("topology:drawn")`, set on ECharts' `finished`, which fires only once the last progressive chunk
+ * is painted), the longest main-thread task (PerformanceObserver "longtask") while loading, the longest once the page
+ * had hydrated (`topology:hydrated`; a page without the mark counts every task), the longest while zooming through
+ * the levels of detail, and the worst run's three longest tasks with what ran in them (Long Animation Frames), so
+ * what remains over 50 ms can be named. It never asserts timings.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Page } from "@playwright/test";
+import { freePort } from "@/db/embedded";
+import { buildStandalone, standaloneServer } from "../production-build";
+
+export const BROWSER_RUNS = 5;
+/** The account the benches sign in with (created as a viewer in their database). */
+export const benchUser = { username: "bench_viewer", password: "bench-viewer-password" };
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error("the server exited before answering");
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not answer within 2 minutes`);
+}
+
+/** Builds the app into .next-e2e (the caller holds the checkout lock) and serves it on DATABASE_URL `databaseUrl`. */
+export async function startApp(databaseUrl: string): Promise<{ base: string; stop: () => void }> {
+  console.log("building the app into .next-e2e …");
+  if ((await buildStandalone({ typecheck: false })) !== 0) throw new Error("next build failed");
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, RANKSCOPE_STANDALONE_SERVER: standaloneServer, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), DATABASE_URL: databaseUrl },
+  });
+  try {
+    await waitFor(`${base}/api/health`, server);
+  } catch (error) {
+    server.kill("SIGTERM");
+    throw error;
+  }
+  return { base, stop: () => server.kill("SIGTERM") };
+}
+
+/** Signs the bench user in: the cookie header for API requests. */
+export async function signIn(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify(benchUser),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .join("; ");
+}
+
+export interface BrowserCase {
+  label: string;
+  path: string;
+}
+/** Per page, over the runs: medians and maxima (ms), and the worst run's longest tasks in words. */
+export interface BrowserFigure {
+  label: string;
+  drawn: number;
+  load: number;
+  loadMax: number;
+  /** The longest task once the page had hydrated: the topology's own fetching, layout and drawing. */
+  own: number;
+  ownMax: number;
+  zoom: number;
+  zoomMax: number;
+  worst: string;
+}
+
+/** What the page's observers collected (see the init script in browserFigures). */
+interface BenchWindow {
+  __longTasks: { start: number; duration: number }[];
+  __frames: { start: number; duration: number; renderStart: number; scripts: { start: number; duration: number; what: string }[] }[];
+}
+/** The fields of a PerformanceLongAnimationFrameTiming that the bench reads (not in TypeScript's DOM types yet). */
+interface LoafEntry {
+  startTime: number;
+  duration: number;
+  renderStart: number;
+  scripts: { startTime: number; duration: number; invokerType: string; invoker: string; sourceURL: string; sourceFunctionName: string }[];
+}
+interface AttributedTask {
+  start: number;
+  duration: number;
+  what: string;
+}
+
+/**
+ * Names what ran in each long task: the scripts of the animation frames that overlap it (longest first), the
+ * frame's style and layout when it ran inside the task, and what is left (parsing HTML, compiling, GC…) as "other".
+ */
+function attribute({ tasks, frames }: { tasks: BenchWindow["__longTasks"]; frames: BenchWindow["__frames"] }): AttributedTask[] {
+  return tasks
+    .map((task) => {
+      const end = task.start + task.duration;
+      const scripts = frames.flatMap((frame) => frame.scripts).filter((script) => script.start >= task.start - 1 && script.start < end);
+      const parts = scripts.sort((a, b) => b.duration - a.duration).map((script) => `${script.what} ${script.duration.toFixed(0)}`);
+      const frame = frames.find((f) => f.renderStart >= task.start && f.renderStart < end);
+      const render = frame ? Math.min(end, frame.start + frame.duration) - frame.renderStart : 0;
+      if (render > 1) parts.push(`rendering ${render.toFixed(0)}`);
+      const other = task.duration - render - scripts.reduce((sum, script) => sum + script.duration, 0);
+      if (other > 5) parts.push(`other ${other.toFixed(0)}`);
+      return { ...task, what: parts.slice(0, 4).join(", ") };
+    })
+    .sort((a, b) => b.duration - a.duration);
+}
+
+/** Opens each page `runs` times in Chromium and measures it (see the file's comment). */
+export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS): Promise<BrowserFigure[]> {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: benchUser, headers: { origin: base } });
+    if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
+    // Long tasks are what the figure is about; Long Animation Frames only say what ran in them (script, function,
+    // invoker), so the report can name what remains. Every long task is counted, attributed or not.
+    await context.addInitScript(() => {
+      const w = window as typeof window & BenchWindow;
+      w.__longTasks = [];
+      w.__frames = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: "longtask", buffered: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as LoafEntry[]) {
+          w.__frames.push({
+            start: entry.startTime,
+            duration: entry.duration,
+            renderStart: entry.renderStart,
+            scripts: entry.scripts.map((script) => ({
+              start: script.startTime,
+              duration: script.duration,
+              what: `${script.invokerType} ${script.invoker || ""} ${(script.sourceURL || "").split("/").pop() || ""}${script.sourceFunctionName ? ` ${script.sourceFunctionName}` : ""}`.replace(/\s+/g, " ").trim(),
+            })),
+          });
+        }
+      }).observe({ type: "long-animation-frame", buffered: true });
+    });
+    /** The page's long tasks since the last call, longest first, each with what ran in it. */
+    const takeTasks = (page: Page) =>
+      page.evaluate(() => {
+        const w = window as typeof window & BenchWindow;
+        const taken = { tasks: w.__longTasks, frames: w.__frames };
+        w.__longTasks = [];
+        w.__frames = [];
+        return taken;
+      });
+    const figures: BrowserFigure[] = [];
+    for (const c of cases) {
+      const drawnAt: number[] = [];
+      const loadTasks: AttributedTask[][] = [];
+      /** Per run, the longest load task that started once the page had hydrated: the topology's own work. */
+      const ownLoad: number[] = [];
+      const zoomTasks: AttributedTask[][] = [];
+      for (let i = 0; i < runs; i++) {
+        const page = await context.newPage();
+        await page.goto(base + c.path);
+        await page.waitForSelector('[data-drawn="true"]', { timeout: 60_000 });
+        await page.waitForTimeout(300);
+        drawnAt.push(await page.evaluate(() => performance.getEntriesByName("topology:drawn")[0]?.startTime ?? NaN));
+        const hydratedAt = await page.evaluate(() => performance.getEntriesByName("topology:hydrated")[0]?.startTime ?? 0);
+        const tasks = attribute(await takeTasks(page));
+        loadTasks.push(tasks);
+        ownLoad.push(tasks.find((task) => task.start >= hydratedAt)?.duration ?? 0);
+        // Zoom in through the levels of detail and back out, as an operator would with the wheel.
+        const canvas = (await page.locator("canvas").first().boundingBox())!;
+        await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+        for (const delta of [-400, -400, -400, -400, 400, 400, 400, 400]) {
+          await page.mouse.wheel(0, delta);
+          await page.waitForTimeout(120);
+        }
+        await page.waitForTimeout(300);
+        zoomTasks.push(attribute(await takeTasks(page)));
+        await page.close();
+      }
+      const longest = (runs: AttributedTask[][]) => runs.map((tasks) => tasks[0]?.duration ?? 0);
+      const load = longest(loadTasks);
+      const zoom = longest(zoomTasks);
+      // The run with the longest task, its three longest tasks: what is left to split.
+      const top = [...loadTasks, ...zoomTasks].reduce((a, b) => ((b[0]?.duration ?? 0) > (a[0]?.duration ?? 0) ? b : a), []);
+      figures.push({
+        label: c.label,
+        drawn: median(drawnAt),
+        load: median(load),
+        loadMax: Math.max(...load),
+        own: median(ownLoad),
+        ownMax: Math.max(...ownLoad),
+        zoom: median(zoom),
+        zoomMax: Math.max(...zoom),
+        worst: top.length === 0 ? "no task over 50 ms" : top.slice(0, 3).map((task) => `${ms(task.duration)} at ${task.start.toFixed(0)} ms (${task.what})`).join("; "),
+      });
+    }
+    return figures;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The figures as the topology bench prints them: one table, then the worst runs' longest tasks. */
+export function printBrowserFigures(figures: BrowserFigure[], runs = BROWSER_RUNS): void {
+  console.log(
+    `\n| Chromium (${runs} runs) | navigation → drawn (median) | longest main-thread task while loading (median / max) | of those, the longest after hydration: fetching, layout, drawing (median / max) | longest task while zooming (median / max) |`,
+  );
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const f of figures) console.log(`| ${f.label} | ${ms(f.drawn)} | ${ms(f.load)} / ${ms(f.loadMax)} | ${ms(f.own)} / ${ms(f.ownMax)} | ${ms(f.zoom)} / ${ms(f.zoomMax)} |`);
+  console.log("\nLongest tasks of the worst run (start after navigation; what ran in them, from Long Animation Frames):");
+  for (const f of figures) console.log(`- ${f.label}: ${f.worst}`);
+}
