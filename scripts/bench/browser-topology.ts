@@ -22,7 +22,7 @@ export function median(values: number[]): number {
 }
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-export async function waitFor(url: string, child: ChildProcess): Promise<void> {
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error("the server exited before answering");
     try {
@@ -39,6 +39,11 @@ export async function waitFor(url: string, child: ChildProcess): Promise<void> {
 export async function startApp(databaseUrl: string): Promise<{ base: string; stop: () => void }> {
   console.log("building the app into .next-e2e …");
   if ((await buildStandalone({ typecheck: false })) !== 0) throw new Error("next build failed");
+  return serveApp(databaseUrl);
+}
+
+/** Serves the build already in .next-e2e (scripts/serve.ts, as the offline archive does) until it answers its health check. */
+export async function serveApp(databaseUrl: string): Promise<{ base: string; stop: () => void }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {

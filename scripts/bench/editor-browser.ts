@@ -8,18 +8,17 @@
  * the scroll to the middle); the load average beside every figure.
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288).
  */
-import { spawn } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/db/embedded";
 import { systemActor } from "@/db/queries/audit";
 import { createUser } from "@/db/queries/users";
 import { generateA5Table, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
 import { lockCheckout } from "../e2e-lock";
 import { buildStandalone, standaloneServer } from "../production-build";
+import { serveApp } from "./browser-topology";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 
@@ -38,14 +37,6 @@ async function writeTable(ranks: number): Promise<{ file: string; bytes: number 
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return { file, bytes };
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let tries = 0; tries < 240; tries++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url} did not answer within 2 minutes`);
 }
 
 async function openInBrowser(base: string, ranks: number): Promise<void> {
@@ -134,17 +125,11 @@ async function run(): Promise<void> {
     if (!existsSync(standaloneServer)) throw new Error(`no production build at ${standaloneServer}: run \`npx tsx scripts/production-build.ts\` or set RANKSCOPE_BENCH_BUILD=1`);
     await withDemoDatabase(2, async ({ handle, server: postgres }) => {
       await createUser(handle.db, { ...user, role: "editor" }, systemActor);
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
-        stdio: ["ignore", "ignore", "inherit"],
-        env: { ...process.env, RANKSCOPE_STANDALONE_SERVER: standaloneServer, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), DATABASE_URL: postgres.url() },
-      });
+      const app = await serveApp(postgres.url());
       try {
-        await waitFor(`${base}/api/health`);
-        for (const ranks of sizes) await openInBrowser(base, ranks);
+        for (const ranks of sizes) await openInBrowser(app.base, ranks);
       } finally {
-        server.kill("SIGTERM");
+        app.stop();
       }
     });
   } finally {
