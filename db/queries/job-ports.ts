@@ -9,24 +9,22 @@ import { jobPortBindingsQuerySchema, jobPortFindingsQuerySchema, type JobPortBin
 import { notFound } from "@/lib/errors";
 import { jobPortBindingsPage, jobPortFindingsPage, jobPortSummary, type JobPortBinding, type JobPortFinding, type JobPortPage, type JobPortSummary } from "@/lib/ports/job-view";
 import type { JobPortCheck } from "@/lib/ports/report";
+import { SharedAnswers } from "@/lib/shared-answers";
 import type { Database } from "../client";
 import { jobPortCheck } from "./ports";
 
 interface Kept {
-  fingerprint: string;
-  at: number;
   live: boolean;
   check: JobPortCheck;
 }
 
 /**
  * A check depends on the clock too (a running job's lifetime ends "now"), so a kept one is also dropped after a
- * minute. Two jobs at most: a 131,072-rank check holds some 100 MB of bindings.
+ * minute. Two jobs at most: a 131,072-rank check holds some 100 MB of bindings (so no size is counted, only the
+ * entries). One computation per job at a time, shared by the callers who come meanwhile (lib/shared-answers.ts).
  */
 const KEEP_MS = 60_000;
-const KEEP_JOBS = 2;
-const kept = new Map<number, Kept>();
-const running = new Map<string, Promise<Kept>>();
+const kept = new SharedAnswers<Kept>({ maxEntries: 2 });
 
 /**
  * What the check reads, in one value: the live jobs of the job's cluster (ids and last writes), its port policy's
@@ -46,23 +44,11 @@ async function fingerprintOf(db: Database, jobId: number): Promise<{ fingerprint
 async function keptCheck(db: Database, jobId: number, now: number): Promise<Kept> {
   const current = await fingerprintOf(db, jobId);
   if (!current) throw notFound(`there is no job ${jobId}`);
-  const hit = kept.get(jobId);
-  if (hit && hit.fingerprint === current.fingerprint && now - hit.at < KEEP_MS) return hit;
-  const key = `${jobId}|${current.fingerprint}`;
-  let work = running.get(key);
-  if (!work) {
-    work = jobPortCheck(db, jobId, now).then((check) => ({ ...current, at: now, check }));
-    running.set(key, work);
-    void work
-      .then((entry) => {
-        kept.delete(jobId);
-        kept.set(jobId, entry);
-        while (kept.size > KEEP_JOBS) kept.delete(kept.keys().next().value!);
-      })
-      .catch(() => undefined)
-      .finally(() => running.delete(key));
-  }
-  return work;
+  return kept.get(String(jobId), () => current.fingerprint, async () => ({
+    value: { live: current.live, check: await jobPortCheck(db, jobId, now) },
+    size: 0,
+    maxAgeMs: KEEP_MS,
+  }));
 }
 
 /** `GET /api/v1/jobs/{id}/ports`. */
