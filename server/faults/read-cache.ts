@@ -2,7 +2,7 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { lagHintMs, isReplicaPool } from "@/db/read-database";
 import { SharedAnswers, type Computed } from "@/lib/shared-answers";
-import { readFor, readHeaders, writtenCookie } from "@/server/http/read-routing";
+import { carriesOwnWrite, readFor, readHeaders } from "@/server/http/read-routing";
 import { listeningToFaults, subscribeFaults } from "./notifications";
 
 /*
@@ -63,15 +63,13 @@ function answers<T>(): SharedAnswers<T> {
   return (globalForCache.rankscopeFaultAnswers ??= new SharedAnswers<unknown>()) as SharedAnswers<T>;
 }
 
-const ownWrite = (request: Request) => request.headers.get("cookie")?.includes(`${writtenCookie}=`) ?? false;
-
 /**
  * `compute` on `handle` (the database this request's read goes to), shared by callers asking for `key` of `cluster`
  * at the same revision. For values a route works on further (the open faults the topology and the health overlay share).
  */
 export function sharedFaultValue<T>(request: Request, cluster: string, key: string, handle: DatabaseHandle, compute: () => Promise<T>): Promise<T> {
   const revision = faultRevision(cluster);
-  if (revision === undefined || ownWrite(request)) return compute();
+  if (revision === undefined || carriesOwnWrite(request)) return compute();
   const source = isReplicaPool(handle.pool) ? "replica" : "primary";
   return answers<T>().get(`${source} ${key}`, () => revisionNow(cluster), async () => ({ value: await compute(), size: 0, maxAgeMs: source === "replica" ? lagHintMs : maxAgeMs }));
 }
@@ -94,7 +92,7 @@ export async function sharedFaultJson(request: Request, cluster: string, key: st
     const body = Buffer.from(JSON.stringify(value));
     return { value: { body, headers: readHeaders(read) }, size: body.length, maxAgeMs: read.source === "replica" ? lagHintMs : maxAgeMs };
   };
-  const answer = revision === undefined || ownWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, () => revisionNow(cluster), compute);
+  const answer = revision === undefined || carriesOwnWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, () => revisionNow(cluster), compute);
   return new Response(new Uint8Array(answer.body), { status: 200, headers: { ...answer.headers, "content-type": "application/json" } });
 }
 

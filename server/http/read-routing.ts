@@ -30,6 +30,9 @@ function writtenPosition(cookieHeader: string | null): string | null {
   return positionOf(part?.trim().slice(writtenCookie.length + 1));
 }
 
+/** Whether the request carries its own write's position: its reads must see that write (never a shared answer). */
+export const carriesOwnWrite = (request: Request): boolean => writtenPosition(request.headers.get("cookie")) !== null;
+
 /** Runs a heavy read for an API request on the replica or the primary (db/read-database.ts decides). */
 export function readFor<T>(request: Request, work: (handle: DatabaseHandle) => Promise<T>): Promise<ReadResult<T>> {
   return readRouter().run(writtenPosition(request.headers.get("cookie")), work);
