@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { recordAudit, type AuditActor } from "./audit";
+import { findCluster } from "./clusters";
 import type { Transaction } from "./inventory";
 import { enterBulkMode, leaveBulkMode } from "./inventory-bulk";
 
@@ -71,13 +72,10 @@ export interface ClusterLosses {
   rankTablesDetached: number;
 }
 
-async function lossesOf(db: Pick<Database, "execute">, idOrSlug: string, lock: boolean): Promise<ClusterLosses | null> {
-  const where = /^\d{1,9}$/.test(idOrSlug) ? sql`id = ${Number(idOrSlug)}` : sql`slug = ${idOrSlug}`;
-  const { rows } = await db.execute<{ id: number; slug: string; name: string }>(
-    sql`select id, slug, name from clusters where ${where} ${lock ? sql`for update` : sql``}`,
-  );
-  const cluster = rows[0];
-  if (!cluster) return null;
+async function lossesOf(db: Database | Transaction, idOrSlug: string, forUpdate: boolean): Promise<ClusterLosses | null> {
+  const found = await findCluster(db, idOrSlug, { forUpdate });
+  if (!found) return null;
+  const cluster = { id: found.id, slug: found.slug, name: found.name };
   const { rows: counts } = await db.execute<Record<"super_pods" | "servers" | "dies" | "jobs" | "fault_events" | "rank_tables", number>>(sql`
     select (select count(*)::int from super_pods where cluster_id = ${cluster.id}) as super_pods,
       (select count(*)::int from servers where cluster_id = ${cluster.id}) as servers,

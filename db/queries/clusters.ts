@@ -3,6 +3,7 @@ import { DomainError } from "@/lib/errors";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { Database } from "../client";
 import { clusters } from "../schema";
+import type { Transaction } from "./inventory";
 
 /**
  * The one cluster lookup: a cluster by numeric id or by slug, with the inventory revision its derived views (topology
@@ -16,10 +17,14 @@ const header = {
   inventoryRevision: clusters.inventoryRevision,
 };
 
-/** A cluster by id ("12") or slug; null when there is none. */
-export async function findCluster(db: Database, idOrSlug: string): Promise<ClusterHeader | null> {
+/**
+ * A cluster by id ("12") or slug; null when there is none. `forUpdate` (in a transaction) takes its row lock, which
+ * every writer of the cluster's inventory takes.
+ */
+export async function findCluster(db: Database | Transaction, idOrSlug: string, { forUpdate = false } = {}): Promise<ClusterHeader | null> {
   const where = /^\d{1,9}$/.test(idOrSlug) ? eq(clusters.id, Number(idOrSlug)) : eq(clusters.slug, idOrSlug);
-  const [row] = await db.select(header).from(clusters).where(where).limit(1);
+  const query = db.select(header).from(clusters).where(where).limit(1);
+  const [row] = forUpdate ? await query.for("update") : await query;
   return row ?? null;
 }
 
