@@ -11,15 +11,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { freePort } from "@/db/embedded";
 import { buildStandalone, standaloneServer } from "../production-build";
+import { median } from "./percentiles";
 
 export const BROWSER_RUNS = 5;
 /** The account the benches sign in with (created as a viewer in their database). */
 export const benchUser = { username: "bench_viewer", password: "bench-viewer-password" };
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {

@@ -10,13 +10,10 @@ import { insertCluster } from "@/db/queries/inventory";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
+import { median } from "./percentiles";
 
 const RUNS = 5;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 
 export const fabricBench: BenchSection = {
   name: "fabric",

@@ -19,15 +19,12 @@ import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { NodeKind } from "@/lib/topology/model";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
+import { median } from "./percentiles";
 
 const day = 86_400_000;
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const seconds = (n: number) => `${(n / 1000).toFixed(1)} s`;
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
   const began = performance.now();
   const result = await work();

@@ -10,6 +10,7 @@ import { portHosts, portJob } from "@/lib/ports/fixtures";
 import { planPorts } from "@/lib/ports/planner";
 import { defaultPortPolicy } from "@/lib/ports/policy";
 import type { BenchSection } from "./index";
+import { median } from "./percentiles";
 
 const RUNS = 5;
 const HOSTS = 1024;
@@ -29,10 +30,6 @@ function jobSet() {
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Wall time and this process's CPU time: on a shared machine the CPU time is the figure to compare. */
 function time<T>(work: () => T): { ms: number; cpuMs: number; result: T } {

@@ -18,9 +18,10 @@ import { insertCluster } from "@/db/queries/inventory";
 import { createUser } from "@/db/queries/users";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { lockCheckout } from "../e2e-lock";
-import { BROWSER_RUNS, benchUser, measureTopologyPages, median, ms, printBrowserFigures, signIn, startApp } from "./browser-topology";
+import { BROWSER_RUNS, benchUser, measureTopologyPages, ms, printBrowserFigures, signIn, startApp } from "./browser-topology";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
+import { median } from "./percentiles";
 
 const RUNS = BROWSER_RUNS;
 const user = benchUser;
