@@ -100,9 +100,9 @@ export const config = {
   // Requests to them without a body (their GETs and DELETEs, other methods) still come here, for the 405 shape.
   // A literal, as Next.js requires: server/auth/unproxied.test.ts holds both entries to streamedApiRoutes.
   matcher: [
-    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
+    "/((?!_next/static|_next/image|favicon.ico|icon.svg|api/v1/(?:jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+|/[^/]+/text)?|clusters/[^/]+/inventory(?:/preview)?)/?$).*)",
     {
-      source: "/api/v1/:streamed(jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+)?|clusters/[^/]+/inventory(?:/preview)?)",
+      source: "/api/v1/:streamed(jobs(?:/rings-config|/[^/]+/diagnoses)?|fault-events|rank-tables(?:/[^/]+|/[^/]+/text)?|clusters/[^/]+/inventory(?:/preview)?)",
       // Not Content-Length: clients send "Content-Length: 0" on a PUT or DELETE without a body, whose 405 is the proxy's.
       missing: [
         { type: "header", key: "content-type" },

@@ -125,6 +125,15 @@ const matrix: Record<string, Entry> = {
   "DELETE /api/v1/rank-tables/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newRankTable()) } }) },
   "GET /api/v1/rank-tables/[id]/export": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) }, query: "format=json" }) },
   "GET /api/v1/rank-tables/[id]/revisions": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
+  "GET /api/v1/rank-tables/[id]/text": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
+  "PUT /api/v1/rank-tables/[id]/text": {
+    permission: "write",
+    ok: 200,
+    call: async () => {
+      const current = await getRankTable(testDatabase().db, rankTableId);
+      return { params: { id: String(rankTableId) }, headers: { "if-match": `"${current!.revision}"`, "content-type": "application/json" }, body: rankTableText };
+    },
+  },
 
   "GET /api/v1/clusters/[id]/inventory/rank-table": { permission: "read", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" } }) },
   "POST /api/v1/clusters/[id]/inventory/preview": { permission: "write", ok: 200, call: () => ({ params: { id: "atlas-a2-demo" }, body: { text: a2RankTable } }) },

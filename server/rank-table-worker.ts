@@ -1,10 +1,11 @@
 import "server-only";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type ResourceLimits, type TransferListItem, Worker } from "node:worker_threads";
 import type { EncoderState } from "@/db/queries/inventory-rows";
-import { inventoryBodyLimit, rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { inventoryBodyLimit, rankTableBodyLimit, rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
-import { assertJsonType, readBytes } from "./http/body";
+import { assertJsonType, effectiveBodyLimit, payloadTooLarge, readBytes } from "./http/body";
 import { readRankTableBody, type RankTableBody, type RankTableBodyKind } from "./workers/rank-table-body";
+import type { StreamedText, TextChunk } from "./workers/rank-table-text";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "./workers/worker-pool";
 
 /**
@@ -25,17 +26,22 @@ export type RankTableJob =
   // The CLI's `cluster add --from DIR` (scripts/cli/commands/cluster.ts): one SuperPoD table's inventory, read while
   // the previous one is written.
   | { job: "inventory"; text: string }
+  // A save's raw text, streamed in on `port` (server/workers/rank-table-text.ts).
+  | { job: "text"; port: MessagePort }
   // The same, as the rows of its tables (db/queries/inventory-rows.ts), numbered on from `state`.
   | { job: "inventory-rows"; bytes: Uint8Array; state: EncoderState };
 
-const globalPool = globalThis as { rankTableWorkerPool?: WorkerPool };
+const globalPool = globalThis as { rankTableWorkerPool?: WorkerPool; rankTableTextPool?: WorkerPool };
+
+function spawn(resourceLimits: ResourceLimits): Worker {
+  return runsFromSource(import.meta.url)
+    ? sourceWorker(new URL("./workers/rank-table.worker.ts", import.meta.url), resourceLimits)
+    : new Worker(new URL("./workers/rank-table.worker.ts", import.meta.url), { resourceLimits });
+}
 
 function pool(): WorkerPool {
   return (globalPool.rankTableWorkerPool ??= new WorkerPool({
-    spawn: () =>
-      runsFromSource(import.meta.url)
-        ? sourceWorker(new URL("./workers/rank-table.worker.ts", import.meta.url))
-        : new Worker(new URL("./workers/rank-table.worker.ts", import.meta.url), { resourceLimits: workerResourceLimits }),
+    spawn: () => spawn(workerResourceLimits),
     maxQueued: 4,
     // A 128 MiB body (rankTableBodyLimit) is seconds of CPU: a 131,072-rank "2.0" save (108 MiB) took 5.3 s of CPU
     // and 15 s of wall time at load 5.7 on this 2-core machine (README, editor at scale); at the loads of 10-30 seen
@@ -46,8 +52,24 @@ function pool(): WorkerPool {
   }));
 }
 
-function runJob<T>(job: RankTableJob, transfer: ArrayBuffer[] = []): Promise<T> {
-  return pool().run<T>(job, transfer);
+/**
+ * The streamed saves' worker (PUT /rank-tables/{id}/text), one save at a time and one waiting. A 524,288-rank "2.0"
+ * table parsed is about 600 MB of heap and validating it takes the heap past 1.1 GB (measured), above the other
+ * jobs' 768 MB; 1,408 MB keeps the server (its request thread about 300-400 MB) under 2 GB (issue 21). Its minute of
+ * CPU at that size becomes several on a loaded machine, hence the longer timeout.
+ */
+function textPool(): WorkerPool {
+  return (globalPool.rankTableTextPool ??= new WorkerPool({
+    spawn: () => spawn({ ...workerResourceLimits, maxOldGenerationSizeMb: 1408 }),
+    maxQueued: 1,
+    timeoutMs: 600_000,
+    idleMs: 5_000,
+    label: "saving the rank table",
+  }));
+}
+
+function runJob<T>(job: RankTableJob, transfer: TransferListItem[] = []): Promise<T> {
+  return (job.job === "text" ? textPool() : pool()).run<T>(job, transfer);
 }
 
 /** The bytes as a buffer of their own (a body larger than Node's small-buffer pool already is one), to transfer. */
@@ -73,4 +95,62 @@ export async function rankTableBody<K extends RankTableBodyKind>(request: Reques
   if (bytes.byteLength <= inlineLimit) return readRankTableBody(kind, bytes);
   const job = owned(bytes);
   return runJob<RankTableBody<K>>({ job: "body", kind, bytes: job }, [job.buffer as ArrayBuffer]);
+}
+
+/** Body bytes sent to the worker and not yet parsed there, at most: the body waits in the socket, not in memory. */
+const inFlightLimit = 8 * 1024 * 1024;
+
+/**
+ * A save's table sent as its raw text (PUT /rank-tables/{id}/text), streamed into the worker as it arrives
+ * (server/workers/rank-table-text.ts) and answered as its canonical text gzipped with the summary: the body is never
+ * held whole on either thread, nor any text as one string. Past `rankTableTextLimit` a 413 (on the declared length
+ * before anything is read, or while reading); the worker's errors (not UTF-8, not JSON, too large for its heap) as
+ * rankTableBody gives them.
+ */
+export async function rankTableTextBody(request: Request): Promise<StreamedText> {
+  const limit = effectiveBodyLimit(request, rankTableTextLimit);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const { port1, port2 } = new MessageChannel();
+  const answer = runJob<StreamedText>({ job: "text", port: port2 }, [port2]);
+  let failed = false;
+  let inFlight = 0;
+  let wake: (() => void) | undefined;
+  const resume = () => {
+    wake?.();
+    wake = undefined;
+  };
+  answer.catch(() => {
+    failed = true;
+    resume();
+  });
+  port1.on("message", (parsed: number) => {
+    inFlight -= parsed;
+    if (inFlight <= inFlightLimit) resume();
+  });
+  const post = (chunk: TextChunk) => port1.postMessage(chunk, chunk instanceof Uint8Array ? [chunk.buffer as ArrayBuffer] : []);
+  const reader = request.body?.getReader();
+  let size = 0;
+  try {
+    while (reader && !failed) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw payloadTooLarge(limit);
+      // A chunk of its own memory (not a view into a shared pool) to transfer.
+      const chunk = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
+      inFlight += chunk.byteLength;
+      post(chunk);
+      if (inFlight > inFlightLimit && !failed) await new Promise<void>((resolve) => (wake = resolve));
+    }
+    if (!failed) post(null);
+    return await answer;
+  } catch (error) {
+    await reader?.cancel().catch(() => {});
+    post("abort");
+    await answer.catch(() => {});
+    throw error;
+  } finally {
+    port1.close();
+  }
 }

@@ -1,6 +1,9 @@
+import { gunzipSync } from "node:zlib";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import { canonicalize, type CanonicalTable } from "@/lib/rank-table-workspace/canonical";
+import type { ReportSummary } from "@/lib/rank-table-workspace/summary";
+import { rankTableDetailTextLimit } from "../schema/rank-table/constants";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
 import type { RankTableCreate, RankTableDetail, RankTableListItem, RankTableMetadata, RankTableUpdate, RevisionInfo } from "../schema/rank-table/validation";
@@ -8,6 +11,22 @@ import { recordAudit, type AuditActor } from "./audit";
 import { linkedHardwareFit } from "./rank-table-fit";
 
 const noRankTable = (id: number) => notFound(`there is no rank table ${id}`);
+
+/** A revision saved as a stream (PUT /rank-tables/{id}/text): its canonical text gzipped, that text's length in bytes. */
+export interface CompressedRevision {
+  gzip: Uint8Array;
+  textBytes: number;
+  summary: ReportSummary;
+}
+
+/** What a save stores: the canonical text, or (streamed) the text compressed. */
+export type StoredRevision = CanonicalTable | CompressedRevision;
+
+function storedColumns(stored: StoredRevision) {
+  return "text" in stored
+    ? { text: stored.text, textGzip: null, textBytes: null, summary: stored.summary }
+    : { text: null, textGzip: Buffer.from(stored.gzip.buffer, stored.gzip.byteOffset, stored.gzip.byteLength), textBytes: stored.textBytes, summary: stored.summary };
+}
 
 /** Inside the save's transaction: the conditional UPDATE matched no row. Turned into a revision_conflict outside it. */
 class StaleRevision extends Error {}
@@ -56,23 +75,47 @@ export async function listRankTables(db: Database): Promise<RankTableListItem[]>
 
 /**
  * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
- * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB.
+ * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB;
+ * null when the caller answers without it (a streamed save). A revision stored compressed is decoded when it is no
+ * longer than rankTableDetailTextLimit, else its text is left out (`largeText`; GET …/text streams it).
  */
-export async function getRankTable(db: Database, id: number, revision?: number, knownText?: string): Promise<RankTableDetail | undefined> {
+export async function getRankTable(db: Database, id: number, revision?: number, knownText?: string | null): Promise<RankTableDetail | undefined> {
   const [head] = await headQuery(db).where(eq(rankTables.id, id));
   if (!head) return undefined;
-  const text = knownText === undefined ? rankTableRevisions.text : sql<string>`''`;
+  const read = knownText === undefined;
   const [row] = await db
-    .select({ text, comment: rankTableRevisions.comment, summary: rankTableRevisions.summary, authorName: rankTableRevisions.authorName, createdAt: rankTableRevisions.createdAt })
+    .select({
+      text: read ? rankTableRevisions.text : sql<null>`null`,
+      textGzip: read ? sql<Buffer | null>`case when ${rankTableRevisions.textBytes} <= ${rankTableDetailTextLimit} then ${rankTableRevisions.textGzip} end` : sql<null>`null`,
+      textBytes: rankTableRevisions.textBytes,
+      comment: rankTableRevisions.comment,
+      summary: rankTableRevisions.summary,
+      authorName: rankTableRevisions.authorName,
+      createdAt: rankTableRevisions.createdAt,
+    })
     .from(rankTableRevisions)
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
-  if (knownText !== undefined) row.text = knownText;
+  const text = knownText ?? row.text ?? (row.textGzip ? gunzipSync(row.textGzip).toString("utf8") : undefined);
+  const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes ?? 0 } } : { text };
   const item = toListItem(head);
   const shown = revision === undefined || revision === head.revision
-    ? { ...item, text: row.text, comment: row.comment }
-    : { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), text: row.text, comment: row.comment };
+    ? { ...item, ...content, comment: row.comment }
+    : { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), ...content, comment: row.comment };
   return { ...shown, hardwareFit: await linkedHardwareFit(db, shown) };
+}
+
+/**
+ * The stored text of the current (or `revision`) revision for GET …/text: compressed (a streamed save) or plain.
+ * Undefined when there is no such table or revision.
+ */
+export async function storedRankTableText(db: Database, id: number, revision?: number): Promise<{ revision: number; text: string | null; gzip: Buffer | null } | undefined> {
+  const [row] = await db
+    .select({ revision: rankTableRevisions.revision, text: rankTableRevisions.text, gzip: rankTableRevisions.textGzip })
+    .from(rankTableRevisions)
+    .innerJoin(rankTables, eq(rankTables.id, rankTableRevisions.rankTableId))
+    .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? rankTables.revision)));
+  return row;
 }
 
 export async function listRevisions(db: Database, id: number): Promise<RevisionInfo[] | undefined> {
@@ -116,7 +159,7 @@ export async function createRankTable(db: Database, input: RankTableCreate, acto
     await checkCluster(tx, input.clusterId);
     const [created] = await tx.insert(rankTables).values({ name: input.name, clusterId: input.clusterId ?? null, revision: 1 }).returning({ id: rankTables.id });
     const tableId = created!.id;
-    await tx.insert(rankTableRevisions).values({ rankTableId: tableId, revision: 1, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
+    await tx.insert(rankTableRevisions).values({ rankTableId: tableId, revision: 1, ...storedColumns(canonical), comment: input.comment ?? "", ...author(actor) });
     await recordAudit(tx, {
       actor,
       action: "rank_table.create",
@@ -139,9 +182,9 @@ export async function updateRankTable(
   db: Database,
   id: number,
   expectedRevision: number,
-  input: RankTableUpdate,
+  input: Omit<RankTableUpdate, "text"> & { text?: string },
   actor: AuditActor,
-  canonical: CanonicalTable = canonicalize(input.text),
+  canonical: StoredRevision = canonicalize(input.text ?? ""),
 ): Promise<RankTableDetail> {
   const saved = await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
@@ -161,7 +204,7 @@ export async function updateRankTable(
       if (!before) throw noRankTable(id);
       throw new StaleRevision();
     }
-    await tx.insert(rankTableRevisions).values({ rankTableId: id, revision: updated.revision, text: canonical.text, comment: input.comment ?? "", summary: canonical.summary, ...author(actor) });
+    await tx.insert(rankTableRevisions).values({ rankTableId: id, revision: updated.revision, ...storedColumns(canonical), comment: input.comment ?? "", ...author(actor) });
     await recordAudit(tx, {
       actor,
       action: "rank_table.update",
@@ -172,18 +215,31 @@ export async function updateRankTable(
     });
     return updated.revision;
   }).catch(async (error: unknown) => {
-    if (error instanceof StaleRevision) {
-      const current = await getRankTable(db, id);
-      if (!current) throw noRankTable(id);
-      throw conflict(`the rank table was saved by someone else in between: revision ${current.revision} is current, not ${expectedRevision}`, {
-        code: "revision_conflict",
-        details: { expectedRevision, currentRevision: current.revision, current },
-      });
-    }
+    if (error instanceof StaleRevision) throw await revisionConflict(db, id, expectedRevision);
     throw error;
   });
   // The revision this save wrote, even when another save has followed it already.
-  return (await getRankTable(db, id, saved, canonical.text))!;
+  return (await getRankTable(db, id, saved, "text" in canonical ? canonical.text : null))!;
+}
+
+/** The 409 of a save that started from `expectedRevision` when another is current: details.current is the table now. */
+async function revisionConflict(db: Database, id: number, expectedRevision: number): Promise<Error> {
+  const current = await getRankTable(db, id);
+  if (!current) return noRankTable(id);
+  return conflict(`the rank table was saved by someone else in between: revision ${current.revision} is current, not ${expectedRevision}`, {
+    code: "revision_conflict",
+    details: { expectedRevision, currentRevision: current.revision, current },
+  });
+}
+
+/**
+ * A streamed save's check before its body is read (PUT …/text): 404 or the 409 updateRankTable would give, so a
+ * stale save of a large table is refused without its upload. The save itself checks again (another may come first).
+ */
+export async function assertCurrentRevision(db: Database, id: number, expectedRevision: number): Promise<void> {
+  const [head] = await db.select({ revision: rankTables.revision }).from(rankTables).where(eq(rankTables.id, id));
+  if (!head) throw noRankTable(id);
+  if (head.revision !== expectedRevision) throw await revisionConflict(db, id, expectedRevision);
 }
 
 /**

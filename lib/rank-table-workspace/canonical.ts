@@ -1,5 +1,7 @@
 import { invalid } from "../errors";
 import { parseRankTable, validateRankTable, writeRankTable } from "../rank-table";
+import type { JsonValue } from "../rank-table/model";
+import { rankTableParts } from "../rank-table/write-parts";
 import { unstorableJson } from "../text-safety";
 import { summarizeReport, type ReportSummary } from "./summary";
 
@@ -24,8 +26,22 @@ export function canonicalize(text: string): CanonicalTable {
     const issue = report.issues[0];
     throw invalid(`the rank table is not JSON${issue ? ` (${issue.line}:${issue.column}: ${issue.message})` : ""}`, { code: "unparseable_rank_table", details: { issues: report.issues } });
   }
-  const unstorable = unstorableJson(document.value, rankTableJsonLimits);
-  if (unstorable) throw invalid(`the rank table cannot be stored: ${unstorable}`, { code: "invalid_text" });
+  assertStorable(document.value);
   const canonical = writeRankTable(document.value);
   return { text: canonical, summary: summarizeReport(validateRankTable(document.value)) };
+}
+
+function assertStorable(value: JsonValue): void {
+  const unstorable = unstorableJson(value, rankTableJsonLimits);
+  if (unstorable) throw invalid(`the rank table cannot be stored: ${unstorable}`, { code: "invalid_text" });
+}
+
+/**
+ * canonicalize for a table parsed in pieces (lib/rank-table/stream-parse.ts): its summary, and its canonical text as
+ * pieces to be taken one at a time (lib/rank-table/write-parts.ts), never one string (issue 21: a 524,288-rank
+ * "2.0" table's text is longer than a string can be).
+ */
+export function canonicalParts(value: JsonValue): { summary: ReportSummary; parts: Iterable<string> } {
+  assertStorable(value);
+  return { summary: summarizeReport(validateRankTable(value)), parts: rankTableParts(value) };
 }

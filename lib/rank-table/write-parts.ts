@@ -15,13 +15,30 @@ import { writeRankTable } from "./write";
 export const WRITE_BATCH = 2048;
 
 export function writeRankTableParts(table: JsonValue, batch = WRITE_BATCH): string[] {
-  if (!isJsonObject(table)) return [writeRankTable(table)];
+  try {
+    return [...rankTableParts(table, batch)];
+  } catch (error) {
+    if (error instanceof UncutTable) return [writeRankTable(table)];
+    throw error;
+  }
+}
+
+/** A batch did not cut as the first ones did, after pieces were given: the table is to be written whole. */
+export class UncutTable extends Error {}
+
+/**
+ * The same pieces one at a time, so that only one is held (the server's streamed save gzips each as it comes).
+ * Throws UncutTable when a later batch does not cut (never seen: the check is a safety net).
+ */
+export function* rankTableParts(table: JsonValue, batch = WRITE_BATCH): Generator<string> {
+  const whole = () => [writeRankTable(table)];
+  if (!isJsonObject(table)) return yield* whole();
   let key: string | undefined;
   for (const member of Object.keys(table)) {
     const value = table[member];
     if (Array.isArray(value) && value.length > batch && (key === undefined || value.length > (table[key] as JsonValue[]).length)) key = member;
   }
-  if (key === undefined) return [writeRankTable(table)];
+  if (key === undefined) return yield* whole();
   const items = table[key] as JsonValue[];
   const withItems = (part: JsonValue[]) => {
     const copy = { ...table };
@@ -31,18 +48,17 @@ export function writeRankTableParts(table: JsonValue, batch = WRITE_BATCH): stri
   const empty = withItems([]);
   const marker = `${JSON.stringify(key)}: []`;
   const at = empty.indexOf(marker);
-  if (at < 0 || empty.indexOf(marker, at + 1) >= 0) return [writeRankTable(table)];
+  if (at < 0 || empty.indexOf(marker, at + 1) >= 0) return yield* whole();
   const before = `${empty.slice(0, at)}${JSON.stringify(key)}: [\n`;
   const closing = empty.slice(at + marker.length);
   // The indent of the array's closing bracket: the member's own.
   const indent = empty.slice(empty.lastIndexOf("\n", at) + 1, at);
   const after = `\n${indent}]${closing}`;
-  const parts = [before];
+  yield before;
   for (let from = 0; from < items.length; from += batch) {
     const text = withItems(items.slice(from, from + batch));
-    if (!text.startsWith(before) || !text.endsWith(after)) return [writeRankTable(table)];
-    parts.push(`${from === 0 ? "" : ",\n"}${text.slice(before.length, text.length - after.length)}`);
+    if (!text.startsWith(before) || !text.endsWith(after)) throw new UncutTable("the table cannot be written in parts");
+    yield `${from === 0 ? "" : ",\n"}${text.slice(before.length, text.length - after.length)}`;
   }
-  parts.push(after);
-  return parts;
+  yield after;
 }

@@ -1,6 +1,6 @@
 import { diagnosisBodyLimit, jobBodyLimit } from "@/db/schema/job/constants";
 import { maxBatchBytes, maxDeviceInfoBytes } from "@/db/schema/fault-event/constants";
-import { inventoryBodyLimit, rankTableBodyLimit } from "@/db/schema/rank-table/constants";
+import { inventoryBodyLimit, rankTableBodyLimit, rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { affinityBodyLimit, cpuLayoutBodyLimit } from "@/db/schema/server-cpu-layout/validation";
 
 /**
@@ -33,12 +33,13 @@ export const apiBodyLimits: Readonly<Record<string, number>> = {
   "POST /api/v1/jobs/rings-config": jobBodyLimit,
   "POST /api/v1/rank-tables": rankTableBodyLimit,
   "PUT /api/v1/rank-tables/[id]": rankTableBodyLimit,
+  "PUT /api/v1/rank-tables/[id]/text": rankTableTextLimit,
   "POST /api/v1/rank-tables/validate": rankTableBodyLimit,
 };
 
 /**
  * The API routes whose request bodies stream to their handler instead of passing proxy.ts: those that take bodies
- * larger than this (rank tables: 128 MiB, inventories and the jobs that carry tables: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
+ * larger than this (rank tables: 128 MiB, 1 GiB streamed as text, inventories and the jobs that carry tables: 32 MiB, fault-event batches: 16 MiB, diagnosis uploads:
  * 512 MiB). Next.js buffers the whole body of every request the proxy sees (and the handler then reads it again),
  * so a 16-32 MB body cost a buffered copy, its copy for the handler and several V8 collections of the external
  * memory they held, long enough to make /api/health wait over 100 ms (issue 13). proxy.ts `config.matcher` leaves

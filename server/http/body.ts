@@ -42,6 +42,11 @@ function binarySize(bytes: number): string {
   return `${Number.isInteger(size) ? size : size.toFixed(1)} ${unit}`;
 }
 
+/** The 413 of a body past `limit` bytes. */
+export function payloadTooLarge(limit: number): ApiError {
+  return new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes (${binarySize(limit)})`, { limit });
+}
+
 /**
  * The most a route may read of this request: its own `limit`, or less when the server's preload (scripts/body-limit.mjs)
  * stamped a smaller one; the preload ends a body one byte past its stamp, so a cut body always reads as too large.
@@ -59,7 +64,7 @@ export function effectiveBodyLimit(request: Request, limit: number): number {
  */
 export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
   const limit = effectiveBodyLimit(request, routeLimit);
-  const tooLarge = () => new ApiError(413, "payload_too_large", `the body is larger than ${limit} bytes (${binarySize(limit)})`, { limit });
+  const tooLarge = () => payloadTooLarge(limit);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) return new Uint8Array(0);

@@ -1,7 +1,8 @@
 /**
  * Worker-thread entry of server/rank-table-worker.ts: one rank-table job per message, off the request thread.
  * Bodies arrive as UTF-8 bytes (transferred, not copied) and are decoded here, so the request thread never holds
- * the decoded string. `validate`: the report of a table sent raw. `body`: a JSON body carrying a table, parsed and
+ * the decoded string. `validate`: the report of a table sent raw. `text`: a save's table
+ * streamed in on a port (./rank-table-text.ts), stored gzipped. `body`: a JSON body carrying a table, parsed and
  * checked here, with the table's canonical form or inventory (./rank-table-body.ts). `inventory`: the inventory a
  * table's text describes, with its findings (the CLI's import of one table per super pod). A DomainError (the table
  * cannot be stored) or a ZodError (the body has the wrong shape) goes back as its parts and is thrown again on the
@@ -15,6 +16,7 @@ import type { RankTableJob } from "@/server/rank-table-worker";
 // Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
 // bundle's import.meta.url as the source's, starts it from there through tsx, which resolves @/ from tsconfig.json.
 import { readRankTableBody } from "@/server/workers/rank-table-body";
+import { readTextStream } from "@/server/workers/rank-table-text";
 import { workerFailure, type WorkerAnswer } from "@/server/workers/worker-pool";
 
 function run(job: RankTableJob): unknown {
@@ -25,17 +27,20 @@ function run(job: RankTableJob): unknown {
       return readRankTableBody(job.kind, job.bytes);
     case "inventory":
       return inventoryFromRankTable(job.text);
+    case "text":
+      return readTextStream(job.port);
     case "inventory-rows":
       return inventoryRowsFromRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(job.bytes), job.state);
   }
 }
 
 parentPort!.on("message", (job: RankTableJob) => {
-  let answer: WorkerAnswer;
-  try {
-    answer = { ok: true, value: run(job) };
-  } catch (error) {
-    answer = workerFailure(error);
-  }
-  parentPort!.postMessage(answer);
+  // `text` answers when its stream has ended; the others at once.
+  void Promise.resolve()
+    .then(() => run(job))
+    .then(
+      (value): WorkerAnswer => ({ ok: true, value }),
+      (error: unknown) => workerFailure(error),
+    )
+    .then((answer) => parentPort!.postMessage(answer));
 });

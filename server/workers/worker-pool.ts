@@ -1,4 +1,4 @@
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import { Worker, type ResourceLimits, type TransferListItem } from "node:worker_threads";
 import { ZodError, type z } from "zod";
 import { DomainError, type DomainErrorKind } from "@/lib/errors";
 
@@ -35,7 +35,7 @@ export function workerFailure(error: unknown): WorkerAnswer {
 
 interface Job {
   message: unknown;
-  transfer: ArrayBuffer[];
+  transfer: TransferListItem[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -70,7 +70,7 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   /** Runs one job; rejects with a DomainError (too_many, too_large) when it cannot be done. */
-  run<T>(message: unknown, transfer: ArrayBuffer[] = []): Promise<T> {
+  run<T>(message: unknown, transfer: TransferListItem[] = []): Promise<T> {
     if (this.queue.length >= this.options.maxQueued) {
       return Promise.reject(
         new DomainError("too_many", `the server is busy ${this.options.label}s: retry in a moment`, { code: "busy", retryAfterSeconds: 1 }),

@@ -12,6 +12,16 @@
  */
 export const rankTableBodyLimit = 128 * 1024 * 1024;
 /**
+ * The largest table a streamed save (PUT /rank-tables/{id}/text: the raw text, read in parts in the worker and
+ * stored gzipped) takes: 1 GiB, above a 524,288-rank "2.0" table's canonical text (about 830 MiB).
+ */
+export const rankTableTextLimit = 1024 * 1024 * 1024;
+/**
+ * A revision stored compressed is answered inside the JSON detail (GET /rank-tables/{id}, the editor's page) only up
+ * to this length decoded; longer, its `text` is left out (`largeText`) and GET /rank-tables/{id}/text streams it.
+ */
+export const rankTableDetailTextLimit = 256 * 1024 * 1024;
+/**
  * A table read into an inventory (PUT /clusters/{id}/inventory and its preview) and a job's table (db/schema/job):
  * one SuperPoD's table (16,384 "1.0" ranks ≈ 5 MB); a SuperCluster is imported table by table (`rankscope cluster
  * add --from DIR`). Kept at 32 MiB: these bodies are worked on whole, the jobs' on the request thread.

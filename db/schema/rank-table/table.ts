@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, jsonb, pgTable, serial, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, customType, index, integer, jsonb, pgTable, serial, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { clusters } from "../cluster/table";
 import type { RevisionSummary } from "./validation";
 
@@ -25,6 +25,8 @@ export const rankTables = pgTable(
   ],
 );
 
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
 /** Every saved revision of a rank table, kept forever (restoring an old one adds a new revision). */
 export const rankTableRevisions = pgTable(
   "rank_table_revisions",
@@ -34,8 +36,15 @@ export const rankTableRevisions = pgTable(
       .notNull()
       .references(() => rankTables.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
-    /** The table in canonical form (writeRankTable). */
-    text: text("text").notNull(),
+    /** The table in canonical form (writeRankTable); null when it is stored compressed (`textGzip`). */
+    text: text("text"),
+    /**
+     * The canonical text gzipped, for a revision saved as a stream (PUT /rank-tables/{id}/text): a 524,288-rank "2.0"
+     * table's text (about 830 MiB) is longer than a JavaScript string can be, so it is written and stored in parts
+     * (issue 21). `textBytes` is its length decoded, known without decompressing it.
+     */
+    textGzip: bytea("text_gzip"),
+    textBytes: bigint("text_bytes", { mode: "number" }),
     comment: text("comment").notNull().default(""),
     /** user | token | system */
     authorType: text("author_type").notNull(),
@@ -45,5 +54,7 @@ export const rankTableRevisions = pgTable(
     /** Validation summary of `text` at save time: valid, counts per severity, version, mode, stats. */
     summary: jsonb("summary").$type<RevisionSummary>().notNull(),
   },
-  (t) => [unique("rank_table_revisions_table_revision").on(t.rankTableId, t.revision), index("rank_table_revisions_table_idx").on(t.rankTableId)],
+  (t) => [
+    check("rank_table_revisions_text_stored_once", sql`(${t.text} is null) <> (${t.textGzip} is null) and (${t.textGzip} is null) = (${t.textBytes} is null)`),
+    unique("rank_table_revisions_table_revision").on(t.rankTableId, t.revision), index("rank_table_revisions_table_idx").on(t.rankTableId)],
 );

@@ -58,6 +58,11 @@ export const rankTableMetadataSchema = z
   .refine((value) => value.name !== undefined || value.clusterId !== undefined, "nothing to change: send name or clusterId");
 export type RankTableMetadata = z.infer<typeof rankTableMetadataSchema>;
 
+/** PUT /rank-tables/{id}/text's query (the body is the table itself). */
+export const rankTableTextSaveQuerySchema = z.object({ comment: comment.optional() });
+/** GET /rank-tables/{id}/text's query. */
+export const rankTableTextQuerySchema = z.object({ revision: z.coerce.number().int().positive().optional() });
+
 export const exportQuerySchema = z.object({
   format: z.enum(exportFormats).default("json"),
   revision: z.coerce.number().int().positive().optional(),
@@ -96,7 +101,13 @@ export interface RankTableListItem {
 
 /** A rank table with the text of its current revision. */
 export interface RankTableDetail extends RankTableListItem {
+  /** Empty when `largeText` is set. */
   text: string;
+  /**
+   * Set when the revision's text is too long to answer as one string (rankTableDetailTextLimit): its length in bytes;
+   * GET /rank-tables/{id}/text streams it.
+   */
+  largeText?: { bytes: number };
   comment: string;
   /** CL001: the layout does not suit the linked cluster's chips (null when it does, or no cluster is linked). */
   hardwareFit: HardwareFitFinding | null;

@@ -43,7 +43,12 @@ export function detailResponse(detail: RankTableDetail, status = 200): NextRespo
  */
 export function savedResponse(request: Request, detail: RankTableDetail, status = 200): NextResponse {
   if (!/(?:^|[,;\s])return=minimal\b/i.test(request.headers.get("prefer") ?? "")) return detailResponse(detail, status);
-  const { text: _text, ...minimal } = detail;
+  return minimalResponse(detail, status);
+}
+
+/** The detail without its text (`Prefer: return=minimal`, and always for a streamed save: PUT …/text). */
+export function minimalResponse(detail: RankTableDetail, status = 200): NextResponse {
+  const { text: _text, largeText: _largeText, ...minimal } = detail;
   return NextResponse.json(minimal, { status, headers: { etag: etag(detail.revision), "preference-applied": "return=minimal", vary: "Prefer" } });
 }
 
