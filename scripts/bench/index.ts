@@ -12,6 +12,7 @@ import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
+import { rankTableStreamSaveBench } from "./rank-table-stream-save";
 import { rateLimitBench } from "./rate-limit";
 import { reportBench } from "./report";
 import { scaleBench } from "./scale";
@@ -26,6 +27,7 @@ export interface BenchSection {
 
 const SECTIONS: readonly BenchSection[] = [
   rankTableBench,
+  rankTableStreamSaveBench,
   topologyBench,
   editorBench,
   editorBrowserBench,
