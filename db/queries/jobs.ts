@@ -103,6 +103,7 @@ export async function createJob(handle: DatabaseHandle, input: JobCreate, actor:
   if (input.rankTableId !== undefined) {
     table = await getRankTable(handle.db, input.rankTableId, input.rankTableRevision);
     if (!table) throw invalid(`there is no rank table ${input.rankTableId}${input.rankTableRevision ? ` revision ${input.rankTableRevision}` : ""}`, { code: "unknown_rank_table" });
+    if (table.largeText) throw invalid(`rank table ${input.rankTableId} is too large to be read as one text (${table.largeText.bytes} bytes)`, { code: "invalid_rank_table" });
     text = table.text;
     source = "rank-table";
   }

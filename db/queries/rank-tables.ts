@@ -73,6 +73,14 @@ export async function listRankTables(db: Database): Promise<RankTableListItem[]>
   return rows.map(toListItem);
 }
 
+/** A revision's compressed text when it is short enough to be decoded into one string (rankTableDetailTextLimit). */
+export const decodableGzip = sql<Buffer | null>`case when ${rankTableRevisions.textBytes} <= ${rankTableDetailTextLimit} then ${rankTableRevisions.textGzip} end`;
+
+/** A revision's text from its `text` or its `decodableGzip`; undefined when it is too long to be one string. */
+export function revisionText(text: string | null, gzip: Buffer | null): string | undefined {
+  return text ?? (gzip ? gunzipSync(gzip).toString("utf8") : undefined);
+}
+
 /**
  * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
  * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB;
@@ -86,7 +94,7 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
   const [row] = await db
     .select({
       text: read ? rankTableRevisions.text : sql<null>`null`,
-      textGzip: read ? sql<Buffer | null>`case when ${rankTableRevisions.textBytes} <= ${rankTableDetailTextLimit} then ${rankTableRevisions.textGzip} end` : sql<null>`null`,
+      textGzip: read ? decodableGzip : sql<null>`null`,
       textBytes: rankTableRevisions.textBytes,
       comment: rankTableRevisions.comment,
       summary: rankTableRevisions.summary,
@@ -96,7 +104,7 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
     .from(rankTableRevisions)
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
-  const text = knownText ?? row.text ?? (row.textGzip ? gunzipSync(row.textGzip).toString("utf8") : undefined);
+  const text = knownText ?? revisionText(row.text, row.textGzip);
   const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes ?? 0 } } : { text };
   const item = toListItem(head);
   const shown = revision === undefined || revision === head.revision

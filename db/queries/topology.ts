@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type pg from "pg";
 import { DomainError } from "@/lib/errors";
 import type { ClusterSpec, DieRef, DieSpec, LinkSpec, NetLevelSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
@@ -10,10 +10,11 @@ import { buildTopologyIndex, indexFromSnapshot, type ClusterHeader, type Topolog
 import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
 import { ranksFromRankTable } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
-import { clusters } from "../schema";
+import { clusters, rankTableRevisions } from "../schema";
 import { recordAudit, type AuditActor } from "./audit";
 import { clusterFabricProfile } from "./fabric";
 import { withStoredFabric } from "./fabric-details";
+import { decodableGzip, revisionText } from "./rank-tables";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { clearInventory } from "./cluster-delete";
 import { insertInventory } from "./inventory";
@@ -305,12 +306,15 @@ export async function savedRankTables(db: Database, clusterId: number): Promise<
     cache.set(id, ranks); // most recently used last
   }
   if (missing.length > 0) {
-    const texts = await db.execute<{ id: string; text: string }>(
-      sql`select id, text from rank_table_revisions where id in (${sql.join(missing.map((id) => sql`${id}`), sql`, `)})`,
-    );
-    for (const row of texts.rows) {
+    const texts = await db
+      .select({ id: rankTableRevisions.id, text: rankTableRevisions.text, gzip: decodableGzip })
+      .from(rankTableRevisions)
+      .where(inArray(rankTableRevisions.id, missing));
+    for (const row of texts) {
       parsedRevisions++;
-      const ranks = ranksFromRankTable(row.text)?.ranks ?? new Map<string, number>();
+      // A revision too long to be one string (a streamed save of a SuperCluster's table) names no ranks here.
+      const text = revisionText(row.text, row.gzip);
+      const ranks = (text === undefined ? undefined : ranksFromRankTable(text)?.ranks) ?? new Map<string, number>();
       found.set(Number(row.id), ranks);
       cache.set(Number(row.id), ranks);
     }

@@ -7,8 +7,8 @@
  * (server/rank-table-worker.ts) in a heap of 768 MB (server/workers/worker-pool.ts), so the server stays under 2 GB
  * (issue 21). That heap sets the limit: a 135 MiB body (163,840 ranks) was saved, a 163 MiB one (196,608) ran out of
  * it (413 too_complex after the upload and seconds of CPU), so the limit stays below what was measured to fit.
- * A 524,288-rank table (434 MiB as a body; its canonical text longer than a JavaScript string can be) would need a
- * streamed parse and storage by parts (README, "Saving a large table").
+ * A 524,288-rank table (434 MiB as a body; its canonical text longer than a JavaScript string can be) is saved as
+ * its raw text through the streamed route instead (`rankTableTextLimit`; README, "Saving a large table").
  */
 export const rankTableBodyLimit = 128 * 1024 * 1024;
 /**
