@@ -17,6 +17,8 @@ export const GET = route<IdContext>("read", async ({ request, context }) => {
   const query = exportQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const detail = await getRankTable(appDatabase().db, id, query.revision);
   if (!detail) throw new ApiError(404, "not_found", query.revision ? `rank table ${id} has no revision ${query.revision}` : `there is no rank table ${id}`);
+  // A streamed save's revision too long to be one string: GET …/text sends it as stored.
+  if (detail.largeText) throw new ApiError(413, "text_too_large", `the revision's text is ${detail.largeText.bytes} bytes, too long to export here: GET /api/v1/rank-tables/${id}/text`, { bytes: detail.largeText.bytes });
   const headers: Record<string, string> = { etag: etag(detail.revision), "x-rank-table-revision": String(detail.revision) };
   if (query.format === "configmap") {
     const job = query.job?.trim() || detail.name;
