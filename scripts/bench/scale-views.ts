@@ -15,6 +15,7 @@ import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { loadTopologyView } from "@/db/queries/topology-view";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
 import type { TopologyLevel } from "@/lib/topology/model";
 import { rackIndex } from "@/lib/topology/racks";
@@ -45,12 +46,30 @@ const topologyView = (level: TopologyLevel, pick: (index: TopologyIndex) => stri
   },
 });
 
+/**
+ * A server view expanded `hops` hops (`topology?level=server&id=…&hops=…&via=…&from=…`, lib/topology/neighbourhood.ts):
+ * from the middle server, or from its middle die along the given kinds (none: every kind).
+ */
+const neighbourhood = (hops: number, options: { fromDie?: boolean; via?: readonly LinkKind[] } = {}): ScaleView => ({
+  name: `server ${hops} hops${options.fromDie ? " from a die" : ""}${options.via ? ` via ${options.via.join(",")}` : ""}`,
+  async request(handle, cluster, index) {
+    const server = middle(index.servers);
+    const from = options.fromDie ? index.die(server.firstRank + Math.floor(server.dieCount / 2)).id : null;
+    const load = await loadTopologyView(handle, cluster, "server", server.id, { hops, via: options.via ?? [], from });
+    return load.build();
+  },
+});
+
 export const scaleViews: ScaleView[] = [
   topologyView("cluster", () => null),
   topologyView("superpod", (index) => middle(index.pods).id, hasPods),
   // A rack opened from a super pod (or plain cluster) drawn by rack: its servers.
   topologyView("rack", (index) => middle(racks(index)).id, (index) => racks(index).length > 0),
   topologyView("server", (index) => middle(index.servers).id),
+  neighbourhood(1),
+  neighbourhood(3),
+  neighbourhood(2, { fromDie: true }),
+  neighbourhood(3, { fromDie: true, via: ["roce", "net-layer-0"] }),
   {
     name: "details (die)",
     // GET /api/v1/clusters/{id}/topology/node?kind=die&id=… (the details panel).

@@ -22,7 +22,7 @@ import { reevaluateSeries } from "./judgement";
 import type { FaultNotice, PreparedEvent } from "./model";
 import { lockSeries } from "./series-locks";
 import { getFaultSettings } from "./settings";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { dieOf, loadTargetIndex, type TargetIndex } from "./target-index";
 
 /**
  * The snapshot's cluster (not_found, 404) or node (invalid, 422) is not in the inventory; the code says which and
@@ -128,7 +128,7 @@ export async function ingestDeviceInfo(
     );
     const snapshotMs = snapshot.updateTime * 1000;
     const chipEvents: PreparedEvent[] = diff.open.map((fault, i) => {
-      const die = fault.deviceId === null ? undefined : index.dies.get(`${server.ref}/${fault.deviceId}`);
+      const die = fault.deviceId === null ? undefined : dieOf(server, fault.deviceId);
       if (!die) warn(faultProblem("not_a_die", { npu: quoted(fault.npuName), server: server.serverId }));
       const target = die
         ? { kind: "die" as const, serverId: server.serverId, deviceId: fault.deviceId }

@@ -11,7 +11,7 @@ import type { FaultEventInput } from "../../schema/fault-event/validation";
 import { findCluster } from "../clusters";
 import type { ItemResult, PreparedEnd, PreparedEvent } from "./model";
 import { getFaultSettings, type FaultSettings } from "./settings";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { dieOf, hasNpu, loadTargetIndex, type TargetIndex } from "./target-index";
 
 /* Input resolution: each item of a batch validated, its cluster and target resolved, its id derived. */
 
@@ -43,20 +43,20 @@ function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Om
   let peerDeviceRef: number | null = null;
   const target: FaultTarget = { kind, superPodId, serverId: server?.serverId ?? null };
   if (server && input.die !== undefined) {
-    const die = index.dies.get(`${server.ref}/${input.die}`);
+    const die = dieOf(server, input.die);
     if (!die) throw unknownTarget("unknown_die", { server: server.serverId, die: input.die }, "target.die");
     deviceRef = die.ref;
     npuIndex = die.npuIndex;
     kind = "die";
     target.deviceId = input.die;
   } else if (server && input.npu !== undefined) {
-    if (!index.npus.has(`${server.ref}/${input.npu}`)) throw unknownTarget("unknown_npu", { server: server.serverId, npu: input.npu }, "target.npu");
+    if (!hasNpu(server, input.npu)) throw unknownTarget("unknown_npu", { server: server.serverId, npu: input.npu }, "target.npu");
     kind = "npu";
     target.npuIndex = input.npu;
   }
   if (input.peer) {
     const peerServer = index.servers.get(input.peer.server);
-    const peer = peerServer ? index.dies.get(`${peerServer.ref}/${input.peer.die}`) : undefined;
+    const peer = peerServer ? dieOf(peerServer, input.peer.die) : undefined;
     if (!peer) throw unknownTarget("unknown_peer", { server: input.peer.server, die: input.peer.die }, "target.peer");
     peerDeviceRef = peer.ref;
     kind = "link";

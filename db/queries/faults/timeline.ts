@@ -8,7 +8,7 @@ import type { TimelineQuery } from "../../schema/fault-event/validation";
 import { refreshOpenEscalations } from "./health";
 import { jobAtEventJoin, jobFilterClause } from "./job-filter";
 import { ceilTo, hourMs, outsideRollups, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { deviceIdOfRef, loadTargetIndex, type TargetIndex } from "./target-index";
 
 interface Filters {
   clause: string;
@@ -19,11 +19,7 @@ interface Filters {
 function targetFilterIn(index: TargetIndex, text: string): TargetFilter {
   return targetFilterOf(text, (serverId) => {
     const server = index.servers.get(serverId);
-    if (!server) return undefined;
-    const prefix = `${server.ref}/`;
-    const inServer = (keys: Iterable<string>) =>
-      [...keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(prefix.length))).sort((a, b) => a - b);
-    return { npuIndexes: inServer(index.npus), deviceIds: inServer(index.dies.keys()) };
+    return server && { npuIndexes: [...server.npuIndexes], deviceIds: [...server.deviceIds] };
   });
 }
 
@@ -156,31 +152,35 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
     buckets.set(at, bucket);
   }
   const podIds = new Map([...index.superPods].map(([id, ref]) => [ref, id]));
-  const events: TimelineEvent[] = rows.rows.map((r) => ({
-    id: r.id,
-    targetKind: r.target_kind,
-    targetKey: r.target_key,
-    superPodId: r.super_pod_ref === null ? null : (podIds.get(r.super_pod_ref) ?? null),
-    serverId: r.server_ref === null ? null : (index.serversByRef.get(r.server_ref)?.serverId ?? null),
-    deviceId: r.device_ref === null ? null : (index.deviceIdByRef.get(r.device_ref) ?? null),
-    npuIndex: r.npu_index,
-    planeKey: r.plane_key,
-    kind: r.kind,
-    source: r.source,
-    code: r.code,
-    phase: r.phase,
-    reportedLevel: r.reported_level,
-    level: r.level,
-    rule: r.rule,
-    ruleAt: r.rule_at,
-    releaseAt: r.release_at,
-    episodeId: r.episode_id,
-    beganAt: r.began_at,
-    endedAt: r.ended_at,
-    job: r.job,
-    rank: r.rank,
-    message: r.message,
-  }));
+  const events: TimelineEvent[] = rows.rows.map((r) => {
+    const server = r.server_ref === null ? undefined : index.serversByRef.get(r.server_ref);
+    return {
+      id: r.id,
+      targetKind: r.target_kind,
+      targetKey: r.target_key,
+      superPodId: r.super_pod_ref === null ? null : (podIds.get(r.super_pod_ref) ?? null),
+      serverId: server?.serverId ?? null,
+      // A die's event has its server's ref too (prepare.ts sets both).
+      deviceId: r.device_ref === null || !server ? null : deviceIdOfRef(server, r.device_ref),
+      npuIndex: r.npu_index,
+      planeKey: r.plane_key,
+      kind: r.kind,
+      source: r.source,
+      code: r.code,
+      phase: r.phase,
+      reportedLevel: r.reported_level,
+      level: r.level,
+      rule: r.rule,
+      ruleAt: r.rule_at,
+      releaseAt: r.release_at,
+      episodeId: r.episode_id,
+      beganAt: r.began_at,
+      endedAt: r.ended_at,
+      job: r.job,
+      rank: r.rank,
+      message: r.message,
+    };
+  });
   events.sort((a, b) => a.beganAt - b.beganAt || a.id.localeCompare(b.id));
   return {
     cluster: { id: cluster.id, slug: cluster.slug, name: cluster.name },
