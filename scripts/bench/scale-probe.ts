@@ -48,6 +48,7 @@ try {
 
   for (const view of [...scaleViews, ...pageViews, ...jobViews]) {
     if (view.applies && !view.applies(index)) continue;
+    const rssBefore = mb();
     const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
     const warm: number[] = [];
     const warmCpu: number[] = [];
@@ -62,6 +63,9 @@ try {
     // This process's CPU (not PostgreSQL's): what the server itself spends, less bent by the machine's load.
     figures[`view ${view.name}: warm CPU of the server, median (ms)`] = median(warmCpu);
     figures[`view ${view.name}: body (KB)`] = body.length / 1024;
+    // What the server's memory grew by over the view's requests (what it keeps and what it allocated), when it did.
+    const grown = mb() - rssBefore;
+    if (grown >= 10) figures[`view ${view.name}: server RSS growth (MB)`] = grown;
   }
   figures["indexes built (must be 1)"] = builtIndexCount();
   figures["server RSS at end (MB)"] = mb();

@@ -11,7 +11,7 @@ import type { FaultEventInput } from "../../schema/fault-event/validation";
 import { findCluster } from "../clusters";
 import type { ItemResult, PreparedEnd, PreparedEvent } from "./model";
 import { getFaultSettings, type FaultSettings } from "./settings";
-import { dieOf, hasNpu, loadTargetIndex, type TargetIndex } from "./target-index";
+import { dieOf, hasNpu, loadServerDies, loadTargetIndex, type TargetIndex } from "./target-index";
 
 /* Input resolution: each item of a batch validated, its cluster and target resolved, its id derived. */
 
@@ -109,6 +109,12 @@ export async function prepareBatch(
     return null;
   });
   const contexts = await clusterContexts(handle, new Set(parsed.flatMap((p) => (p ? [p.cluster] : []))));
+  // The dies of the servers the batch names, for the events on a die, an NPU or a link.
+  for (const [slug, context] of contexts) {
+    if (!context) continue;
+    const named = parsed.flatMap((p) => (p?.cluster === slug ? [p.target.server, p.target.peer?.server] : []));
+    await loadServerDies(handle.pool, named.map((server) => (server === undefined ? undefined : context.index.servers.get(server))));
+  }
   const events: PreparedEvent[] = [];
   const ends: PreparedEnd[] = [];
   parsed.forEach((input, index) => {

@@ -3,10 +3,20 @@ import type { ClusterHeader } from "@/lib/topology/inventory-index";
 
 /*
  * Inventory lookup: super pod id → ref, server id → refs, (server, device id) → die. Cached per inventory revision.
- * A server's dies are columns on its entry, not an object or a map key per die: at 524,288 dies a map per die took
- * about 2 s to build on the first timeline request and held hundreds of MB (scripts/bench/scale.ts), and filtering
- * the timeline by a server scanned every die's key.
+ * The index holds the servers; a server's dies and NPUs are read when a request first needs them (loadServerDies)
+ * and kept on its entry as columns. Reading every die up front took 1.9 s on the first timeline request at 524,288
+ * dies and 5 s at 1,048,576 (the read alone 1.3 s in PostgreSQL), and held an object and a map key per die
+ * (scripts/bench/scale.ts); filtering the timeline by a server scanned every die's key.
  */
+
+interface ServerDies {
+  /** The server's dies in device id order: each one's device id, row id and NPU index. */
+  deviceIds: Int32Array;
+  dieRefs: Int32Array;
+  dieNpuIndexes: Int32Array;
+  /** Its NPUs' indexes, ascending. */
+  npuIndexes: Int32Array;
+}
 
 interface ServerEntry {
   ref: number;
@@ -16,12 +26,8 @@ interface ServerEntry {
   hostIp: string | null;
   /** Index of the server inside its super pod (A3 ServerIndex), in inventory order. */
   podIndex: number;
-  /** Its dies in device id order: each one's device id, row id and NPU index. */
-  deviceIds: Int32Array;
-  dieRefs: Int32Array;
-  dieNpuIndexes: Int32Array;
-  /** Its NPUs' indexes, ascending. */
-  npuIndexes: Int32Array;
+  /** Set by loadServerDies. */
+  dies?: ServerDies;
 }
 
 export interface TargetIndex {
@@ -33,42 +39,71 @@ export interface TargetIndex {
   serversByHost: Map<string, ServerEntry>;
 }
 
-/** The server's die of `deviceId` (its row id and NPU index), if it has one. */
-export function dieOf(server: ServerEntry, deviceId: number): { ref: number; npuIndex: number } | undefined {
-  const at = server.deviceIds.indexOf(deviceId);
-  return at < 0 ? undefined : { ref: server.dieRefs[at]!, npuIndex: server.dieNpuIndexes[at]! };
+function diesOf(server: ServerEntry): ServerDies {
+  if (!server.dies) throw new Error(`the dies of ${server.serverId} were not loaded (loadServerDies)`);
+  return server.dies;
 }
 
-export const hasNpu = (server: ServerEntry, npuIndex: number): boolean => server.npuIndexes.includes(npuIndex);
+/** The server's die of `deviceId` (its row id and NPU index), if it has one. Its dies must be loaded. */
+export function dieOf(server: ServerEntry, deviceId: number): { ref: number; npuIndex: number } | undefined {
+  const dies = diesOf(server);
+  const at = dies.deviceIds.indexOf(deviceId);
+  return at < 0 ? undefined : { ref: dies.dieRefs[at]!, npuIndex: dies.dieNpuIndexes[at]! };
+}
 
-/** The device id of the server's die with row id `ref`: the timeline names each event's die by it. */
-export function deviceIdOfRef(server: ServerEntry, ref: number): number | null {
-  const at = server.dieRefs.indexOf(ref);
-  return at < 0 ? null : server.deviceIds[at]!;
+export const hasNpu = (server: ServerEntry, npuIndex: number): boolean => diesOf(server).npuIndexes.includes(npuIndex);
+
+/** What the inventory knows of a server, for naming the targets inside it (lib/faults/target-filter.ts). */
+export function serverTargets(server: ServerEntry): { npuIndexes: number[]; deviceIds: number[] } {
+  const dies = diesOf(server);
+  return { npuIndexes: [...dies.npuIndexes], deviceIds: [...dies.deviceIds] };
+}
+
+/** Reads the dies and NPUs of the given servers that are not loaded yet (one query for them all). */
+export async function loadServerDies(pool: pg.Pool | pg.PoolClient, servers: Iterable<ServerEntry | undefined>): Promise<void> {
+  const wanted = [...new Set(servers)].filter((server): server is ServerEntry => server !== undefined && server.dies === undefined);
+  if (wanted.length === 0) return;
+  const refs = wanted.map((server) => server.ref);
+  const [dies, npus] = await Promise.all([
+    pool.query<{ server_ref: number; id: number; device_id: number; npu_index: number }>(
+      `select d.server_ref, d.id, d.device_id, n.npu_index from devices d join npus n on n.id = d.npu_ref
+       where d.server_ref = any($1::int[]) order by d.server_ref, d.device_id`,
+      [refs],
+    ),
+    pool.query<{ server_ref: number; npu_index: number }>("select server_ref, npu_index from npus where server_ref = any($1::int[]) order by server_ref, npu_index", [refs]),
+  ]);
+  const byServer = <Row extends { server_ref: number }>(rows: Row[]) => {
+    const grouped = new Map<number, Row[]>();
+    for (const row of rows) {
+      const list = grouped.get(row.server_ref);
+      if (list) list.push(row);
+      else grouped.set(row.server_ref, [row]);
+    }
+    return grouped;
+  };
+  const diesByRef = byServer(dies.rows);
+  const npusByRef = byServer(npus.rows);
+  for (const server of wanted) {
+    const rows = diesByRef.get(server.ref) ?? [];
+    server.dies = {
+      deviceIds: Int32Array.from(rows, (row) => row.device_id),
+      dieRefs: Int32Array.from(rows, (row) => row.id),
+      dieNpuIndexes: Int32Array.from(rows, (row) => row.npu_index),
+      npuIndexes: Int32Array.from(npusByRef.get(server.ref) ?? [], (row) => row.npu_index),
+    };
+  }
 }
 
 /** By cluster id; an entry is used while the cluster's inventory revision is the one it was built from. */
 const indexCache = new Map<number, TargetIndex>();
 
-/** A comma-separated list of integers (string_agg's answer) as a column. */
-const column = (text: string | null) => (text ? Int32Array.from(text.split(","), Number) : new Int32Array(0));
-
 export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: ClusterHeader): Promise<TargetIndex> {
   const cached = indexCache.get(cluster.id);
   if (cached && cached.revision === cluster.inventoryRevision) return cached;
-  // One row per server, its dies and NPUs aggregated into text (one string a column): half a million rows through
-  // the driver cost more than the aggregation.
   const [pods, servers] = await Promise.all([
     pool.query<{ id: number; super_pod_id: string }>("select id, super_pod_id from super_pods where cluster_id = $1", [cluster.id]),
-    pool.query<{ id: number; server_id: string; super_pod_ref: number | null; host_ip: string | null; device_ids: string | null; die_refs: string | null; die_npus: string | null; npus: string | null }>(
-      `select s.id, s.server_id, s.super_pod_ref, host(s.host_ip) as host_ip, d.device_ids, d.die_refs, d.die_npus,
-         (select string_agg(n.npu_index::text, ',' order by n.npu_index) from npus n where n.server_ref = s.id) as npus
-       from servers s left join lateral (
-         select string_agg(d.device_id::text, ',' order by d.device_id) as device_ids, string_agg(d.id::text, ',' order by d.device_id) as die_refs,
-           string_agg(n.npu_index::text, ',' order by d.device_id) as die_npus
-         from devices d join npus n on n.id = d.npu_ref where d.server_ref = s.id
-       ) d on true
-       where s.cluster_id = $1 order by s.position, s.id`,
+    pool.query<{ id: number; server_id: string; super_pod_ref: number | null; host_ip: string | null }>(
+      "select id, server_id, super_pod_ref, host(host_ip) as host_ip from servers where cluster_id = $1 order by position, id",
       [cluster.id],
     ),
   ]);
@@ -91,10 +126,6 @@ export async function loadTargetIndex(pool: pg.Pool | pg.PoolClient, cluster: Cl
       superPodId: s.super_pod_ref === null ? null : (podById.get(s.super_pod_ref) ?? null),
       hostIp: s.host_ip,
       podIndex,
-      deviceIds: column(s.device_ids),
-      dieRefs: column(s.die_refs),
-      dieNpuIndexes: column(s.die_npus),
-      npuIndexes: column(s.npus),
     };
     index.servers.set(s.server_id, entry);
     index.serversByRef.set(s.id, entry);
