@@ -38,6 +38,7 @@ import { systemActor } from "@/db/queries/audit";
 import { createUser } from "@/db/queries/users";
 import { adminQuery, withDatabase } from "@/test/urls";
 import { lockCheckout } from "../e2e-lock";
+import { descendantsUsage } from "../proc-stats";
 import { benchUser, measureTopologyPages, signIn, startApp, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { SCALE_JOB_NAME } from "./scale-views";
@@ -103,7 +104,7 @@ const runBrowser = process.env.SCALE_BROWSER !== "0";
 const browserRuns = Number(process.env.SCALE_BROWSER_RUNS ?? 3);
 
 /** The app served on the run's database, with the bench user, started for the first cluster the browser opens. */
-async function appOn(url: string): Promise<{ base: string; cookie: string; stop: () => void }> {
+async function appOn(url: string): Promise<{ base: string; pid: number; cookie: string; stop: () => void }> {
   const handle = connectDatabase(url, { max: 1 });
   try {
     await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor);
@@ -329,6 +330,8 @@ export const scaleBench: BenchSection = {
           putOf(`Chromium ${figure.label}: longest task while zooming, max (ms)`, figure.zoomMax);
           worst.push(`- ${npus} NPUs, ${kind.name}, ${figure.label}: ${figure.worst}`);
         }
+        // One app server serves every cluster of the run: its memory holds each one browsed so far (their indexes).
+        putOf("app server RSS after the pages, every cluster so far (MB)", Math.round((await descendantsUsage(app.pid)).rssBytes / 2 ** 20));
         say(`opened in Chromium (${browserRuns} runs a page)`);
       }
       if (runEnd) {
