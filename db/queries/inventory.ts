@@ -5,6 +5,7 @@ import type { Database } from "../client";
 import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
+import { analyzeInventoryTables } from "./inventory-bulk";
 import { encodeInventoryRows, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
 import { storeInventorySnapshot } from "./inventory-snapshot";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
@@ -74,6 +75,7 @@ export async function insertClusterFromRows(
     if (mode === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
     const counts = await writer.finish();
     await rebuildFabric(tx, clusterId);
+    await analyzeInventoryTables(tx, counts.devices);
     // The topology index's compact form, so the first view after the import needs no million-row read.
     await storeInventorySnapshot(tx, clusterId);
     await then?.(tx, clusterId, counts);
@@ -97,6 +99,7 @@ export async function insertInventory(
   await writer.addPart(spec);
   const counts = await writer.finish();
   await rebuildFabric(tx, clusterId);
+  await analyzeInventoryTables(tx, counts.devices);
   return counts;
 }
 

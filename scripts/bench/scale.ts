@@ -299,7 +299,8 @@ export const scaleBench: BenchSection = {
         putOf("import: wall (s)", imported.ms / 1000);
         putOf("import: CPU of the CLI, user + sys (s)", imported.cpuS);
         putOf("import: CPU of PostgreSQL for the database (s)", pgCpuS);
-        putOf(`import: peak RSS, ${kind.importHeapMb(npus)} MB old space (MB)`, imported.peakMb);
+        putOf("import: peak RSS (MB)", imported.peakMb);
+        putOf("import: old space allowed (MB)", kind.importHeapMb(npus));
         putOf("import: load average (1 min) at its end", Number(load()));
         say(
           `${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load before ${loadBefore})`,

@@ -1,0 +1,12 @@
+import { connectDatabase } from "@/db/client";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { viewFabricOf } from "@/db/queries/fabric";
+import { faultHealthSnapshot } from "@/db/queries/faults";
+const handle = connectDatabase(process.argv[2]!, { max: 4 });
+const cluster = await getClusterOrThrow(handle.db, process.argv[3]!);
+const t = async (name: string, f: () => Promise<unknown>) => { for (let i = 0; i < 4; i++) { const s = performance.now(); await f(); console.log(name, (performance.now() - s).toFixed(1)); } };
+await t("health", () => faultHealthSnapshot(handle.pool, cluster.id));
+await t("fabric pod", () => viewFabricOf(handle.db, cluster.id, "superpod", "300"));
+await t("fabric server", () => viewFabricOf(handle.db, cluster.id, "server", "sp300-node064"));
+await t("fabric cluster", () => viewFabricOf(handle.db, cluster.id, "cluster", null));
+await handle.pool.end();
