@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ClusterSummary } from "../schema/cluster/validation";
+import type { InventoryCounts } from "../schema";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
 import { DomainError } from "@/lib/errors";
@@ -116,7 +117,20 @@ export async function listClusterSummaries(db: Database): Promise<ClusterSummary
   const heads = await db.execute<{ id: number; slug: string; name: string; mode: ClusterSummary["mode"]; revision: number }>(
     sql`select id, slug, name, mode, inventory_revision as revision from clusters order by id`,
   );
-  const stale = heads.rows.filter((head) => summaryCache.get(head.id)?.revision !== head.revision).map((head) => head.id);
+  let stale = heads.rows.filter((head) => summaryCache.get(head.id)?.revision !== head.revision).map((head) => head.id);
+  if (stale.length > 0) {
+    // Counted when the inventory was written (storeInventorySnapshot), for the revision it was written at.
+    const stored = await db.execute<{ id: number; revision: number; counts: InventoryCounts }>(
+      sql`select cluster_id as id, inventory_revision as revision, counts from inventory_snapshots
+          where cluster_id = any(${`{${stale.join(",")}}`}::int[]) and counts is not null`,
+    );
+    const headOf = new Map(heads.rows.map((head) => [head.id, head]));
+    for (const row of stored.rows) {
+      const head = headOf.get(row.id)!;
+      if (row.revision === head.revision) summaryCache.set(row.id, { revision: row.revision, summary: { id: row.id, slug: head.slug, name: head.name, mode: head.mode, ...row.counts } });
+    }
+    stale = stale.filter((id) => summaryCache.get(id)?.revision !== headOf.get(id)!.revision);
+  }
   if (stale.length > 0) {
     const result = await db.execute<{
       id: number;
