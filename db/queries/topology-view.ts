@@ -75,9 +75,9 @@ async function jobVersion(handle: DatabaseHandle, clusterId: number, jobId: numb
 
 /**
  * The job's dies as the index's ranks, kept per job while its version and the inventory revision hold (a placement
- * names dies by id, which the next revision may number otherwise): reading and looking up 100,000 die ids was most of
- * a job overlay's 757 ms at 131,072 NPUs (issue 21). 1.1 MB at 524,288 NPUs (a byte per die and the job's ranks);
- * eight jobs at most.
+ * names dies by id, which the next revision may number otherwise): reading and looking up 100,000 die ids on every request was
+ * most of a job overlay's 264–351 ms warm at 131,072 NPUs (issue 21; now 58–136 ms, what the view alone costs). 1.4 MB
+ * at 524,288 NPUs (a byte per die and the job's ranks); eight jobs at most.
  */
 const keptDieSets = new SharedAnswers<JobDieSet>({ maxEntries: 8 });
 
