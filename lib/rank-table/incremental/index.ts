@@ -25,9 +25,15 @@ import { ViewReader } from "../table-view";
 import { validateRankTable, type ValidateOptions } from "../validate";
 import { A5State } from "./a5-state";
 import { scratchFindings } from "./tally";
+import { V1State } from "./v1-state";
 
 /** How the last `validate` worked: "unchanged" (same table), "incremental", or "full". */
 export type ValidationRun = "unchanged" | "incremental" | "full";
+
+/** The layouts checkTable checks by their own rules (the legacy template, look-alike formats), never incrementally. */
+function isV1Root(root: JsonObject): boolean {
+  return !isLegacyLayout(root) && otherFormatOf(root) === undefined;
+}
 
 /** The same test checkTable makes before it checks a table as "2.0". */
 function isA5Root(root: JsonObject): boolean {
@@ -37,8 +43,8 @@ function isA5Root(root: JsonObject): boolean {
 
 export class IncrementalValidator {
   private table: JsonValue | undefined = undefined;
-  private state: A5State | undefined;
-  /** The last full report of a table that is not "2.0", with the options it was made with. */
+  private state: A5State | V1State | undefined;
+  /** The last full report of a table checked neither way, with the options it was made with. */
   private full: { report: ValidationReport; options: ValidateOptions } | undefined;
   lastRun: ValidationRun = "full";
 
@@ -58,7 +64,7 @@ export class IncrementalValidator {
     if (this.state?.update(table)) return "incremental";
     // Dropped before the new one is built: the old indexes need not stay in memory beside the new ones.
     this.state = undefined;
-    this.state = A5State.build(table, isA5Root);
+    this.state = A5State.build(table, isA5Root) ?? V1State.build(table, isV1Root);
     this.full = undefined;
     return "full";
   }
