@@ -80,8 +80,8 @@ function copyDevice(table: JsonObject, edit: DeviceCopy): JsonValue {
 }
 
 export function applyV1Edit(table: JsonValue, edit: V1Edit): JsonValue {
-  if (edit.type === "servers" || edit.type === "pods") return isJsonObject(table) ? spliceList(table, edit) : table;
   if (edit.type === "copyDevice") return isJsonObject(table) ? copyDevice(table, edit) : table;
+  if ("insert" in edit) return isJsonObject(table) ? spliceList(table, edit) : table;
   return applyEdit(table, edit);
 }
 
