@@ -188,36 +188,31 @@ function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: b
   return { incremental, resized };
 }
 
+/**
+ * Runs `numRuns` random sequences from `tables` and checks every report; the property must exercise the incremental
+ * path, not only the full fallback, for edits that add or remove entries too.
+ */
+function assertSequences(tables: (() => JsonValue)[], edit: fc.Arbitrary<AnyEdit>, maxLength: number, numRuns: number): void {
+  let incremental = 0;
+  let resized = 0;
+  fc.assert(
+    fc.property(fc.nat({ max: tables.length - 1 }), fc.array(edit, { minLength: 1, maxLength }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
+      const counts = checkSequence(tables[which]!(), edits, lang, capped);
+      incremental += counts.incremental;
+      resized += counts.resized;
+    }),
+    { numRuns },
+  );
+  expect(incremental).toBeGreaterThan(numRuns * 2);
+  expect(resized).toBeGreaterThan(numRuns / 2);
+}
+
 describe("incremental validation equals full validation after every edit", () => {
   it('"2.0" tables: rank fields, addresses and levels, ranks added and removed, header edits', () => {
-    let incremental = 0;
-    let resized = 0;
-    fc.assert(
-      fc.property(fc.nat({ max: A5_TABLES.length - 1 }), fc.array(a5Edit, { minLength: 1, maxLength: 25 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
-        const counts = checkSequence(A5_TABLES[which]!(), edits, lang, capped);
-        incremental += counts.incremental;
-        resized += counts.resized;
-      }),
-      { numRuns: runs },
-    );
-    // The property must exercise the incremental path, not only the full fallback, for added and removed ranks too.
-    expect(incremental).toBeGreaterThan(runs * 2);
-    expect(resized).toBeGreaterThan(runs / 2);
+    assertSequences(A5_TABLES, a5Edit, 25, runs);
   });
 
   it('"1.0" and "1.2" tables: device, server, pod and header fields, devices, servers and pods added, removed, moved and copied', () => {
-    let incremental = 0;
-    let resized = 0;
-    const v1Runs = Math.ceil(runs / 3);
-    fc.assert(
-      fc.property(fc.nat({ max: V1_TABLES.length - 1 }), fc.array(v1EditOrClone, { minLength: 1, maxLength: 15 }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
-        const counts = checkSequence(V1_TABLES[which]!(), edits, lang, capped);
-        incremental += counts.incremental;
-        resized += counts.resized;
-      }),
-      { numRuns: v1Runs },
-    );
-    expect(incremental).toBeGreaterThan(v1Runs * 2);
-    expect(resized).toBeGreaterThan(v1Runs / 2);
+    assertSequences(V1_TABLES, v1EditOrClone, 15, Math.ceil(runs / 3));
   });
 });
