@@ -228,6 +228,9 @@ function v1Figures(devices: number, version: "1.0" | "1.2"): void {
   const validator = new IncrementalValidator();
   firstValidation(validator, table);
   timeKinds(validator, table, v1Kinds(servers, version), RUNS);
+  const clone = structuredClone(table) as JsonValue;
+  const whole = timed(() => validator.validate(clone));
+  console.log(`  the whole table sent again (a clone, as after undo): validate ${fmt(whole)} [${validator.lastRun}]`);
   // Exactness on the real size, once: after a duplicate rank_id and a server removed, the report equals a full run.
   const duplicate = applyEdit(table, { type: "set", path: { server: 1, device: 0 }, field: "rank_id", value: "0" });
   validator.validate(duplicate);
