@@ -13,8 +13,7 @@
  *   servers concerned are checked again when the count changes;
  * - table-wide, worked out again after each edit from the units' summaries in a walk over the servers (not the
  *   devices): the header (RT012–RT017), RT048 (from each server's ranks in physical order), RT067, the pods'
- *   membership (RT060–RT066); RT037 and RT013 look for a first device, which is a walk over devices only in a
- *   table that mixes address families or sets super_device_id.
+ *   membership (RT060–RT066); RT013, RT037 and RT067 name a first device (v1-walks.ts).
  *
  * The report lists the findings in the full validator's order: the header's reads, the servers' reads by entry,
  * the pods' reads, the header rules, then each pass of validate.ts over the servers in order.
@@ -25,16 +24,16 @@ import { checkServerDevices, type DeviceIpRequirement, type DeviceKeys } from ".
 import { checkHeader } from "../checks/header";
 import { checkContiguousRanks, checkDeviceRank, checkPhysicalOrder, physicalRun, type EarlierWithRank, type PhysicalRun } from "../checks/ranks";
 import { checkServer, type ServerKeys } from "../checks/servers";
-import { checkContiguousServers, checkHalfConfigured, checkMembership, checkSuperDeviceId, superPodLabel, type SuperDeviceIdPresence } from "../checks/super-pods";
+import { checkContiguousServers, checkHalfConfigured, checkMembership, checkSuperDeviceId, superPodLabel } from "../checks/super-pods";
 import type { Finding } from "../findings";
 import type { JsonObject, Lang, ValidationReport } from "../model";
-import { addressFamily } from "../net";
 import type { ReportLimits } from "../../report-limits";
 import { ViewReader, type DeviceView, type ServerView, type SuperPodView, type TableView } from "../table-view";
 import { firstHolder, type Holders } from "./holders";
 import { RankOrder } from "./rank-order";
 import { ReportBuilder, scratchFindings, takeSince, Tally } from "./tally";
 import { V1Index } from "./v1-index";
+import { superDeviceIds, type Mixed } from "./v1-walks";
 
 /** A server_list entry that is an object: its view and its findings per pass. */
 export interface Unit {
@@ -58,13 +57,6 @@ type Pass = (typeof PASSES)[number];
 
 /** Findings of the table as a whole, each worked out again after every edit. */
 type Global = "head" | "podReads" | "header" | "physical" | "halfConfigured" | "membership" | "contiguousPods";
-
-/** RT037's device, the first device_ip before it and that one's family. */
-interface Mixed {
-  device: DeviceView;
-  first: DeviceView;
-  family: 4 | 6;
-}
 
 export abstract class V1Checks {
   protected readonly sink = scratchFindings();
@@ -195,38 +187,6 @@ export abstract class V1Checks {
     this.setPass(unit, "superDevices", takeSince(sink, 0));
   }
 
-  /** The super_device_ids of the devices, counted by the index; the first with or without one found by a walk. */
-  protected presence(): SuperDeviceIdPresence {
-    const { units } = this;
-    const firstWhere = (has: boolean) => {
-      for (const unit of units) for (const device of unit.view.devices) if ((device.superDeviceId !== undefined) === has) return device;
-      return undefined;
-    };
-    return {
-      devices: this.index.devices,
-      withId: this.index.withSuperDeviceId,
-      get firstHas() {
-        return units.find((unit) => unit.view.devices.length > 0)?.view.devices[0]!.superDeviceId !== undefined;
-      },
-      firstWhere,
-    };
-  }
-
-  /** RT037's device: only a table with both families has one, found by a walk in document order. */
-  protected findMixed(): Mixed | undefined {
-    if (this.index.families[4] === 0 || this.index.families[6] === 0) return undefined;
-    let first: DeviceView | undefined;
-    let family: 4 | 6 = 4;
-    for (const unit of this.units) {
-      for (const device of unit.view.devices) {
-        if (device.deviceIpKey === undefined) continue;
-        if (first === undefined) [first, family] = [device, addressFamily(device.deviceIpKey)];
-        else if (addressFamily(device.deviceIpKey) !== family) return { device, first, family };
-      }
-    }
-    return undefined;
-  }
-
   /**
    * RT060–RT065 (the pods' ids, members and places), and each server's pod: `onMove` is told of a server that
    * changed pods or whose pod changed its label (its RT034s name it).
@@ -261,7 +221,7 @@ export abstract class V1Checks {
   /** The table-wide rules that read every server's summary: the header's, RT048 and RT067. */
   protected checkTableWide(): void {
     const { sink } = this;
-    const presence = this.presence();
+    const presence = superDeviceIds(this.units, this.index);
     checkHeader({ view: this.rootView, findings: sink, declaredVersion: this.declaredVersion }, this.root, presence);
     this.setGlobal("header", takeSince(sink, 0));
     checkPhysicalOrder(

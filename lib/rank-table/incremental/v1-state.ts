@@ -20,6 +20,7 @@ import { RankOrder, replaceRange, shiftPaths } from "./rank-order";
 import { takeSince } from "./tally";
 import { Touched, V1Index } from "./v1-index";
 import { PASSES, V1Checks, type Unit } from "./v1-checks";
+import { mixedFamily } from "./v1-walks";
 
 /** As for "2.0" tables (a5-state.ts): past this many servers changed (or an eighth of them), a full run is cheaper. */
 const MAX_CHANGED = 512;
@@ -189,7 +190,7 @@ export class V1State extends V1Checks {
       changed.add(unit);
     });
     if (touched) this.holdersChanged(touched, changed);
-    const mixed = this.findMixed();
+    const mixed = mixedFamily(this.units, index);
     const was = this.mixed;
     if (mixed?.device !== was?.device || mixed?.first !== was?.first) {
       for (const device of [was?.device, mixed?.device]) {
