@@ -12,8 +12,9 @@
  * - following a count (RT024 and RT038/RT039 the numbers of servers and pods, RT047 the number of devices): the
  *   servers concerned are checked again when the count changes;
  * - table-wide, worked out again after each edit from the units' summaries in a walk over the servers (not the
- *   devices): the header (RT012–RT017), RT048 (from each server's ranks in physical order), RT067, the pods'
- *   membership (RT060–RT066); RT013, RT037 and RT067 name a first device (v1-walks.ts).
+ *   devices): the header's reads and rules (RT002–RT004, RT010–RT017), RT048 (from each server's ranks in physical
+ *   order), RT067, the pods' membership and places (RT060–RT066); RT013, RT037 and RT067 name a first device, found
+ *   by a walk over the devices only when the index's counts say there is one (v1-walks.ts).
  *
  * The report lists the findings in the full validator's order: the header's reads, the servers' reads by entry,
  * the pods' reads, the header rules, then each pass of validate.ts over the servers in order.

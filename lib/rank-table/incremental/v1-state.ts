@@ -7,8 +7,9 @@
  * out again from the servers' summaries. Servers keep their order keys (rank-order.ts) when others are added or
  * removed before them; their views are renumbered and the pointers of their findings shifted.
  *
- * A change of version, of whether super_pod_list is there or a list, or of more servers than MAX_CHANGED, and a
- * server given more devices than the device keys leave room for, is validated in full (the caller builds anew).
+ * A change of version, of whether super_pod_list is there or a list, or of more servers than MAX_CHANGED, a server
+ * given more devices than the device keys leave room for, and servers inserted where no order key is left between
+ * two others (rank-order.ts), are validated in full (the caller builds anew).
  */
 import { checkStatus, checkVersionSupported } from "../checks/header";
 import { deviceIpRequirement } from "../checks/devices";
