@@ -80,7 +80,7 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
     // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0" },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));
