@@ -93,7 +93,7 @@ export class IncrementalValidator {
     const previous = this.table;
     this.table = table;
     if (previous === table && (this.state || this.full)) return "unchanged";
-    if (this.pending && this.pending.done >= FINISH_FROM) while (this.buildSome(Number.POSITIVE_INFINITY));
+    if (this.pending && this.pending.done >= FINISH_FROM) this.buildSome(Number.POSITIVE_INFINITY);
     if (this.state?.update(table)) return "incremental";
     // Dropped before the new one is built: the old indexes need not stay in memory beside the new ones.
     this.state = undefined;
