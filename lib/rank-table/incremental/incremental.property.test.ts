@@ -170,14 +170,22 @@ function apply(table: JsonValue, edit: AnyEdit): JsonValue {
   return edit.type === "level" ? applyLevelEdit(table, edit) : applyV1Edit(table, edit);
 }
 
-function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean): { incremental: number; resized: number } {
+/**
+ * `steps`, for a validator that builds its "1.x" state after the first report (deferBuild, the editor's worker): how
+ * many steps of the build run before each edit (none, part, or all of it), so edits meet a build not begun, half
+ * done and done.
+ */
+function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: boolean, steps?: number[]): { incremental: number; resized: number } {
   const options = capped ? { lang, limits: SMALL_CAP } : { lang };
-  const validator = new IncrementalValidator();
+  const validator = new IncrementalValidator({ deferBuild: steps !== undefined });
   let table = start;
   expect(validator.validate(table, options)).toEqual(validateRankTable(table, options));
   let incremental = 0;
   let resized = 0;
-  for (const edit of edits) {
+  for (const [at, edit] of edits.entries()) {
+    for (let step = 0; step < (steps?.[at] ?? 0) && validator.buildSome(0); step++);
+    // The table the build is for, validated again before the edit: the same report whatever the build has done.
+    if (steps !== undefined && at % 3 === 1) expect(validator.validate(table, options)).toEqual(validateRankTable(table, options));
     table = apply(table, edit);
     const report = validator.validate(table, options);
     expect(report, JSON.stringify(edit)).toEqual(validateRankTable(table, options));
@@ -192,12 +200,13 @@ function checkSequence(start: JsonValue, edits: AnyEdit[], lang: Lang, capped: b
  * Runs `numRuns` random sequences from `tables` and checks every report; the property must exercise the incremental
  * path, not only the full fallback, for edits that add or remove entries too.
  */
-function assertSequences(tables: (() => JsonValue)[], edit: fc.Arbitrary<AnyEdit>, maxLength: number, numRuns: number): void {
+function assertSequences(tables: (() => JsonValue)[], edit: fc.Arbitrary<AnyEdit>, maxLength: number, numRuns: number, deferred = false): void {
   let incremental = 0;
   let resized = 0;
+  const steps = fc.array(fc.constantFrom(0, 1, 2, 5, 20, 1000), { minLength: maxLength, maxLength });
   fc.assert(
-    fc.property(fc.nat({ max: tables.length - 1 }), fc.array(edit, { minLength: 1, maxLength }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), (which, edits, lang, capped) => {
-      const counts = checkSequence(tables[which]!(), edits, lang, capped);
+    fc.property(fc.nat({ max: tables.length - 1 }), fc.array(edit, { minLength: 1, maxLength }), fc.constantFrom<Lang>("en", "zh"), fc.boolean(), steps, (which, edits, lang, capped, built) => {
+      const counts = checkSequence(tables[which]!(), edits, lang, capped, deferred ? built : undefined);
       incremental += counts.incremental;
       resized += counts.resized;
     }),
@@ -214,5 +223,9 @@ describe("incremental validation equals full validation after every edit", () =>
 
   it('"1.0" and "1.2" tables: device, server, pod and header fields, devices, servers and pods added, removed, moved and copied', () => {
     assertSequences(V1_TABLES, v1EditOrClone, 15, Math.ceil(runs / 3));
+  });
+
+  it('"1.0" and "1.2" tables with the state built after the first report, in steps, edits arriving before, during and after the build', () => {
+    assertSequences(V1_TABLES, v1EditOrClone, 15, Math.ceil(runs / 3), true);
   });
 });

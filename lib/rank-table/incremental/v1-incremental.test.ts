@@ -72,4 +72,20 @@ describe('IncrementalValidator on a "1.2" table (the seed: 2 pods Ã— 2 servers Ã
     const { super_pod_list: _pods, ...withoutPods } = s.table;
     s.step(withoutPods, "full");
   });
+
+  it("deferBuild: the first report is a full run's; an edit before half the build is a full run, after it incremental", () => {
+    const validator = new IncrementalValidator({ deferBuild: true });
+    const table = superPodTable();
+    expect(validator.validate(table)).toEqual(validateRankTable(table));
+    expect([validator.lastRun, validator.building]).toEqual(["full", true]);
+    const edited = applyEdit(table, { type: "set", path: { server: 2, device: 1 }, field: "rank_id", value: "0" });
+    expect(validator.validate(edited)).toEqual(validateRankTable(edited));
+    // The build began again for the edited table (the one it was for is gone).
+    expect([validator.lastRun, validator.building]).toEqual(["full", true]);
+    // Past half of the 4 servers' reads and checks: the next edit finishes the build, then is incremental.
+    for (let step = 0; step < 6; step++) validator.buildSome(0);
+    const again = applyEdit(edited, { type: "set", path: { server: 2, device: 1 }, field: "rank_id", value: "9" });
+    expect(validator.validate(again)).toEqual(validateRankTable(again));
+    expect([validator.lastRun, validator.building]).toEqual(["incremental", false]);
+  });
 });

@@ -46,6 +46,18 @@ export class V1State extends V1Checks {
    * layouts checked otherwise; the version is read here).
    */
   static build(table: JsonValue, isV1Root: (root: JsonObject) => boolean): V1State | undefined {
+    const steps = V1State.building(table, isV1Root);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `build` in steps of one server: each yields the share of the work done (0–1), so the editor's worker can build
+   * the state after it has sent a full run's report, between the messages it answers (index.ts).
+   */
+  static *building(table: JsonValue, isV1Root: (root: JsonObject) => boolean): Generator<number, V1State | undefined> {
     if (!isJsonObject(table) || !isV1Root(table)) return undefined;
     const state = new V1State(table, isV1Root);
     const serverList = state.readHead();
@@ -57,9 +69,20 @@ export class V1State extends V1Checks {
     state.order = new RankOrder(entries.map(isJsonObject), state.index.stride);
     state.reads = new Array(entries.length).fill(undefined);
     const fresh = new Set<Unit>();
-    for (let index = 0; index < entries.length; index++) state.readEntry(entries, index, fresh);
+    // Reading and filing a server costs about what checking it does (bench editor-incremental): half the work each.
+    const share = 0.5 / Math.max(1, entries.length);
+    for (let index = 0; index < entries.length; index++) {
+      state.readEntry(entries, index, fresh);
+      yield index * share;
+    }
     state.readPods();
-    state.settle(fresh);
+    const checks = state.gather(fresh);
+    let checked = 0;
+    for (const unit of checks) {
+      state.checkUnit(unit);
+      yield 0.5 + checked++ * (0.5 / Math.max(1, checks.size));
+    }
+    state.checkTableWide();
     return state;
   }
 
@@ -175,6 +198,12 @@ export class V1State extends V1Checks {
 
   /** After the changed servers are filed: finds every server to check again, checks them, then the table-wide rules. */
   private settle(changed: Set<Unit>, touched?: Touched): void {
+    for (const unit of this.gather(changed, touched)) this.checkUnit(unit);
+    this.checkTableWide();
+  }
+
+  /** Adds to `changed` every server to check again (counts, pods, holders, RT037's device); the ones still in the table. */
+  private gather(changed: Set<Unit>, touched?: Touched): Set<Unit> {
     const { index, units } = this;
     const several = units.length > 1;
     const requirement = deviceIpRequirement(this.version, units.length, this.superPods?.length);
@@ -200,8 +229,8 @@ export class V1State extends V1Checks {
       }
     }
     this.mixed = mixed;
-    for (const unit of changed) if (this.unitOf(unit.view) === unit) this.checkUnit(unit);
-    this.checkTableWide();
+    for (const unit of changed) if (this.unitOf(unit.view) !== unit) changed.delete(unit);
+    return changed;
   }
 
   /** RT047 names the number of devices: when it changes, the servers with one and the holders of ids that crossed it. */
