@@ -48,7 +48,18 @@ test.describe("the job page of a job on every die of a SuperCluster", () => {
       timeout: 120_000,
     });
     expect(created.status(), (await created.text()).slice(0, 500)).toBe(201);
-    const job = (await created.json()) as { id: number; counts: { total: number; placed: number; unmatched: number }; pods: unknown[]; scope: { level: string }; ranks: { total: number; items: unknown[] } };
+    const job = (await created.json()) as {
+      id: number;
+      counts: { total: number; placed: number; unmatched: number };
+      pods: unknown[];
+      scope: { level: string };
+      ranks: { total: number; items: unknown[] };
+      ports: { live: boolean; summary: { hosts: number; bindings: number } };
+    };
+    // The write's answer is bounded too: the job's port check comes in counts (its whole check was megabytes).
+    expect((await created.body()).length).toBeLessThan(64 * 1024);
+    expect(job.ports).toMatchObject({ live: true, summary: { hosts: 1_073 } });
+    expect(job.ports.summary.bindings).toBeGreaterThan(DIES);
     expect(job.counts).toMatchObject({ total: RANKS, placed: DIES, unmatched: 2 });
     expect(job.pods).toHaveLength(64);
     expect(job.scope.level).toBe("cluster");

@@ -28,14 +28,16 @@ function limitOf(rules, method, pathname) {
 }
 
 /**
- * After the answer to a cut body, Node closes a `Connection: close` socket at once (socket.destroySoon) while the
- * client is still sending the rest, and a client busy writing then fails its write (EPIPE) before it has read the
- * 413 (the hostile-input suite saw `write EPIPE` for over-limit bodies sent chunked). So the close waits until the
- * rest has been read and dropped, or 10 s at most: a lingering close, as HTTP servers do. Returns what the bounded
- * push calls once the parser has seen the message's end.
+ * After an answer given before the body was read (a cut body's 413, a 405 or 401 answered at once), Node closes a
+ * `Connection: close` socket at once (socket.destroySoon) while the client is still sending the rest, and a client
+ * busy writing then fails its write (EPIPE) before it has read the answer (the hostile-input suite saw `write EPIPE`
+ * for over-limit bodies sent chunked, and for a 128 MiB body sent to a method the route lacks). So the close waits
+ * until the client has sent the rest (or, as Node's client does once it has the answer, ended its side), 10 s at
+ * most, and `dropRest` drops what still arrives: a lingering close, as HTTP servers do (RFC 9112 §9.6). Returns what
+ * the bounded push calls once the parser has seen the message's end.
  */
 const lingerMs = 10_000;
-function lingerUntilRead(request) {
+function lingerUntilRead(request, dropRest) {
   const socket = request.socket;
   if (!socket || typeof socket.destroySoon !== "function") return () => {};
   let complete = false;
@@ -49,6 +51,7 @@ function lingerUntilRead(request) {
       clearTimeout(timer);
       destroySoon.call(this);
     };
+    dropRest();
   };
   return () => {
     complete = true;
@@ -66,23 +69,24 @@ function lingerUntilRead(request) {
 function bound(request, limit) {
   let push = request.push;
   let received = 0;
-  let ended = false;
-  let drained = () => {};
-  const end = () => {
-    ended = true;
-    drained = lingerUntilRead(request);
-    // An IncomingMessage that ends before its parser is done would destroy its socket when it ends (autoDestroy
-    // sees it as aborted), resetting the connection before the 413 is written: it ends here without that.
+  let dropping = false;
+  // From here (past the limit, or answered and closing) the parser's bytes are dropped, not handed on (an
+  // IncomingMessage that ends before its parser is done would destroy its socket, as autoDestroy sees it aborted,
+  // resetting the connection before the answer is written).
+  const drop = () => {
+    dropping = true;
     request._readableState.autoDestroy = false;
+  };
+  const bodyRead = lingerUntilRead(request, drop);
+  const end = () => {
+    drop();
     push.call(request, null);
   };
   function pushBounded(chunk, encoding) {
-    // After the end, the parser still delivers the rest of the body: drop it, and keep it flowing (true). Its end
-    // (null) means all of it was read: the connection may close now (lingerUntilRead).
-    if (ended) {
-      if (chunk === null) drained();
-      return true;
-    }
+    // The message's end (null) means all of the body was read: the connection may close now (lingerUntilRead).
+    if (chunk === null) bodyRead();
+    // After the end, the parser still delivers the rest of the body: drop it, and keep it flowing (true).
+    if (dropping) return true;
     if (chunk === null) return push.call(this, chunk);
     received += chunk.length;
     if (received <= limit) return push.call(this, chunk, encoding);

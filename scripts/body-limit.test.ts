@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyLimitHeader, bodyLimitOf, bodyLimitRules, defaultBodyLimit } from "@/server/http/body-limits";
@@ -13,6 +13,8 @@ interface Seen {
 }
 
 let server: http.Server;
+/** The server's end of the last connection answered at once. */
+let answeredSocket: import("node:net").Socket | undefined;
 let base: string;
 
 beforeAll(async () => {
@@ -20,6 +22,13 @@ beforeAll(async () => {
   process.env.RANKSCOPE_BODY_LIMITS = JSON.stringify({ ...bodyLimitRules(), default: 1024 });
   await import(pathToFileURL("scripts/body-limit.mjs").href);
   server = http.createServer((request, response) => {
+    // Like Next.js answering a 405 or a 401: the body is piped into a stream nobody reads, and the answer goes at once.
+    if (request.url === "/api/v1/rank-tables/answered-at-once") {
+      request.pipe(new PassThrough());
+      response.statusCode = 405;
+      answeredSocket = request.socket;
+      return void response.end("{}");
+    }
     // Like Next.js: reads the whole body before answering.
     let bytes = 0;
     request.on("data", (chunk: Buffer) => (bytes += chunk.length));
@@ -69,6 +78,27 @@ function send(path: string, size: number, chunked: boolean, extraHeaders: Record
   });
 }
 
+/** Sends `size` bytes chunked (Connection: close), `pauseMs` between pieces; the status and whether the server's end was open when the answer had arrived, or the error that ended the request. */
+function answerTo(path: string, size: number, pauseMs: number): Promise<{ status: number; serverOpen: boolean } | { error: string }> {
+  return new Promise((resolve) => {
+    const request = http.request(`${base}${path}`, { method: "PUT", headers: { "transfer-encoding": "chunked" }, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, serverOpen: answeredSocket?.destroyed === false }));
+    });
+    request.on("error", (error) => resolve({ error: error.message }));
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    let left = size;
+    const write = () => {
+      if (request.destroyed) return;
+      if (left <= 0) return void request.end();
+      left -= piece.length;
+      if (request.write(piece)) setTimeout(write, pauseMs);
+      else request.once("drain", write);
+    };
+    write();
+  });
+}
+
 describe("the body-limit preload", () => {
   it("passes a body within the route's limit whole, and stamps the limit over what the client sent", async () => {
     expect(await send("/api/v1/tokens", 1000, false, { [bodyLimitHeader]: "999999999" })).toEqual({ status: 200, seen: { stamp: "1024", bytes: 1000 } });
@@ -88,6 +118,13 @@ describe("the body-limit preload", () => {
     expect((await send("/api/v1/rank-tables/validate", 4096, true)).seen).toEqual({ stamp: String(rankTableBodyLimit), bytes: 4096 });
     expect((await send("/api/v1/rank-tables/7", 4096, true)).seen).toEqual({ stamp: "1024", bytes: 1025 });
     expect((await send("/rank-tables", 4096, true)).seen).toEqual({ stamp: undefined, bytes: 4096 });
+  });
+
+  it("keeps the connection open after an answer given before the body was read, so a client still sending reads the answer instead of failing its write (EPIPE)", async () => {
+    // PUT /rank-tables/[id] takes 128 MiB, so 8 MiB is within the limit: the bound never ends it. Connection: close,
+    // so Node would close the socket as soon as the answer is written.
+    // When the client has the whole answer (and, answered Connection: close, ends its side), the server's end is still open.
+    expect(await answerTo("/api/v1/rank-tables/answered-at-once", 8 * 1024 * 1024, 5)).toEqual({ status: 405, serverOpen: true });
   });
 
   it("keeps the connection usable after a cut body", async () => {

@@ -1,14 +1,19 @@
 import { z } from "zod";
 import { ApiRequestError, fetchJson } from "@/components/primitives/fetch-json";
+import type { JobPortSummary } from "@/db/schema/job/ports";
 import type { JobDies, JobRanksPage, JobRanksQuery, JobSummary } from "@/db/schema/job/ranks";
 import type { JobCreate } from "@/db/schema/job/validation";
 import type { JobDiagnosis, JobListItem } from "@/db/schema/job/validation";
 
 export type { JobDies, JobDiagnosis, JobListItem, JobRanksPage, JobRanksQuery, JobSummary };
 
+/** What a job write answers (POST, PATCH, rings-config): the job as `GET` has it, with its port check in counts. */
+export type JobWritten = JobSummary & { ports: JobPortSummary };
+
 // The API's answers are the server's own types: trusted here, checked by the integration tests.
 const listSchema = z.custom<{ items: JobListItem[] }>((v) => typeof v === "object" && v !== null && "items" in v);
 const detailSchema = z.custom<JobSummary>((v) => typeof v === "object" && v !== null && "ranks" in v && "counts" in v);
+const writtenSchema = z.custom<JobWritten>((v) => detailSchema.safeParse(v).success && typeof (v as { ports?: unknown }).ports === "object");
 const ranksSchema = z.custom<JobRanksPage>((v) => typeof v === "object" && v !== null && "items" in v && "total" in v);
 const diesSchema = z.custom<JobDies>((v) => typeof v === "object" && v !== null && "dies" in v);
 const diagnosesSchema = z.custom<{ items: JobDiagnosis[] }>((v) => typeof v === "object" && v !== null && "items" in v);
@@ -46,8 +51,8 @@ export async function fetchDiagnoses(id: number, signal?: AbortSignal): Promise<
   return (await fetchJson(`/api/v1/jobs/${id}/diagnoses`, diagnosesSchema, { signal })).items;
 }
 
-export function createJob(input: JobCreate): Promise<JobSummary> {
-  return fetchJson("/api/v1/jobs", detailSchema, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+export function createJob(input: JobCreate): Promise<JobWritten> {
+  return fetchJson("/api/v1/jobs", writtenSchema, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
 }
 
 /**

@@ -12,6 +12,9 @@ import { formatCpuList } from "@/lib/affinity/cpu-list";
 import type { JobAffinityGroup, JobAffinityView } from "@/lib/affinity/job-plan";
 import { affinityQuery } from "@/lib/affinity/url";
 
+/** Servers without a layout listed per page. */
+const WITHOUT_LAYOUT_PAGE = 10;
+
 function GroupCard({ group, view }: { group: JobAffinityGroup; view: JobAffinityView }) {
   const t = useTranslations("jobs.cpuBinding");
   const pick = useBilingual();
@@ -100,9 +103,12 @@ export function JobCpuBinding({ jobId }: { jobId: number }) {
             ))}
             {view.withoutLayout.length > 0 && (
               <Card size="small" title={t("withoutLayout", { count: view.withoutLayout.length })} data-testid="cpu-binding-without-layout">
+                {/* A page at a time: a job over 2,048 servers without layouts rendered 2,048 items with a link each in
+                    one task of 0.3-1 s when the answer came (issue 21). */}
                 <List
                   size="small"
                   dataSource={[...view.withoutLayout]}
+                  pagination={{ pageSize: WITHOUT_LAYOUT_PAGE, hideOnSinglePage: true, size: "small", showSizeChanger: false }}
                   renderItem={(server) => (
                     <List.Item>
                       <span>

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { portKeys } from "@/components/ports/api";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { jobStates, type JobState } from "@/lib/jobs/model";
 import { toJobName } from "@/lib/rank-table-workspace/configmap";
@@ -31,9 +32,11 @@ export function TrackJobButton({ table }: { table: RankTableDetail }) {
   const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, enabled: open });
   const create = useMutation({
     mutationFn: (values: Values) => createJob({ cluster: values.cluster, name: values.name, namespace: values.namespace, state: values.state, rankTableId: table.id, rankTableRevision: table.revision }),
-    onSuccess: async (job) => {
+    onSuccess: async ({ ports, ...job }) => {
       message.success(t("created"));
       await queryClient.invalidateQueries({ queryKey: jobKeys.all });
+      // The answer's port check in counts is the first data of the job page's Ports section: not fetched again there.
+      queryClient.setQueryData(portKeys.job(job.cluster.slug, job.id), ports);
       router.push(`/jobs/${job.id}`);
     },
   });

@@ -6,7 +6,7 @@ import { indexOf } from "@/lib/topology/test-support";
 import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
 import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
-import { withJobAggregates } from "@/lib/topology/job-aggregates";
+import { jobDieSet, withJobAggregates } from "@/lib/topology/job-aggregates";
 import { healthBar, palette, type ChartLabels } from "./cell-painter";
 import { chartOption, fitScale, fittedExtent, selectionOutline } from "./chart-option";
 import { HEALTH_COLORS, LINK_STYLES, OVERLAY_COLORS } from "./colors";
@@ -74,7 +74,7 @@ describe("chart option", () => {
     const index = indexOf(largeA3Cluster(64, 17));
     const health = healthOverlay(index, [{ serverId: "p3-s001", superPodId: "pod-3", deviceId: 2, npuIndex: null, planeKey: null, level: "SeparateNPU" } as never]);
     const jobDies = ["p3-s001/d2", "p3-s001/d3", "p4-s000/d0", "nowhere/d1"];
-    const { view, unplaced } = withJobAggregates(withHealth(buildTopologyView(index, "cluster", null), health), index, jobDies, health);
+    const { view, unplaced } = withJobAggregates(withHealth(buildTopologyView(index, "cluster", null), health), index, jobDieSet(index, jobDies), health);
     expect(unplaced).toBe(1);
     expect(view.nodes.filter((n) => n.job).map((n) => [n.id, n.job])).toEqual([
       ["pod-3", { dies: 2, faulty: 1, degraded: 0 }],

@@ -15,8 +15,14 @@ export const MAX_ZOOM = 40;
  * Views with more cells than the threshold are drawn in chunks, one per animation frame, so drawing never blocks
  * input for long; smaller views (a server) are drawn at once.
  */
-export const PROGRESSIVE_CHUNK = 100;
+export const PROGRESSIVE_CHUNK = 50;
 export const PROGRESSIVE_THRESHOLD = 500;
+/**
+ * An aggregate (a rack, a super pod) is a group of rects with several lines of rich text, measured as it is laid out:
+ * ten times a die's cost. The 256 racks of a plain 16k cluster, drawn at once, were one ECharts frame of 100 ms on an
+ * idle machine (issue 21), so views of aggregates are drawn a few dozen cells a frame.
+ */
+export const AGGREGATE_CHUNK = 32;
 
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
 export function nodeKey(node: { kind: NodeKind; id: string }): string {
@@ -159,6 +165,7 @@ export function chartOption(input: ChartInput) {
     };
   };
 
+  const aggregates = view.nodes.some((node) => node.aggregated);
   const cells = {
     id: "cells",
     type: "custom" as const,
@@ -166,8 +173,8 @@ export function chartOption(input: ChartInput) {
     encode: { x: [0, 2], y: [1, 3] },
     data: view.nodes.map(boxCorners),
     renderItem: renderCell,
-    progressive: PROGRESSIVE_CHUNK,
-    progressiveThreshold: PROGRESSIVE_THRESHOLD,
+    progressive: aggregates ? AGGREGATE_CHUNK : PROGRESSIVE_CHUNK,
+    progressiveThreshold: aggregates ? AGGREGATE_CHUNK : PROGRESSIVE_THRESHOLD,
     cursor: "pointer",
     clip: true,
     z: 2,

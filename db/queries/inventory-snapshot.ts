@@ -32,8 +32,12 @@ export async function storeInventorySnapshot(tx: Transaction, clusterId: number)
     ), kinds as (
       select enum_range(null::link_kind) as labels
     )
-    insert into inventory_snapshots (cluster_id, inventory_revision, body)
+    insert into inventory_snapshots (cluster_id, inventory_revision, counts, body)
     select c.id, c.inventory_revision, json_build_object(
+      'superPods', (select count(*) from super_pods where cluster_id = c.id), 'servers', (select count(*) from srv),
+      'npus', (select count(*) from npus n join srv on srv.id = n.server_ref), 'devices', (select count(*) from die),
+      'serversByModel', coalesce((select json_object_agg(m.model, m.n) from (select model, count(*) as n from srv group by model) m), '{}')
+    ), json_build_object(
       'format', ${inventorySnapshotFormat}::int,
       'superPodIds', coalesce((select json_agg(x.super_pod_id) from (select super_pod_id from super_pods where cluster_id = c.id order by position, id) x), '[]'),
       'servers', coalesce((select json_agg(json_build_array(x.server_id, x.host_ip, x.model, x.super_pod_id)) from (select * from srv order by ord) x), '[]'),
@@ -54,7 +58,7 @@ export async function storeInventorySnapshot(tx: Transaction, clusterId: number)
         ) x)
     )
     from clusters c where c.id = ${clusterId}
-    on conflict (cluster_id) do update set inventory_revision = excluded.inventory_revision, body = excluded.body, created_at = now()`);
+    on conflict (cluster_id) do update set inventory_revision = excluded.inventory_revision, counts = excluded.counts, body = excluded.body, created_at = now()`);
   await tx.execute(sql`set local enable_nestloop to default`);
   await tx.execute(sql`set local work_mem to default`);
 }

@@ -148,3 +148,22 @@ describe("inventory constraints", () => {
     expect(await db.$count(npus, sql`${npus.serverRef} = ${victim!.id}`)).toBe(0);
   });
 });
+
+describe("cluster summaries", () => {
+  it("read the counts stored with the inventory snapshot of the current revision, and count the rows otherwise", async () => {
+    const { db, pool } = testDatabase();
+    const spec = { ...demoA2Cluster(3), slug: "summary-counts", name: "Summary counts" };
+    const id = await insertCluster(db, spec);
+    const { rows } = await pool.query<{ counts: unknown }>("select counts from inventory_snapshots where cluster_id = $1", [id]);
+    expect(rows[0]!.counts).toEqual({ superPods: 0, servers: 3, npus: 24, devices: 24, serversByModel: { "Atlas 800T A2": 3 } });
+
+    // Stored counts are what the summary says (no row is counted): a changed value shows.
+    await pool.query("update inventory_snapshots set counts = json_build_object('superPods', 0, 'servers', 3, 'npus', 24, 'devices', 999, 'serversByModel', '{}'::json) where cluster_id = $1", [id]);
+    const summaryOf = async () => (await listClusterSummaries(db)).find((summary) => summary.id === id)!;
+    expect((await summaryOf()).devices).toBe(999);
+
+    // A newer revision than the snapshot's: the rows are counted.
+    await db.update(clusters).set({ inventoryRevision: sql`${clusters.inventoryRevision} + 1` }).where(eq(clusters.id, id));
+    expect(await summaryOf()).toMatchObject({ servers: 3, npus: 24, devices: 24, serversByModel: { "Atlas 800T A2": 3 } });
+  });
+});

@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { ClusterSummary } from "../schema/cluster/validation";
+import type { InventoryCounts } from "../schema";
 import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
 import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
+import { analyzeInventoryTables } from "./inventory-bulk";
 import { encodeInventoryRows, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
 import { storeInventorySnapshot } from "./inventory-snapshot";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
@@ -74,6 +76,7 @@ export async function insertClusterFromRows(
     if (mode === null) throw new DomainError("invalid", "an inventory needs at least one part", { code: "empty_inventory" });
     const counts = await writer.finish();
     await rebuildFabric(tx, clusterId);
+    await analyzeInventoryTables(tx, counts.devices);
     // The topology index's compact form, so the first view after the import needs no million-row read.
     await storeInventorySnapshot(tx, clusterId);
     await then?.(tx, clusterId, counts);
@@ -97,6 +100,7 @@ export async function insertInventory(
   await writer.addPart(spec);
   const counts = await writer.finish();
   await rebuildFabric(tx, clusterId);
+  await analyzeInventoryTables(tx, counts.devices);
   return counts;
 }
 
@@ -113,7 +117,20 @@ export async function listClusterSummaries(db: Database): Promise<ClusterSummary
   const heads = await db.execute<{ id: number; slug: string; name: string; mode: ClusterSummary["mode"]; revision: number }>(
     sql`select id, slug, name, mode, inventory_revision as revision from clusters order by id`,
   );
-  const stale = heads.rows.filter((head) => summaryCache.get(head.id)?.revision !== head.revision).map((head) => head.id);
+  let stale = heads.rows.filter((head) => summaryCache.get(head.id)?.revision !== head.revision).map((head) => head.id);
+  if (stale.length > 0) {
+    // Counted when the inventory was written (storeInventorySnapshot), for the revision it was written at.
+    const stored = await db.execute<{ id: number; revision: number; counts: InventoryCounts }>(
+      sql`select cluster_id as id, inventory_revision as revision, counts from inventory_snapshots
+          where cluster_id = any(${`{${stale.join(",")}}`}::int[]) and counts is not null`,
+    );
+    const headOf = new Map(heads.rows.map((head) => [head.id, head]));
+    for (const row of stored.rows) {
+      const head = headOf.get(row.id)!;
+      if (row.revision === head.revision) summaryCache.set(row.id, { revision: row.revision, summary: { id: row.id, slug: head.slug, name: head.name, mode: head.mode, ...row.counts } });
+    }
+    stale = stale.filter((id) => summaryCache.get(id)?.revision !== headOf.get(id)!.revision);
+  }
   if (stale.length > 0) {
     const result = await db.execute<{
       id: number;

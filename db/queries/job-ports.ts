@@ -1,7 +1,8 @@
 /**
- * The job page's port check, bounded (issue 21): the check of one job against the jobs sharing its hosts is what
- * `jobPortCheck` runs after each write; here it is kept per job while nothing it reads has changed, so the summary
- * and every page of bindings or findings after it cost a fingerprint query and a slice, not a new check of
+ * A job's port check, bounded (issue 21): the check of one job against the jobs sharing its hosts (`jobPortCheck`),
+ * answered in counts by the job writes (POST/PATCH `/jobs`, rings-config) and `GET …/ports`, and a page at a time by
+ * `…/ports/bindings` and `…/ports/findings`. It is kept per job while nothing it reads has changed, so the check a
+ * write ran serves the job page after it, and every page costs a fingerprint query and a slice, not a new check of
  * 100,000 ranks.
  */
 import { sql } from "drizzle-orm";
@@ -51,7 +52,7 @@ async function keptCheck(db: Database, jobId: number, now: number): Promise<Kept
   }));
 }
 
-/** `GET /api/v1/jobs/{id}/ports`. */
+/** `GET /api/v1/jobs/{id}/ports`, and the `ports` of a job write's answer. */
 export async function loadJobPortSummary(db: Database, jobId: number, now = Date.now()): Promise<JobPortSummary> {
   const { check, live } = await keptCheck(db, jobId, now);
   return jobPortSummary(check, live);

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "@/db/seed";
 import { demoA3Cluster } from "@/lib/inventory/demo";
-import { completedA3Table } from "@/lib/jobs/fixtures/rings-config";
+import { completedA3Table, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
 import { testDatabase } from "@/test/database";
 import { systemActor } from "./audit";
 import { loadJobDies, loadJobRanksPage, loadJobRankTable, loadJobSummary } from "./job-ranks";
 import { createJob, getJob } from "./jobs";
+import { ingestRingsConfig } from "./jobs-rings-config";
 
 const a3 = demoA3Cluster();
 let big = 0;
@@ -62,6 +63,23 @@ describe("job summary", () => {
     expect(dies.dies).toHaveLength(16);
     expect(dies.dies[0]).toEqual(["sp1-node00/d0", 0, expect.any(String)]);
     expect(await loadJobSummary(testDatabase().db, 999_999)).toBeUndefined();
+  });
+});
+
+describe("job dies", () => {
+  it("keeps a job's dies while it is unchanged, and answers its new dies once it is placed again", async () => {
+    const handle = testDatabase();
+    const post = (pod: number, version: string) =>
+      ingestRingsConfig(handle, "atlas-a3-demo", ringsConfigMap({ job: "moving", table: JSON.parse(table([pod], 1)), version }), systemActor);
+    const { job } = await post(0, "1");
+    const first = (await loadJobDies(handle.db, job.id))!;
+    expect(first.scope).toEqual({ level: "server", id: "sp0-node00" });
+    expect(await loadJobDies(handle.db, job.id)).toBe(first);
+    await post(1, "2");
+    const moved = (await loadJobDies(handle.db, job.id))!;
+    expect(moved.scope).toEqual({ level: "server", id: "sp1-node00" });
+    expect(moved.dies.map(([die]) => die)).toEqual(Array.from({ length: 16 }, (_, k) => `sp1-node00/d${k}`));
+    expect(await loadJobDies(handle.db, 999_999)).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { topologyDieId } from "@/lib/jobs/placement";
+import { SharedAnswers } from "@/lib/shared-answers";
 import { CLUSTER_SERVER_CELLS_MAX } from "@/lib/topology/view";
 import type { MatchKind, UnmatchedReason } from "@/lib/jobs/model";
 import type { Database } from "../client";
@@ -175,14 +176,31 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
   };
 }
 
+/**
+ * The job's dies in its scope, for the topology overlay, kept per job while its last update (every write that changes
+ * its placement sets it) and its cluster's inventory revision hold: the scope is an aggregate over every placed rank
+ * (80–160 ms in PostgreSQL for 100,000 ranks, issue 21), asked by every load of the job page. At most 16 jobs and
+ * 64 MiB (a super pod's dies, some 60 bytes each).
+ */
+const keptDies = new SharedAnswers<JobDies>({ maxEntries: 16, maxSize: 64 * 2 ** 20 });
+
 /** The job's dies in its scope for the topology overlay (see `JobDies`); undefined when there is no such job. */
 export async function loadJobDies(db: Database, id: number): Promise<JobDies | undefined> {
-  const cluster = await jobClusterOf(db, id);
-  if (!cluster) return undefined;
-  const placement = await podCounts(db, id, cluster.clusterId);
+  const { rows } = await db.execute<{ cluster_id: number; version: string }>(sql`
+    select j.cluster_id, concat_ws(':', j.updated_at, c.inventory_revision) as version from jobs j join clusters c on c.id = j.cluster_id where j.id = ${id}`);
+  const job = rows[0];
+  if (!job) return undefined;
+  return keptDies.get(String(id), () => job.version, async () => {
+    const dies = await jobDiesOf(db, id, Number(job.cluster_id));
+    return { value: dies, size: 64 * dies.dies.length, maxAgeMs: Number.POSITIVE_INFINITY };
+  });
+}
+
+async function jobDiesOf(db: Database, id: number, clusterId: number): Promise<JobDies> {
+  const placement = await podCounts(db, id, clusterId);
   const scope = scopeOf(placement.pods, placement.servers, placement.onlyServer);
   if (scope.level === "cluster") {
-    const { rows } = await db.execute<{ n: string }>(sql`select count(*) as n from servers where cluster_id = ${cluster.clusterId}`);
+    const { rows } = await db.execute<{ n: string }>(sql`select count(*) as n from servers where cluster_id = ${clusterId}`);
     if (Number(rows[0]!.n) > CLUSTER_SERVER_CELLS_MAX) return { scope, aggregated: true, dies: [] };
   }
   const { rows } = await db.execute<{ die_key: string; rank: number | null; device_ip: string | null }>(sql`

@@ -14,10 +14,17 @@ export interface ServerTargets {
  */
 export type TargetFilter = { kind: "exact"; targetKeys: string[]; linkEnds: string[] } | { kind: "search"; text: string };
 
+/** The server a filter text would name (`sp0-node03`, or the server of `sp0-node03/5`), if the inventory knows it. */
+export function filterServerId(text: string): string {
+  const wanted = text.trim();
+  const slash = wanted.lastIndexOf("/");
+  return slash < 0 ? wanted : wanted.slice(0, slash);
+}
+
 export function targetFilterOf(text: string, serverTargets: (serverId: string) => ServerTargets | undefined): TargetFilter {
   const wanted = text.trim();
   const slash = wanted.lastIndexOf("/");
-  const serverId = slash < 0 ? wanted : wanted.slice(0, slash);
+  const serverId = filterServerId(wanted);
   const server = serverTargets(serverId);
   if (server && slash < 0) {
     return {

@@ -37,9 +37,10 @@ export class ServerView implements Located {
   readonly devices: DeviceView[] = [];
 
   constructor(
-    readonly path: string,
+    /** Not readonly: the editor's incremental validator keeps a view when servers before it are added or removed. */
+    public path: string,
     /** Position in server_list. */
-    readonly index: number,
+    public index: number,
   ) {}
 }
 
@@ -168,6 +169,17 @@ const ROOT: Located = { path: "" };
 
 /** Reads everything below the header; `status` and `version` are read (once) by the caller. */
 export function readTableView(root: JsonObject, reader: ViewReader): TableView {
+  const { view, serverList } = readRootFields(root, reader);
+  serverList?.forEach((entry, index) => {
+    const server = readServerEntry(reader, entry, index, view.devices);
+    if (server !== undefined) view.servers.push(server);
+  });
+  view.superPods = readSuperPods(root, reader);
+  return view;
+}
+
+/** The root's own fields, server_list's shape and server_count: what is read before the servers. */
+export function readRootFields(root: JsonObject, reader: ViewReader): { view: TableView; serverList: JsonValue[] | undefined } {
   reader.unknownFields(root, ROOT_KNOWN, ROOT);
   const serverList = reader.list(root.server_list, "server_list", ROOT);
   const view: TableView = {
@@ -178,21 +190,27 @@ export function readTableView(root: JsonObject, reader: ViewReader): TableView {
     devices: [],
     superPods: undefined,
   };
-  serverList?.forEach((entry, index) => {
-    const path = `/server_list/${index}`;
-    const server = reader.object(entry, path, `server_list/${index}`);
-    if (server !== undefined) view.servers.push(readServer(reader, server, new ServerView(path, index), view.devices));
-  });
+  return { view, serverList };
+}
+
+/** One entry of server_list (undefined when it is not an object, after an RT004); its devices go into `allDevices` too. */
+export function readServerEntry(reader: ViewReader, entry: JsonValue, index: number, allDevices: DeviceView[]): ServerView | undefined {
+  const path = `/server_list/${index}`;
+  const server = reader.object(entry, path, `server_list/${index}`);
+  return server === undefined ? undefined : readServer(reader, server, new ServerView(path, index), allDevices);
+}
+
+/** super_pod_list, read after the servers; undefined when it is not a list. */
+export function readSuperPods(root: JsonObject, reader: ViewReader): SuperPodView[] | undefined {
   const superPodList = reader.list(root.super_pod_list, "super_pod_list", ROOT);
-  if (superPodList !== undefined) {
-    const superPods: SuperPodView[] = (view.superPods = []);
-    superPodList.forEach((entry, index) => {
-      const path = `/super_pod_list/${index}`;
-      const superPod = reader.object(entry, path, `super_pod_list/${index}`);
-      if (superPod !== undefined) superPods.push(readSuperPod(reader, superPod, path, index));
-    });
-  }
-  return view;
+  if (superPodList === undefined) return undefined;
+  const superPods: SuperPodView[] = [];
+  superPodList.forEach((entry, index) => {
+    const path = `/super_pod_list/${index}`;
+    const superPod = reader.object(entry, path, `super_pod_list/${index}`);
+    if (superPod !== undefined) superPods.push(readSuperPod(reader, superPod, path, index));
+  });
+  return superPods;
 }
 
 function readServer(reader: ViewReader, server: JsonObject, view: ServerView, allDevices: DeviceView[]): ServerView {

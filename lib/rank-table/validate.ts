@@ -11,7 +11,7 @@ import { checkDevices } from "./checks/devices";
 import { checkHeader, checkStatus, checkVersionSupported } from "./checks/header";
 import { checkRanks } from "./checks/ranks";
 import { checkServers } from "./checks/servers";
-import { checkSuperPods } from "./checks/super-pods";
+import { checkSuperPods, superDeviceIdPresence } from "./checks/super-pods";
 import { findingMessage, Findings, type Finding } from "./findings";
 import { checkLegacy } from "./checks/legacy";
 import { checkOtherFormat, otherFormatOf } from "./checks/other-formats";
@@ -89,12 +89,13 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
   const superPodListPresent = root.super_pod_list !== undefined;
   const version = impliedVersion(declaredVersion, superPodListPresent);
   const context: CheckContext = { view, findings, version, declaredVersion, deviceByIp: new Map() };
-  checkHeader(context, root);
+  const superDeviceIds = superDeviceIdPresence(view.devices);
+  checkHeader(context, root, superDeviceIds);
   checkServers(context);
   checkDevices(context);
   checkRanks(context);
   checkBackups(context);
-  checkSuperPods(context, superPodListPresent);
+  checkSuperPods(context, superPodListPresent, superDeviceIds);
   return {
     version: declaredVersion ?? null,
     mode: version === "1.2" && view.superPods !== undefined ? "super-pod" : "ai-server",

@@ -37,6 +37,8 @@ export interface HealthOverlay {
   collected: boolean;
   /** A die's state. */
   die(die: IndexedDie): HealthTone;
+  /** The dies an open fault covers, with their state (none without fault data): every other die is healthy. */
+  covered: ReadonlyMap<IndexedDie, HealthTone>;
   /** A node's worst state (healthOf over only the faults that can cover it). */
   node(node: TopologyNode): HealthTone;
   /** The distribution of `total` dies of a scope (a pod, server or NPU id; "" for the whole cluster). */
@@ -87,6 +89,7 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
   return {
     collected,
     die: (die) => (collected ? (dieTone.get(die) ?? "healthy") : "unknown"),
+    covered: dieTone,
     node(node) {
       if (!collected) return "unknown";
       // A rack is its servers' dies: its worst state is its distribution's (no fault names a rack).

@@ -188,16 +188,22 @@ export class TopologyIndex {
 
   /** The die an id names (`<server_id>/d<device_id>`), looked up in its server's dies. */
   dieOf(id: string): IndexedDie | undefined {
+    const rank = this.rankOf(id);
+    return rank < 0 ? undefined : this.die(rank);
+  }
+
+  /** The rank of the die an id names, -1 for none, without making the die (a job's 100,000 dies are looked up). */
+  rankOf(id: string): number {
     // A device id is a number: the last "/d" ends the server id, whatever the server id holds.
     const at = id.lastIndexOf("/d");
     const server = at < 0 ? undefined : this.serverById.get(id.slice(0, at));
-    if (!server) return undefined;
-    const device = id.slice(at + 2);
+    if (!server) return -1;
+    // The id's device as it prints ("01" names no die, as a string comparison of each die's would say).
+    const device = Number(id.slice(at + 2));
+    if (String(device) !== id.slice(at + 2)) return -1;
     const { deviceId, rowOfRank } = this.dieColumns;
-    for (let rank = server.firstRank; rank < server.firstRank + server.dieCount; rank++) {
-      if (String(deviceId[rowOfRank[rank]!]) === device) return this.die(rank);
-    }
-    return undefined;
+    for (let rank = server.firstRank; rank < server.firstRank + server.dieCount; rank++) if (deviceId[rowOfRank[rank]!] === device) return rank;
+    return -1;
   }
 
   get dieById(): DieLookup {

@@ -33,14 +33,17 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** Builds the app into .next-e2e (the caller holds the checkout lock) and serves it on DATABASE_URL `databaseUrl`. */
-export async function startApp(databaseUrl: string): Promise<{ base: string; stop: () => void }> {
+export async function startApp(databaseUrl: string): Promise<{ base: string; pid: number; stop: () => void }> {
   console.log("building the app into .next-e2e …");
   if ((await buildStandalone({ typecheck: false })) !== 0) throw new Error("next build failed");
   return serveApp(databaseUrl);
 }
 
-/** Serves the build already in .next-e2e (scripts/serve.ts, as the offline archive does) until it answers its health check. */
-export async function serveApp(databaseUrl: string): Promise<{ base: string; stop: () => void }> {
+/**
+ * Serves the build already in .next-e2e (scripts/serve.ts, as the offline archive does) until it answers its health
+ * check. `pid`: scripts/serve.ts, whose descendants are the app server (scripts/proc-stats.ts reads their memory).
+ */
+export async function serveApp(databaseUrl: string): Promise<{ base: string; pid: number; stop: () => void }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
@@ -53,7 +56,7 @@ export async function serveApp(databaseUrl: string): Promise<{ base: string; sto
     server.kill("SIGTERM");
     throw error;
   }
-  return { base, stop: () => server.kill("SIGTERM") };
+  return { base, pid: server.pid!, stop: () => server.kill("SIGTERM") };
 }
 
 /** Signs the bench user in: the cookie header for API requests. */

@@ -18,6 +18,7 @@ import { createApiToken } from "@/db/queries/tokens";
 import { serverName } from "@/lib/faults/simulate";
 import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { serverNodeFlags } from "../server-node-flags";
+import { loadAverage, ms, spread } from "./percentiles";
 
 const BATCH = 1000;
 const WARM_UP_BATCHES = 5;
@@ -79,7 +80,7 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
     // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0" },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));
@@ -120,12 +121,15 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
       // Bodies are made before the clock starts: the feeder's own cost is not the API's.
       const bodies = Array.from({ length: batches }, () => JSON.stringify(batchOf(nextBatch++, start)));
       let next = 0;
+      const latencies: number[] = [];
       const cpuBefore = await meter.read();
       const began = performance.now();
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
           while (next < bodies.length) {
+            const sentAt = performance.now();
             const counts = await post(bodies[next++]!);
+            latencies.push(performance.now() - sentAt);
             if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
           }
         }),
@@ -144,10 +148,11 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
         const ceiling = (cores * 1000 * BATCH) / (route + postgres);
         cpu = `; CPU per 1,000 events: route process ${fmt(route)} ms, PostgreSQL ${fmt(postgres)} ms, feeder ${fmt(per1000(cpuAfter.feeder - cpuBefore.feeder))} ms: at most ${fmt(ceiling)} events/s on ${cores} idle core${cores === 1 ? "" : "s"}`;
       }
-      return { rate: events / seconds, detail: `${fmt(events / seconds)} events/s (${fmt((seconds * 1000 * concurrency) / batches)} ms per request${cpu})`, bodies };
+      const { p50, p95 } = spread(latencies);
+      return { rate: events / seconds, detail: `${fmt(events / seconds)} events/s (batch p50 ${ms(p50)}, p95 ${ms(p95)}${cpu}; load average ${loadAverage()})`, bodies };
     };
 
-    console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} (other work on the machine lowers the events/s, not the CPU per event)`);
+    console.log(`load average before: ${loadAverage()} (other work on the machine lowers the events/s, not the CPU per event)`);
     await run({ batches: WARM_UP_BATCHES, concurrency: 1 });
     const single = await run({ batches: SINGLE_BATCHES, concurrency: 1 });
     console.log(`API ingestion (HTTP POST /api/v1/fault-events, token auth, route handler), batches of ${fmt(BATCH)}, 1 request at a time, ${SINGLE_BATCHES} batches: ${single.detail}`);

@@ -204,7 +204,7 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
 
 /** The instances' ingestion bound as set here (the instances inherit this environment), else the server's defaults. */
 const ingestBound = () =>
-  ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS"].map((name) => `${name}=${process.env[name] ?? "(default)"}`).join(" ");
+  ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS", "RANKSCOPE_INGEST_EVENTS_PER_SECOND"].map((name) => `${name}=${process.env[name] ?? "(default)"}`).join(" ");
 
 async function run(): Promise<void> {
   const build = await productionBuild();

@@ -2,7 +2,8 @@
  * One run of the scale bench's server side (./scale.ts), in a process of its own so that its memory is one
  * cluster's: `tsx scripts/bench/scale-probe.ts DATABASE_URL SLUG` builds the cluster's topology index (cold, as the
  * first request after a start does: from the snapshot stored with the inventory), searches it and requests every view of ./scale-views.ts cold and warm, and
- * prints the figures as one JSON line.
+ * prints the figures as one JSON line. SCALE_VIEWS="job overlay,job dies" times only the views whose names hold one of
+ * those parts (to profile a few: `node --cpu-prof --import tsx scripts/bench/scale-probe.ts …`).
  */
 import { connectDatabase } from "@/db/client";
 import { getClusterOrThrow } from "@/db/queries/clusters";
@@ -46,8 +47,11 @@ try {
   figures["search: warm median (ms)"] = median(searchWarm);
   figures["search: warm max (ms)"] = Math.max(...searchWarm);
 
+  const picked = process.env.SCALE_VIEWS?.split(",").filter(Boolean);
   for (const view of [...scaleViews, ...pageViews, ...jobViews]) {
     if (view.applies && !view.applies(index)) continue;
+    if (picked && !picked.some((part) => view.name.includes(part))) continue;
+    const rssBefore = mb();
     const [cold, body] = await timed(async () => JSON.stringify(await view.request(handle, cluster, index)));
     const warm: number[] = [];
     const warmCpu: number[] = [];
@@ -62,6 +66,9 @@ try {
     // This process's CPU (not PostgreSQL's): what the server itself spends, less bent by the machine's load.
     figures[`view ${view.name}: warm CPU of the server, median (ms)`] = median(warmCpu);
     figures[`view ${view.name}: body (KB)`] = body.length / 1024;
+    // What the server's memory grew by over the view's requests (what it keeps and what it allocated), when it did.
+    const grown = mb() - rssBefore;
+    if (grown >= 10) figures[`view ${view.name}: server RSS growth (MB)`] = grown;
   }
   figures["indexes built (must be 1)"] = builtIndexCount();
   figures["server RSS at end (MB)"] = mb();

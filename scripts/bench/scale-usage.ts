@@ -6,7 +6,8 @@
  * - The large job (issue 21: "the job page for a job on 100,000 ranks"): a "1.0" rank table over the cluster's first
  * RANKS dies (server_list order, one rank per die, as the API takes it: compact JSON), creates the job from it as
  * `POST /api/v1/jobs` does after reading the body (parse, place, store every rank, answer the summary), and prints
- * the figures as one JSON line. The probe (./scale-probe.ts) then times the job page's loaders.
+ * the figures as one JSON line; the same table is saved as a rank table of the cluster. The probe (./scale-probe.ts)
+ * then times the job page's loaders, the rank-table list and the table's detail.
  */
 import { sql } from "drizzle-orm";
 import { connectDatabase } from "@/db/client";
@@ -14,7 +15,8 @@ import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createJob } from "@/db/queries/jobs";
 import { jobBodyLimit } from "@/db/schema/job/constants";
-import { SCALE_JOB_NAME } from "./scale-views";
+import { createRankTable } from "@/db/queries/rank-tables";
+import { SCALE_JOB_NAME, SCALE_TABLE_NAME } from "./scale-views";
 
 const [url, slug, ranksArg, faultsArg] = process.argv.slice(2);
 const wanted = Number(ranksArg);
@@ -67,8 +69,14 @@ try {
   const job = await createJob(handle, { cluster: slug!, name: SCALE_JOB_NAME, state: "running", rankTable: table }, systemActor);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  // The same table saved as a rank table of the cluster (POST /api/v1/rank-tables), for the list and its detail.
+  const { rows: cluster } = await handle.db.execute<{ id: number }>(sql`select id from clusters where slug = ${slug!}`);
+  const saveStarted = performance.now();
+  await createRankTable(handle.db, { name: SCALE_TABLE_NAME, clusterId: cluster[0]!.id, text: table }, systemActor);
+  const saveMs = performance.now() - saveStarted;
   process.stdout.write(
     `${JSON.stringify({
+      "rank table: save the job's table (ms)": saveMs,
       ...faultFigures,
       "job: ranks": job.counts.total,
       "job: placed": job.counts.placed,

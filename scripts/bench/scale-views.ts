@@ -9,12 +9,13 @@ import { faultStatistics, listTimeline } from "@/db/queries/faults";
 import { listClusterSummaries } from "@/db/queries/inventory";
 import { loadJobPortBindings, loadJobPortFindings, loadJobPortSummary } from "@/db/queries/job-ports";
 import { loadJobDies, loadJobRanksPage, loadJobSummary } from "@/db/queries/job-ranks";
-import { listRankTables } from "@/db/queries/rank-tables";
-import { jobs } from "@/db/schema";
+import { getRankTable, listRankTables } from "@/db/queries/rank-tables";
+import { jobs, rankTables } from "@/db/schema";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
 import { loadNodeDetails } from "@/db/queries/topology";
 import { loadTopologyView } from "@/db/queries/topology-view";
+import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
 import type { TopologyLevel } from "@/lib/topology/model";
 import { rackIndex } from "@/lib/topology/racks";
@@ -45,12 +46,30 @@ const topologyView = (level: TopologyLevel, pick: (index: TopologyIndex) => stri
   },
 });
 
+/**
+ * A server view expanded `hops` hops (`topology?level=server&id=…&hops=…&via=…&from=…`, lib/topology/neighbourhood.ts):
+ * from the middle server, or from its middle die along the given kinds (none: every kind).
+ */
+const neighbourhood = (hops: number, options: { fromDie?: boolean; via?: readonly LinkKind[] } = {}): ScaleView => ({
+  name: `server ${hops} hops${options.fromDie ? " from a die" : ""}${options.via ? ` via ${options.via.join(",")}` : ""}`,
+  async request(handle, cluster, index) {
+    const server = middle(index.servers);
+    const from = options.fromDie ? index.die(server.firstRank + Math.floor(server.dieCount / 2)).id : null;
+    const load = await loadTopologyView(handle, cluster, "server", server.id, { hops, via: options.via ?? [], from });
+    return load.build();
+  },
+});
+
 export const scaleViews: ScaleView[] = [
   topologyView("cluster", () => null),
   topologyView("superpod", (index) => middle(index.pods).id, hasPods),
   // A rack opened from a super pod (or plain cluster) drawn by rack: its servers.
   topologyView("rack", (index) => middle(racks(index)).id, (index) => racks(index).length > 0),
   topologyView("server", (index) => middle(index.servers).id),
+  neighbourhood(1),
+  neighbourhood(3),
+  neighbourhood(2, { fromDie: true }),
+  neighbourhood(3, { fromDie: true, via: ["roce", "net-layer-0"] }),
   {
     name: "details (die)",
     // GET /api/v1/clusters/{id}/topology/node?kind=die&id=… (the details panel).
@@ -60,6 +79,8 @@ export const scaleViews: ScaleView[] = [
 
 /** The large job ./scale-usage.ts creates on each cluster (min(100,000, the cluster's dies) ranks). */
 export const SCALE_JOB_NAME = "scale-job";
+/** Its rank table, saved as a rank table of the cluster. */
+export const SCALE_TABLE_NAME = "scale-table";
 
 async function scaleJobId(handle: DatabaseHandle, cluster: ClusterHeader): Promise<number> {
   const [job] = await handle.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.clusterId, cluster.id), eq(jobs.name, SCALE_JOB_NAME)));
@@ -127,4 +148,13 @@ export const pageViews: ScaleView[] = [
   { name: "fault statistics (1 day)", request: (handle, cluster) => faultStatistics(handle.pool, cluster, Date.now() - day, Date.now()) },
   // GET /api/v1/rank-tables (the rank-table list).
   { name: "rank-table list", request: (handle) => listRankTables(handle.db) },
+  // GET /api/v1/rank-tables/{id} (what the editor opens a saved table with: its text and its fit to the cluster).
+  {
+    name: "rank table detail (the job's table)",
+    async request(handle, cluster) {
+      const [table] = await handle.db.select({ id: rankTables.id }).from(rankTables).where(and(eq(rankTables.clusterId, cluster.id), eq(rankTables.name, SCALE_TABLE_NAME)));
+      if (!table) throw new Error(`no rank table ${SCALE_TABLE_NAME} on ${cluster.slug}: scale-usage.ts did not run`);
+      return getRankTable(handle.db, table.id);
+    },
+  },
 ];

@@ -38,9 +38,11 @@ import { systemActor } from "@/db/queries/audit";
 import { createUser } from "@/db/queries/users";
 import { adminQuery, withDatabase } from "@/test/urls";
 import { lockCheckout } from "../e2e-lock";
+import { descendantsUsage } from "../proc-stats";
 import { benchUser, measureTopologyPages, signIn, startApp, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { SCALE_JOB_NAME } from "./scale-views";
+import { median } from "./percentiles";
 import { watchDatabaseCpu } from "./pg-cpu";
 
 const RACKS = 128;
@@ -65,31 +67,34 @@ interface ScaleKind {
   /** What `cluster add --from` reads: the directory, or the one table in it. */
   source(directory: string): string;
   /**
-   * The import's old space (MB). A SuperCluster is streamed one table at a time in IMPORT_HEAP_MB; a 1.x cluster is
-   * one table, parsed whole, so its import needs the table's size (131,072 NPUs of A3 dies ran out in 192 MB).
+   * The import's old space (MB) for `npus` NPUs. A SuperCluster is streamed one table at a time in IMPORT_HEAP_MB; a
+   * 1.x cluster is one table, parsed whole, so its import needs the table's size (131,072 NPUs of A3 dies ran out in
+   * 192 MB; 524,288 NPUs, 1,048,576 A3 dies in a 210 MiB table, ran out in 2,048 MB and peaked at 4.1 GB RSS in 6,144).
    */
-  importHeapMb: number;
+  importHeapMb(npus: number): number;
 }
 const A3_SERVERS_PER_POD = 128;
+/** A 1.x table parsed whole: 2,048 MB and 1 MB more per 128 NPUs (6,144 MB at 524,288 NPUs). */
+const wholeTableHeapMb = (npus: number) => 2048 + Math.ceil(npus / 128);
 const kinds: ScaleKind[] = [
   {
     name: "atlas950",
     generate: (npus, directory) => ["--version", "2.0", "--super-pods", String(npus / NPUS_PER_POD), "--racks", String(RACKS), "--output", directory],
     source: (directory) => directory,
-    importHeapMb: IMPORT_HEAP_MB,
+    importHeapMb: () => IMPORT_HEAP_MB,
   },
   {
     // 8 NPUs × 2 dies a server, 128 servers a pod: 1,024 NPUs a pod.
     name: "a3-racks",
     generate: (npus, directory) => ["--version", "1.2", "--super-pods", String(npus / (A3_SERVERS_PER_POD * 8)), "--servers", String(A3_SERVERS_PER_POD), "--npus", "8", "--dies", "2", "--output", path.join(directory, "table.json")],
     source: (directory) => path.join(directory, "table.json"),
-    importHeapMb: 2048,
+    importHeapMb: wholeTableHeapMb,
   },
   {
     name: "plain",
     generate: (npus, directory) => ["--version", "1.0", "--servers", String(npus / 8), "--npus", "8", "--dies", "1", "--output", path.join(directory, "table.json")],
     source: (directory) => path.join(directory, "table.json"),
-    importHeapMb: 2048,
+    importHeapMb: wholeTableHeapMb,
   },
 ];
 const kindNames = (process.env.SCALE_KINDS ?? kinds.map((kind) => kind.name).join(",")).split(",");
@@ -99,7 +104,7 @@ const runBrowser = process.env.SCALE_BROWSER !== "0";
 const browserRuns = Number(process.env.SCALE_BROWSER_RUNS ?? 3);
 
 /** The app served on the run's database, with the bench user, started for the first cluster the browser opens. */
-async function appOn(url: string): Promise<{ base: string; cookie: string; stop: () => void }> {
+async function appOn(url: string): Promise<{ base: string; pid: number; cookie: string; stop: () => void }> {
   const handle = connectDatabase(url, { max: 1 });
   try {
     await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor);
@@ -112,7 +117,7 @@ async function appOn(url: string): Promise<{ base: string; cookie: string; stop:
 
 /**
  * The cluster's pages to open in Chromium: the cluster view, its middle super pod, a rack (of that pod, or of the
- * plain servers) when it is drawn by rack, and the job page of ./scale-usage.ts's job (the job over its scope's view,
+ * plain servers) when it is drawn by rack, the middle server expanded 2 hops, and the job page of ./scale-usage.ts's job (the job over its scope's view,
  * with `?job=` when that view is aggregated). Ids come from the API's own answers.
  */
 async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
@@ -138,12 +143,36 @@ async function browserCases(url: string, app: { base: string; cookie: string }, 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    // The middle server's neighbourhood, 2 hops along every kind (lib/topology/neighbourhood.ts).
+    const { rows: servers } = await client.query<{ server_id: string }>(
+      `select s.server_id from servers s join clusters c on c.id = s.cluster_id where c.slug = $1
+       order by s.position offset (select count(*) / 2 from servers s join clusters c on c.id = s.cluster_id where c.slug = $1) limit 1`,
+      [slug],
+    );
+    if (servers[0]) cases.push({ label: "server 2 hops", path: page(`&level=server&id=${encodeURIComponent(servers[0].server_id)}&hops=2`) });
     const { rows } = await client.query<{ id: number }>("select j.id from jobs j join clusters c on c.id = j.cluster_id where c.slug = $1 and j.name = $2", [slug, SCALE_JOB_NAME]);
     if (rows[0]) cases.push({ label: "job page", path: `/jobs/${rows[0].id}` });
   } finally {
     await client.end();
   }
   return cases;
+}
+/**
+ * Search over HTTP on the served app (`GET …/topology/search`, what the page's search box asks), each query a new one
+ * so that no answer comes from the route's body cache: ranks spread over the cluster, then server ids. The first
+ * request of the cluster builds the search index (lib/topology/search.ts).
+ */
+async function timeSearch(app: { base: string; cookie: string }, slug: string, npus: number): Promise<{ first: number; median: number; max: number }> {
+  const queries = [...Array.from({ length: 10 }, (_, i) => String(Math.floor(((i * 7 + 3) % 10) * (npus / 10) + i))), "rack1", "node1"];
+  const times: number[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    const response = await fetch(`${app.base}/api/v1/clusters/${slug}/topology/search?q=${encodeURIComponent(q)}`, { headers: { cookie: app.cookie } });
+    if (!response.ok) throw new Error(`search ${q} answered ${response.status}`);
+    await response.text();
+    times.push(performance.now() - started);
+  }
+  return { first: times[0]!, median: median(times.slice(1)), max: Math.max(...times.slice(1)) };
 }
 const load = () => os.loadavg()[0]!.toFixed(1);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -263,14 +292,15 @@ export const scaleBench: BenchSection = {
         say(`generated in ${(generated.ms / 1000).toFixed(1)} s`);
         const loadBefore = load();
         const pgCpu = await watchDatabaseCpu(database.url);
-        const imported = await run([process.execPath, `--max-old-space-size=${kind.importHeapMb}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", kind.source(directory)).slice(1)], {
+        const imported = await run([process.execPath, `--max-old-space-size=${kind.importHeapMb(npus)}`, ...tsx("scripts/cli/index.ts", "cluster", "add", slug, "--from", kind.source(directory)).slice(1)], {
           DATABASE_URL: database.url,
         });
         const pgCpuS = await pgCpu.stop();
         putOf("import: wall (s)", imported.ms / 1000);
         putOf("import: CPU of the CLI, user + sys (s)", imported.cpuS);
         putOf("import: CPU of PostgreSQL for the database (s)", pgCpuS);
-        putOf(`import: peak RSS, ${kind.importHeapMb} MB old space (MB)`, imported.peakMb);
+        putOf("import: peak RSS (MB)", imported.peakMb);
+        putOf("import: old space allowed (MB)", kind.importHeapMb(npus));
         putOf("import: load average (1 min) at its end", Number(load()));
         say(
           `${imported.stdout.trim()} in ${(imported.ms / 1000).toFixed(1)} s, CPU ${imported.cpuS?.toFixed(1)} s CLI + ${pgCpuS?.toFixed(1)} s PostgreSQL, peak RSS ${imported.peakMb} MB (load before ${loadBefore})`,
@@ -289,6 +319,10 @@ export const scaleBench: BenchSection = {
       say("probed");
       if (runBrowser) {
         const app = (served.app ??= await appOn(database.url));
+        const search = await timeSearch(app, slug, npus);
+        putOf("search over HTTP: first, cold (ms)", search.first);
+        putOf("search over HTTP: warm median (ms)", search.median);
+        putOf("search over HTTP: warm max (ms)", search.max);
         const figures = await measureTopologyPages(app.base, await browserCases(database.url, app, slug), browserRuns);
         for (const figure of figures) {
           putOf(`Chromium ${figure.label}: navigation → drawn, median (ms)`, figure.drawn);
@@ -297,6 +331,8 @@ export const scaleBench: BenchSection = {
           putOf(`Chromium ${figure.label}: longest task while zooming, max (ms)`, figure.zoomMax);
           worst.push(`- ${npus} NPUs, ${kind.name}, ${figure.label}: ${figure.worst}`);
         }
+        // One app server serves every cluster of the run: its memory holds each one browsed so far (their indexes).
+        putOf("app server RSS after the pages, every cluster so far (MB)", Math.round((await descendantsUsage(app.pid)).rssBytes / 2 ** 20));
         say(`opened in Chromium (${browserRuns} runs a page)`);
       }
       if (runEnd) {

@@ -42,7 +42,9 @@ export function send(
       response.on("end", () => finish({ status: response.statusCode ?? 0, contentType: String(response.headers["content-type"] ?? ""), text: Buffer.concat(kept).toString("utf8"), size }));
       response.on("error", (error) => finish({ status: response.statusCode ?? 0, contentType: "", text: "", size, failure: error.message }));
     });
-    // The server may answer (413) and close before the whole body is written: that is an answer, not a failure.
+    // A connection that fails before the answer (EPIPE while the body is still being sent) is a failure: the server
+    // answers a body it will not read (413, 405) and keeps the connection until the client has read that answer
+    // (the lingering close of scripts/body-limit.mjs).
     outgoing.on("error", (error) => finish({ status: 0, contentType: "", text: "", size: 0, failure: error.message }));
     if (request.chunked) {
       const chunks = request.chunked;

@@ -22,7 +22,7 @@ import { reevaluateSeries } from "./judgement";
 import type { FaultNotice, PreparedEvent } from "./model";
 import { lockSeries } from "./series-locks";
 import { getFaultSettings } from "./settings";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { dieOf, loadServerDies, loadTargetIndex, type TargetIndex } from "./target-index";
 
 /**
  * The snapshot's cluster (not_found, 404) or node (invalid, 422) is not in the inventory; the code says which and
@@ -80,6 +80,7 @@ export async function ingestDeviceInfo(
   if (!cluster) throw targetError("unknown_cluster", faultProblem("unknown_cluster", { cluster: input.cluster }));
   const index = await loadTargetIndex(handle.pool, cluster);
   const server = resolveServer(index, snapshot, input.node ?? null);
+  await loadServerDies(handle.pool, [server]);
   const settings = await getFaultSettings(handle.pool, cluster.id);
   // The server's node-side bus chips in the stored fabric: where its SwitchInfoCfg faults land.
   const chips = snapshot.switchInfo?.faults.length ? await nodeChipsOfServer(handle.db, cluster.id, server.ref) : new Map();
@@ -128,7 +129,7 @@ export async function ingestDeviceInfo(
     );
     const snapshotMs = snapshot.updateTime * 1000;
     const chipEvents: PreparedEvent[] = diff.open.map((fault, i) => {
-      const die = fault.deviceId === null ? undefined : index.dies.get(`${server.ref}/${fault.deviceId}`);
+      const die = fault.deviceId === null ? undefined : dieOf(server, fault.deviceId);
       if (!die) warn(faultProblem("not_a_die", { npu: quoted(fault.npuName), server: server.serverId }));
       const target = die
         ? { kind: "die" as const, serverId: server.serverId, deviceId: fault.deviceId }

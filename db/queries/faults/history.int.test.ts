@@ -6,6 +6,9 @@ import { systemActor } from "../audit";
 import { seedDemo } from "../../seed";
 import { loadSeries, noneFinishedSince } from "./history";
 import { ingestFaultEvents } from "./ingest";
+import { rejudgeSeries } from "./judgement";
+import { defaultEscalationSettings } from "@/lib/faults/escalation";
+import { random } from "@/test/fault-events";
 
 // Ingestion skips re-reading a batch's series under the locks when no other transaction finished since it read
 // them; a wrong "none" would lose another batch's events from the judgement.
@@ -121,5 +124,51 @@ describe("loadSeries", () => {
     expect(new Set(read.filter((e) => e.code === "81078603").map((e) => e.episodeId))).toEqual(new Set(["simulator:a,b", "simulator:line\nfeed"]));
     expect(new Set(read.map((e) => e.code))).toEqual(new Set(["81078603", ...odd]));
     expect(history.bySeries.has("no such series")).toBe(false);
+  });
+});
+
+// Ingestion judges new events against the tails of their series only (history.ts `packedTails`): the judgement it
+// stores must be the one the rules give over the whole history, batch after batch, in or out of order.
+describe("judging against the tails", () => {
+  it("stores what a judgement of the whole history gives: flaps merged, the frequency rule counted across batches", async () => {
+    const { db, pool } = testDatabase();
+    await seedDemo(db, [demoA3Cluster(2, 3)]);
+    const next = random(20);
+    const t0 = Date.now() - 40 * 3_600_000;
+    let at = t0;
+    const batches: unknown[][] = [];
+    for (let b = 0; b < 12; b++) {
+      const batch: unknown[] = [];
+      for (let i = 0; i < 25; i++) {
+        // Gaps around the 60 s recover timeout and durations around the 20 s fault timeout; some open, some late.
+        at += Math.floor(next() * (next() < 0.5 ? 90_000 : 1_200_000));
+        const began = next() < 0.1 ? at - Math.floor(next() * 3 * 3_600_000) : at;
+        const lasted = Math.floor(next() * 40_000);
+        batch.push({
+          cluster: "atlas-a3-demo",
+          kind: "roce-link-down",
+          source: "simulator",
+          code: "81078603",
+          target: { server: "sp0-node01", die: Math.floor(next() * 2) },
+          beganAt: began,
+          ...(next() < 0.15 ? {} : { endedAt: began + lasted }),
+        });
+      }
+      batches.push(batch);
+    }
+    for (const batch of batches) {
+      const result = await ingestFaultEvents(testDatabase(), batch, { atomic: "item", actor: systemActor });
+      expect(result.counts.invalid).toBe(0);
+    }
+    const { rows } = await pool.query<{ series_key: string }>("select distinct series_key from fault_events where source = 'simulator'");
+    const client = await pool.connect();
+    try {
+      const changes = await rejudgeSeries(client, 1, defaultEscalationSettings, rows.map((r) => r.series_key), t0 - 86_400_000, Date.now());
+      expect(changes).toEqual([]);
+    } finally {
+      client.release();
+    }
+    const { rows: levels } = await pool.query<{ rule: string }>("select distinct rule from fault_events where source = 'simulator'");
+    expect(new Set(levels.map((r) => r.rule))).toContain("fault-frequency");
   });
 });

@@ -1,57 +1,32 @@
 import type pg from "pg";
-import type { Escalation, EscalationInput } from "@/lib/faults/escalation";
+import type { Escalation, EscalationInput, EscalationSettings } from "@/lib/faults/escalation";
 import type { FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind } from "@/lib/faults/model";
 import { TimeSlices } from "@/lib/time-slices";
 import { iso } from "./model";
 
-/* The stored events of some series, as the escalation rules read them, and what changed in them since a read. */
+/* The stored events of some series, as the escalation rules read them: all of them from a time on, or their tails. */
 
 /** A stored event as the rules see it, with its stored judgement. Times in ms. */
 export interface StoredEvent extends EscalationInput, Escalation {
   seriesKey: string;
 }
 
-/** Stored events of some series, and what a later look needs to tell whether any of them changed meanwhile. */
+/**
+ * Stored events of some series, by series. `contextOnly`: events read only for what the rules count before the
+ * events being judged (earlier faults' starts): judged without their own history, they are never written back.
+ */
 export interface History {
   bySeries: Map<string, StoredEvent[]>;
-  /** How many rows were read, and the transactions that wrote them (`xmin`): a row written since has another. */
   rows: number;
-  writers: Set<string>;
+  contextOnly: Set<string>;
 }
 
-/** The columns the rules read of a stored event, in `StoredRow` order; times as epoch ms. */
+/** The columns read of a stored event, for `packedLine`. */
+const storedColumns = "id, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id";
+
+/** The date_part of a timestamp as epoch ms (float8: cheap on both sides, unlike numeric `extract` or timestamp text, measured). */
 const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
-const storedColumns = `id, series_key, kind, code, reported_level, ${ms("began_at")}, ${ms("ended_at")}, level, rule, ${ms("rule_at")}, ${ms("release_at")},
-  episode_id, xmin::text`;
-type StoredRow = [string, string, FaultKind, string | null, FaultLevel, number, number | null, FaultLevel, EscalationRule, number | null, number | null, string, string];
-
-/** Groups rows (`StoredRow`) by series: whole milliseconds, rounded back from the float. */
-function historyOf(rows: StoredRow[]): History {
-  const whole = (value: number | null) => (value === null ? null : Math.round(value));
-  const history: History = { bySeries: new Map(), rows: rows.length, writers: new Set() };
-  for (const [id, key, kind, code, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, episodeId, writer] of rows) {
-    const event: StoredEvent = {
-      id,
-      seriesKey: key,
-      kind,
-      code,
-      reportedLevel,
-      beganAt: Math.round(beganAt),
-      endedAt: whole(endedAt),
-      level,
-      rule,
-      ruleAt: whole(ruleAt),
-      releaseAt: whole(releaseAt),
-      episodeId,
-    };
-    history.writers.add(writer);
-    const series = history.bySeries.get(key);
-    if (series) series.push(event);
-    else history.bySeries.set(key, [event]);
-  }
-  return history;
-}
 
 /**
  * `columns` of the stored events ($1 cluster, $2 series keys, $3 from), as `from` items: one probe of
@@ -73,17 +48,19 @@ const escaped = (column: string) => `case when ${column} = '' then '\\e' else re
 const msOrNone = (column: string) => `coalesce((${ms(column)})::text, '')`;
 
 /**
- * The stored events of the series as ONE text, a line per event and its fields comma-separated: the key's place, kind,
- * reported level, began, ended, level, rule, rule at, release at, writer (xmin), id, episode (empty: the event's own
- * id), code (empty: none). A history is thousands of rows a batch when a series is busy (every event of the last day
- * and then some); as rows, node-postgres spent twice the CPU on their messages and a dozen fields each that the
- * judgement did, and PostgreSQL a third more on sending them (measured: 19,000 rows, 110 ms of Node.js CPU and 80 of
- * PostgreSQL's as rows, 30 and 90 as this text).
+ * A stored event (`f`, of the series at place `n` of the keys) as ONE line of text, its fields comma-separated: the
+ * key's place (negative: context only), kind, reported level, began, ended, level, rule, rule at, release at, id,
+ * episode (empty: the event's own id), code (empty: none). A history is thousands of rows a batch when a series is
+ * busy and must be read in full (`loadSeries`); as rows, node-postgres spent twice the CPU on their messages and a
+ * dozen fields each that the judgement did, and PostgreSQL a third more on sending them (measured: 19,000 rows, 110 ms
+ * of Node.js CPU and 80 of PostgreSQL's as rows, 30 and 90 as this text).
  */
-const packedRows = `select string_agg(concat_ws(',', k.n, f.kind, f.reported_level, ${ms("f.began_at")}, ${msOrNone("f.ended_at")}, f.level, f.rule,
-    ${msOrNone("f.rule_at")}, ${msOrNone("f.release_at")}, f.xmin, ${escaped("f.id")}, case when f.episode_id = f.id then '' else ${escaped("f.episode_id")} end,
-    coalesce(${escaped("f.code")}, '')), E'\\n') as packed
-  from ${seriesScan("id, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id, xmin")}`;
+const packedLine = (n: string, ended: string) => `concat_ws(',', ${n}, f.kind, f.reported_level, ${ms("f.began_at")}, ${ended}, f.level, f.rule,
+    ${msOrNone("f.rule_at")}, ${msOrNone("f.release_at")}, ${escaped("f.id")}, case when f.episode_id = f.id then '' else ${escaped("f.episode_id")} end,
+    coalesce(${escaped("f.code")}, ''))`;
+
+/** Every stored event of the series from $3 on. */
+const packedRows = `select string_agg(${packedLine("k.n", msOrNone("f.ended_at"))}, E'\\n') as packed from ${seriesScan(storedColumns)}`;
 
 const unescapes: Record<string, string> = { "\\": "\\", c: ",", n: "\n", e: "" };
 const unescaped = (field: string) => (field.includes("\\") ? field.replace(/\\(.)/g, (_, c: string) => unescapes[c] ?? c) : field);
@@ -91,14 +68,16 @@ const msOf = (field: string) => (field === "" ? null : Math.round(Number(field))
 
 /** `packedRows`' text as a history (`keys`: the series keys the query was given, in order). */
 async function unpackHistory(packed: string | null, keys: string[]): Promise<History> {
-  const history: History = { bySeries: new Map(), rows: 0, writers: new Set() };
+  const history: History = { bySeries: new Map(), rows: 0, contextOnly: new Set() };
   if (packed === null) return history;
   const slices = new TimeSlices();
   for (const line of packed.split("\n")) {
     if (slices.due()) await slices.pause();
-    const [n, kind, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, writer, id, episode, code] = line.split(",") as [string, ...string[]];
-    const key = keys[Number(n) - 1]!;
+    const [n, kind, reportedLevel, beganAt, endedAt, level, rule, ruleAt, releaseAt, id, episode, code] = line.split(",") as [string, ...string[]];
+    const place = Number(n);
+    const key = keys[Math.abs(place) - 1]!;
     const eventId = unescaped(id!);
+    if (place < 0) history.contextOnly.add(eventId);
     const event: StoredEvent = {
       id: eventId,
       seriesKey: key,
@@ -114,7 +93,6 @@ async function unpackHistory(packed: string | null, keys: string[]): Promise<His
       episodeId: episode === "" ? eventId : unescaped(episode!),
     };
     history.rows++;
-    history.writers.add(writer!);
     const series = history.bySeries.get(key);
     if (series) series.push(event);
     else history.bySeries.set(key, [event]);
@@ -131,9 +109,6 @@ export async function loadSeries(client: pg.PoolClient | pg.Pool, clusterId: num
   return await unpackHistory(rows[0]?.packed ?? null, keys);
 }
 
-/** Rows this transaction did not write (`xmin` holds the low 32 bits of the writer's transaction id). */
-const notOwnRow = "xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296";
-
 /**
  * True when no other transaction finished (committed, or rolled back) between `snapshot` (a `pg_snapshot` taken
  * earlier in this transaction) and this statement's snapshot, so both see the same committed rows: none of the
@@ -147,35 +122,60 @@ export function noneFinishedSince(snapshot: string): string {
 }
 
 /**
- * What other transactions did to these series since `history` was read (with `snapshot` taken before): nothing;
- * or the rows they added or changed (a changed row is a new row version, with its writer's `xmin`); or null when
- * rows were removed too, which only a fresh read accounts for. Rows this transaction wrote are left aside. One
- * statement and one scan, or none (a one-time filter) when no other transaction finished since `snapshot`: what is
- * committed is then what was read. The scan keeps only where each row is and who wrote it; the columns are read for
- * the few changed rows (by `ctid`, in the same snapshot): a third less CPU than carrying them for every row.
+ * The tails of some series ($1 cluster, $2 keys, $3 from each key on, epoch ms): what the rules need to judge the
+ * events from there on, however long the series' history is. The fault that holds the last stored event before
+ * `from` (its first event, by `episode_id`) may be extended, so everything from its begin on is read; the faults
+ * before it are only counted by the frequency rule, which needs to know whether `times` of them began within its
+ * window: their first events, the last $4 of them (`times` − 1 of the strictest rule), are read as context only,
+ * each ending where it began (one fault ended at least the recover timeout before the next began, so nothing
+ * merges them). Before, a batch read a day and more of every series it wrote to: at the load bench's density, most
+ * of the table (issue 20, item 7). $5/$6 (`confirmSeriesTails`): the keys are read only when another transaction
+ * finished since the snapshot $5, else only the keys $6; the first column says which.
  */
-export async function historyChanges(client: pg.PoolClient, clusterId: number, keys: string[], from: number, history: History, snapshot: string): Promise<History | null> {
-  const { rows } = await client.query<StoredRow>({
-    text: `with quiet as materialized (select ${noneFinishedSince("$5")} as quiet),
-       current as materialized (
-         select f.* from ${seriesScan("ctid, xmin")}
-         where not (select quiet from quiet) and f.${notOwnRow}
-       )
-       select ${storedColumns} from fault_events where ctid = any(array(select ctid from current where not (xmin::text = any($4::text[]))))
-       union all
-       select null, null, null, null, null, null, null, null, null, null, null, (select quiet from quiet)::text, (select count(*) from current)::text`,
-    values: [clusterId, keys, iso(from), [...history.writers], snapshot],
-    rowMode: "array",
-  });
-  // The last row: whether nothing finished since `snapshot`, and how many rows there are now.
-  const summary = rows.pop()!;
-  const count = Number(summary[12]);
-  const changes = historyOf(rows);
-  if (summary[11] === "true") return changes;
-  if (rows.length === 0) return count === history.rows ? changes : null;
-  const known = new Set<string>();
-  for (const series of history.bySeries.values()) for (const event of series) known.add(event.id);
-  let added = 0;
-  for (const series of changes.bySeries.values()) for (const event of series) if (!known.has(event.id)) added++;
-  return history.rows + added === count ? changes : null;
+const packedTails = (confirming: boolean) => `with ${confirming ? `quiet as materialized (select ${noneFinishedSince("$5")} as quiet),` : ""}
+  anchors as materialized (
+    select k.key, k.n, coalesce(b.first_began, b.began_at, to_timestamp(k.at / 1000)) as began_at
+    from unnest($2::text[], $3::float8[]) with ordinality as k(key, at, n)
+    left join lateral (
+      select l.began_at, (select e.began_at from fault_events e where e.id = l.episode_id) as first_began
+      from fault_events l where l.cluster_id = $1 and l.series_key = k.key and l.began_at < to_timestamp(k.at / 1000)
+      order by l.began_at desc limit 1
+    ) b on true
+    ${confirming ? "where not (select quiet from quiet) or k.key = any($6::text[])" : ""}
+  )
+  select ${confirming ? "(select quiet from quiet)" : "true"} as quiet, pg_current_snapshot()::text as snapshot, (select string_agg(line, E'\\n') from (
+    select ${packedLine("k.n", msOrNone("f.ended_at"))} as line from anchors k cross join lateral (
+      select ${storedColumns} from fault_events where cluster_id = $1 and series_key = k.key and began_at >= k.began_at offset 0
+    ) f
+    union all
+    select ${packedLine("-k.n", ms("f.began_at"))} from anchors k cross join lateral (
+      select ${storedColumns} from fault_events where cluster_id = $1 and series_key = k.key and began_at < k.began_at and id = episode_id
+      order by began_at desc limit $4
+    ) f
+  ) lines) as packed`;
+
+/** How many earlier faults' starts the tails carry: the frequency rule counts up to `times`, the fault judged included. */
+const startsKept = (settings: EscalationSettings) => Math.max(1, ...settings.frequency.map((rule) => rule.times)) - 1;
+
+/** The tails of the series `keys`, each from `from[i]` on (`packedTails`), and the snapshot they were read in. */
+export async function loadSeriesTails(client: pg.PoolClient, clusterId: number, keys: string[], from: number[], settings: EscalationSettings): Promise<{ snapshot: string; history: History }> {
+  const { rows } = await client.query<{ snapshot: string; packed: string | null }>(packedTails(false), [clusterId, keys, from, startsKept(settings)]);
+  return { snapshot: rows[0]!.snapshot, history: await unpackHistory(rows[0]!.packed, keys) };
+}
+
+/**
+ * Under the series locks: the tails again, of every key when another transaction finished since `snapshot` (it may
+ * have written to these series), else only of `always`; `quiet` says which. One statement either way.
+ */
+export async function confirmSeriesTails(
+  client: pg.PoolClient,
+  clusterId: number,
+  keys: string[],
+  from: number[],
+  settings: EscalationSettings,
+  snapshot: string,
+  always: string[],
+): Promise<{ quiet: boolean; history: History }> {
+  const { rows } = await client.query<{ quiet: boolean; packed: string | null }>(packedTails(true), [clusterId, keys, from, startsKept(settings), snapshot, always]);
+  return { quiet: rows[0]!.quiet, history: await unpackHistory(rows[0]!.packed, keys) };
 }

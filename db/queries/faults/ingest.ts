@@ -106,8 +106,7 @@ export async function ingestFaultEvents(
       // A batch that only added events confirms the judgement it made before the locks, corrected for what other
       // batches wrote meanwhile; one that closed events judges its series again from what is stored now.
       const settings = contextOf(clusterId).settings.escalation;
-      const confirmed = closes ? null : await confirmJudgement(client, provisional.get(clusterId)!, created, settings, now);
-      rejudged.push(...(confirmed ?? (await rejudgeSeries(client, clusterId, settings, [...keys], since, now))));
+      rejudged.push(...(closes ? await rejudgeSeries(client, clusterId, settings, [...keys], since, now) : await confirmJudgement(client, provisional.get(clusterId)!, created, settings, now)));
     }
     const itemResults: ItemResult[] = [...results, ...endResults.values()];
     for (const event of unique.values()) {

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { evaluateSeries, lookbackMs, type Escalation, type EscalationInput, type EscalationSettings } from "@/lib/faults/escalation";
 import { TimeSlices } from "@/lib/time-slices";
-import { historyChanges, loadSeries, type History, type StoredEvent } from "./history";
+import { confirmSeriesTails, loadSeries, loadSeriesTails, type History } from "./history";
 import { iso, type PreparedEvent } from "./model";
 
 /* Judgement: the escalation rules run over a series' stored history (and new events), and what changes is stored. */
@@ -18,8 +18,9 @@ export type Rejudgement = Escalation & { id: string; seriesKey: string };
 
 /**
  * Judges each series (stored events plus `fresh` ones about to be inserted): the fresh events' judgements, and the
- * stored events from `writeFrom` on whose judgement changed. Rows before it are context only (to count and merge
- * what came before): judged without their own history they could come out differently.
+ * stored events from `writeFrom` on whose judgement changed. Rows before it, and the history's `contextOnly` ones,
+ * are context only (to count and merge what came before): judged without their own history they could come out
+ * differently.
  */
 async function judgeSeries(
   history: History,
@@ -39,7 +40,7 @@ async function judgeSeries(
     const result = evaluateSeries(incoming.length ? [...stored, ...incoming] : stored, settings, now);
     for (const event of incoming) judged.set(event.id, result.get(event.id)!);
     for (const row of stored) {
-      if (row.beganAt < writeFrom) continue;
+      if (row.beganAt < writeFrom || history.contextOnly.has(row.id)) continue;
       const r = result.get(row.id)!;
       if (r.level !== row.level || r.rule !== row.rule || r.episodeId !== row.episodeId || r.ruleAt !== row.ruleAt || r.releaseAt !== row.releaseAt) {
         changed.push({ id: row.id, seriesKey: row.seriesKey, ...r });
@@ -67,33 +68,33 @@ async function storeJudgements(client: pg.PoolClient | pg.Pool, changed: Rejudge
   await client.query(judgementUpdate(1), judgementValues(changed));
 }
 
-/** A judgement of new events against the stored history of their series, to be confirmed under the series locks. */
+/** A judgement of new events against the stored tails of their series, to be confirmed under the series locks. */
 export interface Provisional {
   clusterId: number;
   keys: string[];
-  from: number;
-  writeFrom: number;
-  history: History;
+  /** Where each key's tail was read from: the earliest new event of the series. */
+  from: number[];
   /** The new events, by series. */
   fresh: Map<string, EscalationInput[]>;
   /** Judgements of the new events, stored with them. */
   judged: Map<string, Escalation>;
   /** Stored events whose judgement the new ones change. */
   changed: Rejudgement[];
-  /** This transaction's snapshot from before `history` was read. */
+  /** This transaction's snapshot when the tails were read. */
   snapshot: string;
 }
 
 /**
- * Judges events about to be inserted together with the stored history of their series (as committed when this
- * runs), and which stored events they change. Nothing is written.
+ * Judges events about to be inserted together with the stored tails of their series (as committed when this runs:
+ * `loadSeriesTails`, a bounded read whatever the series hold), and which stored events they change. Nothing is
+ * written. The snapshot comes from the same statement as the tails.
  */
 export async function judgeIncoming(client: pg.PoolClient, clusterId: number, settings: EscalationSettings, incoming: PreparedEvent[], now: number): Promise<Provisional> {
-  const since = incoming.length ? Math.min(...incoming.map((e) => e.beganAt)) : now;
-  const keys = [...new Set(incoming.map((e) => e.seriesKey))];
-  const from = contextFrom(settings, since);
-  const { rows } = await client.query<{ snapshot: string }>("select pg_current_snapshot()::text as snapshot");
-  const history: History = keys.length ? await loadSeries(client, clusterId, keys, from) : { bySeries: new Map(), rows: 0, writers: new Set() };
+  const earliest = new Map<string, number>();
+  for (const event of incoming) earliest.set(event.seriesKey, Math.min(earliest.get(event.seriesKey) ?? Infinity, event.beganAt));
+  const keys = [...earliest.keys()];
+  const from = [...earliest.values()];
+  const { snapshot, history } = await loadSeriesTails(client, clusterId, keys, from, settings);
   const storedIds = new Set<string>();
   for (const series of history.bySeries.values()) for (const event of series) storedIds.add(event.id);
   const fresh = new Map<string, EscalationInput[]>();
@@ -105,42 +106,24 @@ export async function judgeIncoming(client: pg.PoolClient, clusterId: number, se
     if (list) list.push(input);
     else fresh.set(event.seriesKey, [input]);
   }
-  const writeFrom = since - rewriteMarginMs;
-  return { clusterId, keys, from, writeFrom, history, fresh, snapshot: rows[0]!.snapshot, ...(await judgeSeries(history, fresh, settings, now, writeFrom)) };
+  return { clusterId, keys, from, fresh, snapshot, ...(await judgeSeries(history, fresh, settings, now, -Infinity)) };
 }
 
 /**
- * Under the series locks: the stored events whose judgement must change, given what other transactions wrote to
- * these series since `provisional` was made (their rows merged into what was read, this batch's `created` events
- * with the judgement they were stored with), or null when only judging again from a fresh read will do.
+ * Under the series locks: the stored events whose judgement must change. When no other transaction finished since
+ * `provisional` was made and every new event was inserted, that is its judgement; otherwise the tails are read
+ * again (this batch's events now among them, with the judgement they were stored with) and judged again, for every
+ * series when others may have written to them, else for the series where an event was not inserted (stored already,
+ * under the same id with another begin, so it was judged as new by mistake).
  */
-export async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[] | null> {
-  const { clusterId, keys, from, history, fresh, judged } = provisional;
-  const changes = await historyChanges(client, clusterId, keys, from, history, provisional.snapshot);
-  if (!changes) return null;
-  if (changes.rows === 0) return provisional.changed;
-  // Only the series other batches wrote to are judged again; the others keep the first judgement.
-  const current = new Map<string, StoredEvent>();
-  for (const series of changes.bySeries.values()) for (const event of series) current.set(event.id, event);
-  const merged: History = { bySeries: new Map(), rows: 0, writers: new Set() };
-  const add = (event: StoredEvent) => {
-    const series = merged.bySeries.get(event.seriesKey);
-    if (series) series.push(event);
-    else merged.bySeries.set(event.seriesKey, [event]);
-  };
-  for (const [key, series] of history.bySeries) {
-    if (!changes.bySeries.has(key)) continue;
-    for (const event of series) {
-      add(current.get(event.id) ?? event);
-      current.delete(event.id);
-    }
-  }
-  for (const event of current.values()) add(event);
-  for (const key of changes.bySeries.keys()) {
-    for (const event of fresh.get(key) ?? []) if (created.has(event.id)) add({ ...event, ...judged.get(event.id)!, seriesKey: key });
-  }
-  const unaffected = provisional.changed.filter((r) => !changes.bySeries.has(r.seriesKey));
-  return [...unaffected, ...(await judgeSeries(merged, new Map(), settings, now, provisional.writeFrom)).changed];
+export async function confirmJudgement(client: pg.PoolClient, provisional: Provisional, created: Set<string>, settings: EscalationSettings, now: number): Promise<Rejudgement[]> {
+  const { clusterId, keys, from, fresh } = provisional;
+  const notInserted = [...fresh].filter(([, events]) => events.some((event) => !created.has(event.id))).map(([key]) => key);
+  const { quiet, history } = await confirmSeriesTails(client, clusterId, keys, from, settings, provisional.snapshot, notInserted);
+  const again = new Set(quiet ? notInserted : keys);
+  if (again.size === 0) return provisional.changed;
+  const unaffected = provisional.changed.filter((r) => !again.has(r.seriesKey));
+  return [...unaffected, ...(await judgeSeries(history, new Map(), settings, now, -Infinity)).changed];
 }
 
 /**

@@ -11,7 +11,7 @@ import type { FaultEventInput } from "../../schema/fault-event/validation";
 import { findCluster } from "../clusters";
 import type { ItemResult, PreparedEnd, PreparedEvent } from "./model";
 import { getFaultSettings, type FaultSettings } from "./settings";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { dieOf, hasNpu, loadServerDies, loadTargetIndex, type TargetIndex } from "./target-index";
 
 /* Input resolution: each item of a batch validated, its cluster and target resolved, its id derived. */
 
@@ -43,20 +43,20 @@ function resolveTarget(input: FaultEventInput["target"], index: TargetIndex): Om
   let peerDeviceRef: number | null = null;
   const target: FaultTarget = { kind, superPodId, serverId: server?.serverId ?? null };
   if (server && input.die !== undefined) {
-    const die = index.dies.get(`${server.ref}/${input.die}`);
+    const die = dieOf(server, input.die);
     if (!die) throw unknownTarget("unknown_die", { server: server.serverId, die: input.die }, "target.die");
     deviceRef = die.ref;
     npuIndex = die.npuIndex;
     kind = "die";
     target.deviceId = input.die;
   } else if (server && input.npu !== undefined) {
-    if (!index.npus.has(`${server.ref}/${input.npu}`)) throw unknownTarget("unknown_npu", { server: server.serverId, npu: input.npu }, "target.npu");
+    if (!hasNpu(server, input.npu)) throw unknownTarget("unknown_npu", { server: server.serverId, npu: input.npu }, "target.npu");
     kind = "npu";
     target.npuIndex = input.npu;
   }
   if (input.peer) {
     const peerServer = index.servers.get(input.peer.server);
-    const peer = peerServer ? index.dies.get(`${peerServer.ref}/${input.peer.die}`) : undefined;
+    const peer = peerServer ? dieOf(peerServer, input.peer.die) : undefined;
     if (!peer) throw unknownTarget("unknown_peer", { server: input.peer.server, die: input.peer.die }, "target.peer");
     peerDeviceRef = peer.ref;
     kind = "link";
@@ -109,6 +109,12 @@ export async function prepareBatch(
     return null;
   });
   const contexts = await clusterContexts(handle, new Set(parsed.flatMap((p) => (p ? [p.cluster] : []))));
+  // The dies of the servers the batch names, for the events on a die, an NPU or a link.
+  for (const [slug, context] of contexts) {
+    if (!context) continue;
+    const named = parsed.flatMap((p) => (p?.cluster === slug ? [p.target.server, p.target.peer?.server] : []));
+    await loadServerDies(handle.pool, named.map((server) => (server === undefined ? undefined : context.index.servers.get(server))));
+  }
   const events: PreparedEvent[] = [];
   const ends: PreparedEnd[] = [];
   parsed.forEach((input, index) => {

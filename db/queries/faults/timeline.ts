@@ -2,13 +2,13 @@ import type pg from "pg";
 import type { DensityBucket, TimelineEvent, TimelineResult } from "@/lib/faults/api-types";
 import type { FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind, FaultSource, TargetKind } from "@/lib/faults/model";
-import { targetFilterOf, type TargetFilter } from "@/lib/faults/target-filter";
+import { filterServerId, targetFilterOf, type TargetFilter } from "@/lib/faults/target-filter";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TimelineQuery } from "../../schema/fault-event/validation";
 import { refreshOpenEscalations } from "./health";
 import { jobAtEventJoin, jobFilterClause } from "./job-filter";
 import { ceilTo, hourMs, outsideRollups, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
-import { loadTargetIndex, type TargetIndex } from "./target-index";
+import { loadServerDies, loadTargetIndex, serverTargets, type TargetIndex } from "./target-index";
 
 interface Filters {
   clause: string;
@@ -16,14 +16,11 @@ interface Filters {
 }
 
 /** The timeline's target filter over the cached inventory: a known server or die exactly, anything else by substring. */
-function targetFilterIn(index: TargetIndex, text: string): TargetFilter {
+async function targetFilterIn(pool: pg.Pool, index: TargetIndex, text: string): Promise<TargetFilter> {
+  await loadServerDies(pool, [index.servers.get(filterServerId(text))]);
   return targetFilterOf(text, (serverId) => {
     const server = index.servers.get(serverId);
-    if (!server) return undefined;
-    const prefix = `${server.ref}/`;
-    const inServer = (keys: Iterable<string>) =>
-      [...keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(prefix.length))).sort((a, b) => a - b);
-    return { npuIndexes: inServer(index.npus), deviceIds: inServer(index.dies.keys()) };
+    return server && serverTargets(server);
   });
 }
 
@@ -97,14 +94,15 @@ async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery,
  * The timeline of a window. The density (events per time bucket and level) covers every matching event and gives
  * the total; the rows are at most `limit` of them, read without a global sort or window function so a big window
  * stops reading early (rows come in the BRIN's physical, roughly time order; sorted here). Targets are named from
- * the cached inventory index instead of joins. Measured at 10M events: scripts/bench/fault-queries.ts.
+ * the cached inventory index instead of joins, but for a die's device id (a join on its key: the index keeps the
+ * servers, not every die). Measured at 10M events: scripts/bench/fault-queries.ts.
  */
 export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query: TimelineQuery, now = Date.now()): Promise<TimelineResult> {
   const from = query.from;
   const to = Math.max(query.to, from + 1);
   await refreshOpenEscalations(pool, cluster.id, now);
   const index = await loadTargetIndex(pool, cluster);
-  const target = query.target ? targetFilterIn(index, query.target) : null;
+  const target = query.target ? await targetFilterIn(pool, index, query.target) : null;
   const { clause, params } = filters(cluster.id, query, target, from, to);
   const bucketMs = densityBucketMs(from, to);
   const [rows, density] = await Promise.all([
@@ -115,6 +113,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
       super_pod_ref: number | null;
       server_ref: number | null;
       device_ref: number | null;
+      device_id: number | null;
       npu_index: number | null;
       plane_key: string | null;
       kind: FaultKind;
@@ -134,12 +133,12 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
       message: string | null;
     }>(
       // Instants as epoch ms (float8): parsing tens of thousands of timestamps into Dates costs more than the query.
-      `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, f.npu_index,
+      `select f.id, f.target_kind, f.target_key, f.super_pod_ref, f.server_ref, f.device_ref, dv.device_id, f.npu_index,
          case when f.target_kind = 'switch' then f.raw->'fabric'->>'plane' end as plane_key, f.kind, f.source, f.code,
          f.phase, f.reported_level, f.level, f.rule, ${epochMs("f.rule_at")} as rule_at, ${epochMs("f.release_at")} as release_at, f.episode_id,
          ${epochMs("f.began_at")} as began_at, ${epochMs("f.ended_at")} as ended_at,
          coalesce(f.job, placed_job.job_name) as job, coalesce(f.rank, placed_job.job_rank) as rank, f.message
-       from fault_events f ${jobAtEventJoin}
+       from fault_events f ${jobAtEventJoin} left join devices dv on dv.id = f.device_ref
        where ${clause}
        limit ${query.limit}`,
       params.values,
@@ -162,7 +161,7 @@ export async function listTimeline(pool: pg.Pool, cluster: ClusterHeader, query:
     targetKey: r.target_key,
     superPodId: r.super_pod_ref === null ? null : (podIds.get(r.super_pod_ref) ?? null),
     serverId: r.server_ref === null ? null : (index.serversByRef.get(r.server_ref)?.serverId ?? null),
-    deviceId: r.device_ref === null ? null : (index.deviceIdByRef.get(r.device_ref) ?? null),
+    deviceId: r.device_id,
     npuIndex: r.npu_index,
     planeKey: r.plane_key,
     kind: r.kind,

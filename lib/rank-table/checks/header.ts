@@ -3,7 +3,10 @@ import type { Findings } from "../findings";
 import type { JsonObject } from "../model";
 import { parseWholeNumber } from "../net";
 import type { TableView } from "../table-view";
-import type { CheckContext } from "./context";
+
+/** What the header rules read of the table's view. */
+type HeaderView = Pick<TableView, "serverCount" | "serverEntryCount" | "serverListMissing">;
+import type { SuperDeviceIdPresence } from "./super-pods";
 
 export function checkStatus(status: string | undefined, findings: Findings): void {
   if (status === undefined) findings.addMessage("RT010", "RT010.missing", "");
@@ -23,11 +26,11 @@ export function checkVersionSupported(version: string | undefined, root: JsonObj
   return false;
 }
 
-export function checkHeader(context: CheckContext, root: JsonObject): void {
-  const { view, findings, declaredVersion } = context;
+/** RT013–RT017; `superDeviceIds` tells the first device with a super_device_id (RT013 in a "1.0" table). */
+export function checkHeader({ view, findings, declaredVersion }: { view: HeaderView; findings: Findings; declaredVersion: string | undefined }, root: JsonObject, superDeviceIds: SuperDeviceIdPresence): void {
   if (declaredVersion === "1.0") {
     if (root.super_pod_list !== undefined) findings.add("RT013", "/super_pod_list", { field: "super_pod_list" });
-    const withSuperDeviceId = view.devices.find((device) => device.superDeviceId !== undefined);
+    const withSuperDeviceId = superDeviceIds.withId > 0 ? superDeviceIds.firstWhere(true) : undefined;
     if (withSuperDeviceId) findings.add("RT013", `${withSuperDeviceId.path}/super_device_id`, { field: "super_device_id" });
     if (view.serverCount === undefined) findings.add("RT015", "", { count: view.serverEntryCount });
   }
@@ -36,7 +39,7 @@ export function checkHeader(context: CheckContext, root: JsonObject): void {
   if (view.serverListMissing) findings.add("RT017", root.server_list === undefined ? "" : "/server_list");
 }
 
-function checkServerCount(view: TableView, findings: Findings): void {
+function checkServerCount(view: HeaderView, findings: Findings): void {
   if (view.serverCount === undefined || view.serverListMissing) return;
   if (parseWholeNumber(view.serverCount) !== view.serverEntryCount) {
     findings.add("RT016", "/server_count", { value: view.serverCount, count: view.serverEntryCount });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applyEdit, type Edit } from "../../rank-table-workspace/edit";
 import { generateA5Table } from "../generate-a5";
 import type { JsonObject, JsonValue, ValidationReport } from "../model";
-import { superPodTable } from "../test-support/tables";
+import { fixtureObject } from "../test-support/legacy-cases";
 import { validateRankTable } from "../validate";
 import { IncrementalValidator, type ValidationRun } from "./index";
 
@@ -231,7 +231,7 @@ describe("IncrementalValidator on a \"2.0\" table", () => {
     validator.validate(table);
     validator.validate(table);
     expect(validator.lastRun).toBe("unchanged");
-    const s = session(superPodTable());
-    s.edit({ type: "set", path: { server: 0, device: 1 }, field: "device_ip", value: "192.168.100.101" }, "full");
+    const s = session(fixtureObject("legacy-mindspore-8p.json"));
+    s.edit({ type: "set", path: {}, field: "status", value: "initializing" }, "full");
   });
 });

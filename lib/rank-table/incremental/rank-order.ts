@@ -120,7 +120,6 @@ export class RankOrder {
   }
 }
 
-/** A pointer into rank_list, or the same without its slash (how a read names a field in its message). */
 /**
  * `list.splice(at, count, ...items)` without spreading `items` into arguments, which overflows the stack for the tens
  * of thousands of ranks a SuperPoD pasted in brings.
@@ -136,17 +135,20 @@ export function replaceRange<T>(list: T[], at: number, count: number, items: rea
   for (const item of tail) list.push(item);
 }
 
-const RANK_PATH = /^(\/?rank_list\/)(\d+)/;
+/** A pointer into a list, or the same without its slash (how a read names a field in its message). */
+const LIST_PATHS = { rank_list: /^(\/?rank_list\/)(\d+)/, server_list: /^(\/?server_list\/)(\d+)/ };
 
 /**
- * Renumbers the rank_list paths a kept finding names (its own and an "other" in its message) after a splice: an
- * entry index at or past `from` (the end of the removed stretch) moves by `shift`. Findings that name a removed
- * entry are worked out again by the caller, so none is renumbered into the wrong rank.
+ * Renumbers the paths into `list` (rank_list, or a "1.x" table's server_list) a kept finding names (its own and an
+ * "other" in its message) after a splice: an entry index at or past `from` (the end of the removed stretch) moves by
+ * `shift`. Findings that name a removed entry are worked out again by the caller, so none is renumbered into the
+ * wrong entry.
  */
-export function shiftPaths(findings: readonly Finding[] | undefined, from: number, shift: number): void {
+export function shiftPaths(findings: readonly Finding[] | undefined, from: number, shift: number, list: keyof typeof LIST_PATHS = "rank_list"): void {
   if (findings === undefined || shift === 0) return;
+  const pattern = LIST_PATHS[list];
   const move = (path: string): string => {
-    const match = RANK_PATH.exec(path);
+    const match = pattern.exec(path);
     if (match === null) return path;
     const index = Number(match[2]);
     return index < from ? path : `${match[1]}${index + shift}${path.slice(match[0].length)}`;
@@ -156,7 +158,7 @@ export function shiftPaths(findings: readonly Finding[] | undefined, from: numbe
     const { params } = finding;
     for (const name in params) {
       const value = params[name];
-      if (typeof value === "string" && RANK_PATH.test(value)) finding.params = { ...finding.params, [name]: move(value) };
+      if (typeof value === "string" && pattern.test(value)) finding.params = { ...finding.params, [name]: move(value) };
     }
   }
 }

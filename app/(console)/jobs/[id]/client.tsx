@@ -5,7 +5,7 @@ import { Breadcrumb, Card, Descriptions, Space, Typography } from "antd";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useDuration, useNow } from "@/components/faults/format";
 import { fetchDiagnoses, fetchJob, jobKeys, type JobDiagnosis, type JobSummary } from "@/components/jobs/api";
 import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
@@ -26,6 +26,8 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const state = useMemo(() => jobPageSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  // As on the topology page: the scale bench counts the long tasks after this mark (hydration itself before it).
+  useEffect(() => void performance.mark("topology:hydrated"), []);
   const id = initialJob.id;
   const job = useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => fetchJob(id, signal), initialData: initialJob }).data;
   const diagnoses = useQuery({ queryKey: jobKeys.diagnoses(id), queryFn: ({ signal }) => fetchDiagnoses(id, signal), initialData: initialDiagnoses }).data;

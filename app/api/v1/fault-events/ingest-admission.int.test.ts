@@ -21,7 +21,7 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 let post: Handler;
 let token = "";
 const none = { params: Promise.resolve({}) };
-const limitNames = ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS"] as const;
+const limitNames = ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS", "RANKSCOPE_INGEST_EVENTS_PER_SECOND"] as const;
 
 beforeAll(async () => {
   ({ POST: post } = await import("./route"));
@@ -166,5 +166,28 @@ describe("POST /api/v1/fault-events past the instance's ingestion bound", () => 
     const stored = await storedIds("retry");
     expect(stored).toEqual(idsOf("retry", batches));
     expect(new Set(stored).size).toBe(batches.length * 40);
+  });
+});
+
+describe("the events/s budget (RANKSCOPE_INGEST_EVENTS_PER_SECOND)", () => {
+  it("refuses a batch past it with 429 ingest_over_budget and Retry-After, writes nothing, and takes it once the budget is back", async () => {
+    // 10 events/s: a batch of 40 (four seconds' budget) is taken from a full bucket, the next is refused for 4 s.
+    process.env.RANKSCOPE_INGEST_EVENTS_PER_SECOND = "10";
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await send(0, batchOf("budget", 0))).status).toBe(200);
+    const refused = await send(2, batchOf("budget", 2));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error?.code).toBe("ingest_over_budget");
+    expect(refused.body.error?.message).toContain("10 events/s");
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(2);
+    expect(await storedIds("budget")).toEqual(idsOf("budget", [0]));
+    await new Promise((resolve) => setTimeout(resolve, Number(refused.retryAfter) * 1000));
+    expect((await send(2, batchOf("budget", 2))).status).toBe(200);
+    expect(await storedIds("budget")).toEqual(idsOf("budget", [0, 2]));
+  });
+
+  it("is off at 0", async () => {
+    process.env.RANKSCOPE_INGEST_EVENTS_PER_SECOND = "0";
+    for (let n = 0; n < 4; n++) expect((await send(n, batchOf("unbudgeted", n))).status).toBe(200);
   });
 });

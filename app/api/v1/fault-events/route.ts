@@ -6,6 +6,7 @@ import { maxBatchBytes } from "@/db/schema/fault-event/constants";
 import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { queryObject } from "@/server/faults/http";
 import { admitIngest } from "@/server/faults/ingest-admission";
+import { takeIngestBudget } from "@/server/faults/ingest-budget";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
@@ -29,13 +30,15 @@ export const GET = unproxiedRoute("read", async ({ request }) => {
  * `{changed, counts: {created, closed, unchanged, invalid}, items: [{index, status, id?, error?}]}`; with
  * `atomic=all` (the default) one invalid item writes nothing and answers 422 `invalid_events` with the items.
  * `dryRun=1` says what would happen and writes nothing. Past the instance's ingestion bound (a few batches at a
- * time and a short queue: server/faults/ingest-admission.ts) 429 `ingest_busy` with Retry-After, before the body is read.
+ * time and a short queue: server/faults/ingest-admission.ts) 429 `ingest_busy` with Retry-After, before the body is read;
+ * past its events/s budget (server/faults/ingest-budget.ts) 429 `ingest_over_budget` with Retry-After, writing nothing.
  */
 export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { atomic, dryRun } = ingestQuerySchema.parse(queryObject(request));
   const release = await admitIngest(request.signal);
   try {
     const items = await readJson(request, batchSchema, maxBatchBytes);
+    if (!dryRun) takeIngestBudget(items.length);
     const result = await ingestFaultEvents(appDatabase(), items, { atomic, actor, dryRun });
     if (result.changed) faultDataWritten();
     if (atomic === "all" && result.counts.invalid > 0) {

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
+import { loadJobPortSummary } from "@/db/queries/job-ports";
 import { createJob } from "@/db/queries/jobs";
 import { listJobs } from "@/db/queries/jobs-list";
-import { jobPortCheck } from "@/db/queries/ports";
 import { jobBodyLimit } from "@/db/schema/job/constants";
 import { jobCreateSchema, jobListQuerySchema } from "@/db/schema/job/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
@@ -21,14 +21,15 @@ export const GET = unproxiedRoute("read", async ({ request }) => {
 /**
  * `POST /api/v1/jobs`: `{cluster, name, namespace?, state?, startedAt?, endedAt?, rankTable? | rankTableId?
  * [rankTableRevision], environment?, rankEnvironment?}`. Its ranks are placed on the cluster's dies; the answer is
- * the job with its port check (`ports`: its ports per host, its PT findings); 409 job_exists when the cluster has a
- * job of that name in the namespace.
+ * the job with its port check in counts (`ports`, as `GET …/jobs/{id}/ports` answers it: a 131,072-rank job's whole
+ * check was 33 MB; its bindings and findings are paged there); 409 job_exists when the cluster has a job of that name
+ * in the namespace.
  */
 export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const input = await readJson(request, jobCreateSchema, jobBodyLimit);
   const handle = appDatabase();
   const job = await createJob(handle, input, actor);
-  return NextResponse.json({ ...job, ports: await jobPortCheck(handle.db, job.id) }, { status: 201 });
+  return NextResponse.json({ ...job, ports: await loadJobPortSummary(handle.db, job.id) }, { status: 201 });
 });
 
 /** The methods this route lacks: with a body they skip proxy.ts, so the route gives its 405 (error shape, Allow) itself. */

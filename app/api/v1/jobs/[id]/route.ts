@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
+import { loadJobPortSummary } from "@/db/queries/job-ports";
 import { loadJobSummary } from "@/db/queries/job-ranks";
 import { deleteJob, updateJob } from "@/db/queries/jobs";
-import { jobPortCheck } from "@/db/queries/ports";
 import { jobUpdateSchema } from "@/db/schema/job/validation";
 import { notFound } from "@/lib/errors";
 import { route } from "@/server/auth/guard";
@@ -25,13 +25,13 @@ export const GET = route<JobContext>("read", async ({ request, context }) => {
   });
 });
 
-/** `{state?, startedAt?, endedAt?, environment?, rankEnvironment?}`: what is known later about the job; answered with its port check. */
+/** `{state?, startedAt?, endedAt?, environment?, rankEnvironment?}`: what is known later about the job; answered with its port check in counts (`GET …/ports`). */
 export const PATCH = route<JobContext>("write", async ({ request, context, actor }) => {
   const id = await jobIdOf(context);
   const input = await readJson(request, jobUpdateSchema);
   const handle = appDatabase();
   const job = await updateJob(handle, id, input, actor);
-  return NextResponse.json({ ...job, ports: await jobPortCheck(handle.db, id) });
+  return NextResponse.json({ ...job, ports: await loadJobPortSummary(handle.db, id) });
 });
 
 /** Deletes the job with its placement and diagnoses (the fault events it recorded stay in the timeline). */
