@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiRequestError } from "@/components/primitives/fetch-json";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { revisionSummarySchema, type RankTableDetail, type RankTableListItem, type RevisionInfo } from "@/db/schema/rank-table/validation";
 
 export const rankTablesKey = ["rank-tables"] as const;
@@ -68,16 +69,52 @@ export function saveRankTable(id: number, revision: number, body: { name?: strin
 
 const savedSchema = detailSchema.omit({ text: true });
 
+/** The revision a save starts from (its If-Match). */
+export interface SavedRevision {
+  id: number;
+  revision: number;
+}
+
 /**
  * Creates (no `saved`) or saves a table whose body was assembled as a Blob (a table the worker keeps: its text is
  * never one string here). The answer leaves the text out (Prefer: return=minimal): the worker has it, and for a
  * 131,072-rank "2.0" table it is 207 MiB to send back and parse.
  */
-export function saveRankTableBlob(saved: { id: number; revision: number } | undefined, body: Blob): Promise<Omit<RankTableDetail, "text">> {
+export function saveRankTableBlob(saved: SavedRevision | undefined, body: Blob): Promise<Omit<RankTableDetail, "text">> {
   const headers = { "content-type": "application/json", prefer: "return=minimal" };
   return saved
     ? call(`/api/v1/rank-tables/${saved.id}`, savedSchema, { method: "PUT", headers: { ...headers, "if-match": `"${saved.revision}"` }, body })
     : call("/api/v1/rank-tables", savedSchema, { method: "POST", headers, body });
+}
+
+/**
+ * Saves a revision of a table from its text itself (PUT …/text, 1 GiB at most), for a table whose JSON body would pass
+ * rankTableBodyLimit. If-Match as for the JSON save (the route checks it before it reads the upload); the answer
+ * leaves the text out, as saveRankTableBlob's does.
+ */
+export function saveRankTableText(saved: SavedRevision, text: Blob, comment: string): Promise<Omit<RankTableDetail, "text">> {
+  const query = comment ? `?comment=${encodeURIComponent(comment)}` : "";
+  return call(`/api/v1/rank-tables/${saved.id}/text${query}`, savedSchema, { method: "PUT", headers: { "content-type": "application/json", "if-match": `"${saved.revision}"` }, body: text });
+}
+
+/**
+ * Sends a table the worker keeps. Within rankTableBodyLimit as a JSON body (a new table is created, a saved one gets
+ * a revision), as before; past it, a saved table's text goes to PUT …/text (the 524,288-rank table of issue 21 is
+ * 434 MiB as a body and about 830 MiB of text). `write` is the worker's Blob of the canonical text, the one the
+ * export downloads (`jsonString`: escaped for a JSON body). `tooLarge` (the body's bytes): a new table past the
+ * limit, which the streamed route cannot create.
+ */
+export async function uploadHostedTable(
+  saved: SavedRevision | undefined,
+  fields: { name: string; comment: string; clusterId: number | null },
+  write: (jsonString: boolean) => Promise<Blob>,
+): Promise<{ detail: Omit<RankTableDetail, "text"> } | { tooLarge: number }> {
+  const json = JSON.stringify(fields);
+  // The body is sent as parts (the worker's Blob is never one string here); checked whole against the server's limit.
+  const body = new Blob([`${json.slice(0, -1)},"text":"`, await write(true), `"}`], { type: "application/json" });
+  if (body.size <= rankTableBodyLimit) return { detail: await saveRankTableBlob(saved, body) };
+  if (!saved) return { tooLarge: body.size };
+  return { detail: await saveRankTableText(saved, await write(false), fields.comment) };
 }
 
 /** Links the table to a cluster (null unlinks); no new revision, so no If-Match. */

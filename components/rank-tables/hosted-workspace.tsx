@@ -1,30 +1,29 @@
 "use client";
 
-import { Alert, App, Button, Input, Space, Tooltip, Typography } from "antd";
+import { Alert, Button, Input, Space, Tooltip, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import type { Issue, Lang } from "@/lib/rank-table";
 import type { GridField } from "@/lib/rank-table-workspace/edit";
 import type { DeviceRow, PodNode, ServerNode, TableStructure } from "@/lib/rank-table-workspace/structure";
 import { HOSTED_FROM_ROWS, type TableSummary } from "@/lib/rank-table-workspace/table-host";
 import { selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree-selection";
-import { saveRankTableBlob } from "./api";
+import type { SavedRevision } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
-import { clearDraft, draftKey, saveDraft } from "./drafts";
+import { draftKey, saveDraft } from "./drafts";
 import { downloadBlob, exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
 import { ProblemsTable, type Problem } from "./problems-table";
 import type { SeverityFilter } from "./severity-counts";
 import { StructureTree } from "./structure-tree";
+import { useHostedSave } from "./use-hosted-save";
 import { useHostedTable } from "./use-hosted-table";
 import type { HostedChannel } from "./use-validation";
 import { useWorkspaceShortcuts } from "./use-workspace-shortcuts";
 import { GRID_HEIGHT } from "./visual-editor";
 
-const MIB = 1024 * 1024;
 /**
  * A draft is written this long after the last edit: writing a 524,288-rank table takes the worker seconds (bench:
  * `editor`), during which edits wait, so not after every pause in typing.
@@ -63,6 +62,8 @@ interface Props {
   name: string;
   onNameChange: (name: string) => void;
   link: ClusterLinkValue;
+  /** The saved revision the editor started from (undefined: a new table). */
+  initial: SavedRevision | undefined;
 }
 
 /**
@@ -71,17 +72,15 @@ interface Props {
  * stream in. Edits, undo and redo go to the worker; export, save and drafts take Blob parts the worker writes. The
  * JSON text view, the repairs and the diff need the whole table (or its text) here, so they are said to be off.
  */
-export function HostedWorkspace({ channel, summary: initial, notes, lang, name, onNameChange, link }: Props) {
+export function HostedWorkspace({ channel, summary: opened, notes, lang, name, onNameChange, link, initial }: Props) {
   const t = useTranslations("rankTables.editor");
   const tRoot = useTranslations("rankTables");
-  const { message } = App.useApp();
   const canWrite = useCan("write");
-  const { summary, findings, edit, undo, redo, locate, exportBlob } = useHostedTable(channel, initial, notes, lang);
+  const { summary, findings, edit, undo, redo, locate, exportBlob } = useHostedTable(channel, opened, notes, lang);
   const [node, setNode] = useState<string | undefined>();
   const [selectedRow, setSelectedRow] = useState<string | undefined>();
   const [severity, setSeverity] = useState<SeverityFilter>("all");
-  const [saved, setSaved] = useState<{ id: number; revision: number } | undefined>();
-  const [busy, setBusy] = useState<"export" | "save" | undefined>();
+  const [exporting, setExporting] = useState(false);
   const grid = useRef<HostedGridHandle>(null);
   const [store] = useState(createFindingsStore);
   useLayoutEffect(() => store.set(findings.index), [store, findings.index]);
@@ -114,43 +113,20 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
   );
 
   const onExport = async () => {
-    setBusy("export");
+    setExporting(true);
     try {
       downloadBlob(await exportBlob(), exportFileName(name));
     } finally {
-      setBusy(undefined);
+      setExporting(false);
     }
   };
 
-  const save = async () => {
-    if (!name.trim()) {
-      message.error(t("nameRequired"));
-      return;
-    }
-    setBusy("save");
-    try {
-      const answer = await channel.request({ type: "writeBlob", jsonString: true });
-      if (answer.type !== "blob") return;
-      const fields = JSON.stringify({ name: name.trim(), comment: "", clusterId: link.clusterId });
-      // The body is sent as parts (the worker's Blob is never one string here); checked whole against the server's limit.
-      const body = new Blob([`${fields.slice(0, -1)},"text":"`, answer.blob, `"}`], { type: "application/json" });
-      if (body.size > rankTableBodyLimit) {
-        message.error(t("tooLargeToSave", { size: Math.ceil(body.size / MIB), limit: rankTableBodyLimit / MIB }));
-        return;
-      }
-      const detail = await saveRankTableBlob(saved, body);
-      setSaved({ id: detail.id, revision: detail.revision });
-      draftedRevision.current = summary.revision;
-      void clearDraft(draftKey(saved?.id));
-      message.success(t("saved", { revision: detail.revision }));
-    } catch (error) {
-      message.error(t("saveFailed", { reason: (error as Error).message }));
-    } finally {
-      setBusy(undefined);
-    }
-  };
   // Unsaved work is kept in the browser (IndexedDB takes the Blob the worker writes), offered back when the editor opens.
   const draftedRevision = useRef(0);
+  const onSaved = useCallback(() => {
+    draftedRevision.current = summary.revision;
+  }, [summary.revision]);
+  const { saved, saving, save } = useHostedSave({ initial, name, clusterId: link.clusterId, write: exportBlob, onSaved });
   useEffect(() => {
     if (summary.revision === 0 || summary.revision === draftedRevision.current) return;
     let superseded = false;
@@ -169,7 +145,7 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
     };
   }, [summary.revision, exportBlob, saved, name, link]);
 
-  useWorkspaceShortcuts({ canSave: canWrite && busy === undefined, save: () => void save(), undo, redo });
+  useWorkspaceShortcuts({ canSave: canWrite && !saving, save: () => void save(), undo, redo });
 
   const problems = findings.issues as Problem[];
   return (
@@ -186,11 +162,11 @@ export function HostedWorkspace({ channel, summary: initial, notes, lang, name, 
             {t("redo")}
           </Button>
         </Tooltip>
-        <Button onClick={() => void onExport()} loading={busy === "export"}>
+        <Button onClick={() => void onExport()} loading={exporting}>
           {t("downloadJson")}
         </Button>
         {canWrite && (
-          <Button type="primary" onClick={() => void save()} loading={busy === "save"}>
+          <Button type="primary" onClick={() => void save()} loading={saving}>
             {t("save")}
           </Button>
         )}

@@ -69,8 +69,9 @@ export function useHostedTable(channel: HostedChannel, initial: TableSummary, no
     return answer.type === "located" ? answer : undefined;
   }, [channel]);
 
-  const exportBlob = useCallback(async () => {
-    const answer = await channel.request({ type: "writeBlob" });
+  /** The canonical text as the worker writes it by parts; `jsonString`: escaped as a JSON string's inside (a save body). */
+  const exportBlob = useCallback(async (jsonString = false) => {
+    const answer = await channel.request({ type: "writeBlob", jsonString });
     if (answer.type !== "blob") throw new Error(`unexpected answer ${answer.type}`);
     return answer.blob;
   }, [channel]);

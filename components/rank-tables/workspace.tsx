@@ -135,7 +135,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const draftAlert = drafts.offer && <DraftAlert draft={drafts.offer} onRestore={() => restoreDraft(drafts.offer!)} onDiscard={drafts.discard} />;
 
   if (hosted) {
-    return <HostedWorkspace channel={validation.hosted} summary={hosted.summary} notes={hosted.notes} lang={lang} name={name} onNameChange={setName} link={link} />;
+    return <HostedWorkspace channel={validation.hosted} summary={hosted.summary} notes={hosted.notes} lang={lang} name={name} onNameChange={setName} link={link} initial={saved && { id: saved.id, revision: saved.revision }} />;
   }
 
   if (!state) {

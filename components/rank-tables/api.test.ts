@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { conflictCurrent, uploadHostedTable } from "./api";
+
+// A small limit, so that "past the JSON limit" does not need a 128 MiB Blob.
+vi.mock("@/db/schema/rank-table/constants", async (original) => ({ ...(await original<object>()), rankTableBodyLimit: 200 }));
+
+const summary = { valid: true, errors: 0, warnings: 0, infos: 0, version: "1.0", mode: "ai-server", stats: { superPods: 0, servers: 1, devices: 8 } };
+const detail = (revision: number) => ({ id: 5, name: "big", clusterId: null, clusterName: null, revision, createdAt: "2026-11-27T00:00:00Z", updatedAt: "2026-11-27T00:00:00Z", updatedBy: "ann", summary, comment: "", hardwareFit: null });
+const fields = { name: "big", comment: "", clusterId: null };
+
+/** The worker's writer: the canonical text, escaped as a JSON string's inside when asked. */
+function writer(text: string) {
+  const write = vi.fn(async (jsonString: boolean) => new Blob([jsonString ? JSON.stringify(text).slice(1, -1) : text], { type: "application/json" }));
+  return write;
+}
+
+function fakeFetch(answer: () => Response) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return answer();
+    }),
+  );
+  return calls;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("uploadHostedTable", () => {
+  it("sends a table within the JSON limit as a JSON body to PUT /rank-tables/{id}, If-Match its revision", async () => {
+    const calls = fakeFetch(() => Response.json(detail(4)));
+    const text = '{\n  "version": "1.0"\n}';
+    const write = writer(text);
+    const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
+    expect(result).toEqual({ detail: detail(4) });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5");
+    expect(calls[0]!.init.method).toBe("PUT");
+    expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBe('"3"');
+    expect(JSON.parse(await (calls[0]!.init.body as Blob).text())).toEqual({ ...fields, text });
+    expect(write).not.toHaveBeenCalledWith(false);
+  });
+
+  it("sends a saved table past the JSON limit as its text, the export's Blob, to PUT /rank-tables/{id}/text with If-Match", async () => {
+    const calls = fakeFetch(() => Response.json(detail(4)));
+    const text = `{\n  "server_list": [${'"x",'.repeat(60)}"x"]\n}`;
+    const write = writer(text);
+    const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
+    expect(result).toEqual({ detail: detail(4) });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5/text");
+    expect(calls[0]!.init.method).toBe("PUT");
+    expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBe('"3"');
+    const body = calls[0]!.init.body;
+    expect(body).toBeInstanceOf(Blob);
+    expect(body).toBe(await write.mock.results.at(-1)!.value);
+    expect(await (body as Blob).text()).toBe(text);
+  });
+
+  it("passes a comment as the query", async () => {
+    const calls = fakeFetch(() => Response.json(detail(4)));
+    await uploadHostedTable({ id: 5, revision: 3 }, { ...fields, comment: "more ranks & pods" }, writer(`[${'"x",'.repeat(60)}"x"]`));
+    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5/text?comment=more%20ranks%20%26%20pods");
+  });
+
+  it("answers tooLarge, sending nothing, for a new table past the limit (the streamed route saves revisions only)", async () => {
+    const calls = fakeFetch(() => Response.json(detail(1)));
+    const result = await uploadHostedTable(undefined, fields, writer(`[${'"x",'.repeat(60)}"x"]`));
+    expect(result).toEqual({ tooLarge: expect.any(Number) });
+    expect((result as { tooLarge: number }).tooLarge).toBeGreaterThan(200);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("throws the streamed save's 409 so that the conflict names their revision", async () => {
+    fakeFetch(() => Response.json({ error: { code: "conflict", message: "stale", details: { current: { ...detail(6), text: "" } } } }, { status: 409 }));
+    const error = await uploadHostedTable({ id: 5, revision: 3 }, fields, writer(`[${'"x",'.repeat(60)}"x"]`)).catch((caught: unknown) => caught);
+    expect(conflictCurrent(error)?.revision).toBe(6);
+  });
+});
