@@ -6,11 +6,11 @@
  */
 import { countIssues, formatMessage, type Issue, type JsonValue, type Lang, type Severity, type ValidationReport } from "@/lib/rank-table";
 import { StreamingTableParser, StreamSyntaxError } from "@/lib/rank-table/stream-parse";
-import { writeRankTableParts } from "@/lib/rank-table/write-parts";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { HOSTED_FROM_ROWS, TableHost, type TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
 import type { SyntaxReason } from "@/lib/rank-table/json-scanner";
+import { rankTableBlob } from "./export-actions";
 import { validateInWorker } from "./worker-validator";
 
 /** A report without its findings, which follow in pages; `counts` counts every finding, listed or not. */
@@ -179,11 +179,7 @@ export function answerHosted(request: HostedRequest, answer: (message: HostedAns
       return;
     }
     case "writeBlob":
-    {
-      const parts = writeRankTableParts(host.table);
-      // Escaping is per character, so each part escaped on its own joins to the whole text escaped.
-      answer({ type: "blob", seq: request.seq, blob: new Blob(request.jsonString ? parts.map((part) => JSON.stringify(part).slice(1, -1)) : parts, { type: "application/json" }) });
-    }
+      answer({ type: "blob", seq: request.seq, blob: rankTableBlob(host.table, request.jsonString) });
       return;
   }
 }

@@ -8,9 +8,10 @@ import { type ComponentProps, useCallback, useState } from "react";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, writeRankTable, type JsonValue } from "@/lib/rank-table";
-import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable } from "./api";
+import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable, saveRankTableText } from "./api";
 import type { ConflictDialog } from "./conflict-dialog";
 import { clearDraft, draftKey } from "./drafts";
+import { rankTableBlob } from "./export-actions";
 
 /** A save of the editor's table, or of a restored revision's text (`restoreOf`). */
 interface SaveOptions {
@@ -77,25 +78,32 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
         return;
       }
       const text = tableText(table!, options.text);
-      // Past the API's limit (rankTableBodyLimit, constants.ts) the server would refuse it after the upload: said
-      // here, before sending it.
-      if (text === undefined || text.length > rankTableBodyLimit) {
+      // Past the API's JSON limit (rankTableBodyLimit, constants.ts) a saved table's text goes to PUT …/text; a new
+      // one cannot (that route saves revisions), and the server would refuse it after the upload: said here.
+      const streamed = text === undefined || text.length > rankTableBodyLimit;
+      if (streamed && !saved) {
         message.error(t("tooLargeToSave", { size: text === undefined ? ">512" : Math.ceil(text.length / MIB), limit: rankTableBodyLimit / MIB }));
         return;
       }
-      const body = { name: name.trim(), text, comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
+      const body = { name: name.trim(), text: text ?? "", comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
       setSaving(true);
       try {
-        const result = saved ? await saveRankTable(saved.id, options.overwrite?.revision ?? saved.revision, body) : await createRankTable({ ...body, clusterId });
+        const at = saved && { id: saved.id, revision: options.overwrite?.revision ?? saved.revision };
+        const result = streamed
+          ? { ...(await saveRankTableText(at!, text === undefined ? rankTableBlob(table!) : new Blob([text], { type: "application/json" }), body.comment)), text: body.text }
+          : at
+            ? await saveRankTable(at.id, at.revision, body)
+            : await createRankTable({ ...body, clusterId });
         await clearDraft(draftKey(saved?.id));
         setSaved(result);
-        const value = parseRankTable(result.text).value;
+        // The streamed save's answer has no text: the table sent is the one saved (the server stores its canonical text).
+        const value = streamed ? (options.text === undefined ? table : parseRankTable(options.text).value) : parseRankTable(result.text).value;
         show(value ?? null);
         setCleanTable(value);
         onSaved();
         setConflict(undefined);
         void queryClient.invalidateQueries({ queryKey: rankTablesKey });
-        queryClient.setQueryData(rankTableKey(result.id), result);
+        if (!streamed) queryClient.setQueryData(rankTableKey(result.id), result);
         message.success(t("saved", { revision: result.revision }));
         if (!saved) router.replace(`/rank-tables/${result.id}`);
       } catch (error) {
