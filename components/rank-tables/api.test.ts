@@ -28,6 +28,16 @@ function fakeFetch(answer: () => Response) {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The one request made: a PUT to `url` with If-Match the revision it started from; its body. */
+function onePut(calls: { url: string; init: RequestInit }[], url: string, revision: number): Blob {
+  expect(calls).toHaveLength(1);
+  expect(calls[0]!.url).toBe(url);
+  expect(calls[0]!.init.method).toBe("PUT");
+  expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBe(`"${revision}"`);
+  expect(calls[0]!.init.body).toBeInstanceOf(Blob);
+  return calls[0]!.init.body as Blob;
+}
+
 describe("uploadHostedTable", () => {
   it("sends a table within the JSON limit as a JSON body to PUT /rank-tables/{id}, If-Match its revision", async () => {
     const calls = fakeFetch(() => Response.json(detail(4)));
@@ -35,11 +45,7 @@ describe("uploadHostedTable", () => {
     const write = writer(text);
     const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
     expect(result).toEqual({ detail: detail(4) });
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5");
-    expect(calls[0]!.init.method).toBe("PUT");
-    expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBe('"3"');
-    expect(JSON.parse(await (calls[0]!.init.body as Blob).text())).toEqual({ ...fields, text });
+    expect(JSON.parse(await onePut(calls, "/api/v1/rank-tables/5", 3).text())).toEqual({ ...fields, text });
     expect(write).not.toHaveBeenCalledWith(false);
   });
 
@@ -49,14 +55,9 @@ describe("uploadHostedTable", () => {
     const write = writer(text);
     const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
     expect(result).toEqual({ detail: detail(4) });
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5/text");
-    expect(calls[0]!.init.method).toBe("PUT");
-    expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBe('"3"');
-    const body = calls[0]!.init.body;
-    expect(body).toBeInstanceOf(Blob);
+    const body = onePut(calls, "/api/v1/rank-tables/5/text", 3);
     expect(body).toBe(await write.mock.results.at(-1)!.value);
-    expect(await (body as Blob).text()).toBe(text);
+    expect(await body.text()).toBe(text);
   });
 
   it("passes a comment as the query", async () => {
