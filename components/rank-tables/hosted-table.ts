@@ -10,7 +10,7 @@ import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { HOSTED_FROM_ROWS, TableHost, type TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
 import type { SyntaxReason } from "@/lib/rank-table/json-scanner";
-import { rankTableBlob } from "./export-actions";
+import { rankTableBlob } from "./table-blob";
 import { validateInWorker } from "./worker-validator";
 
 /** A report without its findings, which follow in pages; `counts` counts every finding, listed or not. */

@@ -11,7 +11,7 @@ import { parseRankTable, writeRankTable, type JsonValue } from "@/lib/rank-table
 import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable, saveRankTableText } from "./api";
 import type { ConflictDialog } from "./conflict-dialog";
 import { clearDraft, draftKey } from "./drafts";
-import { rankTableBlob } from "./export-actions";
+import { rankTableBlob } from "./table-blob";
 
 /** A save of the editor's table, or of a restored revision's text (`restoreOf`). */
 interface SaveOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { WRITE_BATCH } from "@/lib/rank-table/write-parts";
-import { rankTableBlob } from "./export-actions";
+import { rankTableBlob } from "./table-blob";
 
 // More servers than one batch of the writer, so the Blob is made of several parts; names with a quote and a backslash
 // so that escaping each part on its own is checked against escaping the whole text.
