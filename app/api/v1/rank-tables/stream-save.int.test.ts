@@ -1,6 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import { gunzipSync } from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { conflictCurrent, saveRankTableText } from "@/components/rank-tables/api";
+import { rankTableBlob } from "@/components/rank-tables/table-blob";
 import { systemActor } from "@/db/queries/audit";
 import { createRankTable } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
@@ -128,5 +130,23 @@ describe("PUT /rank-tables/{id}/text", () => {
 
     // The worker is free again after the refusals.
     expect((await save(id, 2, [text]).answer).status).toBe(200);
+  });
+
+  it("takes the editor's upload (saveRankTableText with rankTableBlob's parts), and answers its stale one with the conflict it shows", { timeout: 60_000 }, async () => {
+    const table = generateA5Table({ racks: 4, npusPerRack: 64 }) as unknown as JsonValue;
+    const { id } = await createRankTable(testDatabase().db, { name: "editor upload", text: writeRankTable({ version: "2.0", rank_count: "0", rank_list: [] } as unknown as JsonValue) }, systemActor);
+    // The browser's fetch, with the session's credentials, answered by the route handler.
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => put(new Request(`${origin}${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), ...auth() } }), idOf(id)));
+    try {
+      const saved = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), "from the editor");
+      expect(saved).toMatchObject({ id, revision: 2, comment: "from the editor" });
+      const stored = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: auth() }), idOf(id));
+      expect(await stored.text()).toBe(writeRankTable(table));
+      const stale = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), "").catch((error: unknown) => error);
+      expect(conflictCurrent(stale)?.revision).toBe(2);
+      expect(await revisionCount(id)).toBe(2);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
