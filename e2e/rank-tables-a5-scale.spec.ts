@@ -66,5 +66,12 @@ test.describe("Rank table workspace, a 16,384-rank 2.0 table (editor)", () => {
     const tasks = await takeLongTasks(page, "editor:drawn");
     await testInfo.attach("long tasks once drawn", { body: JSON.stringify(tasks, null, 2), contentType: "application/json" });
     judgeLongTasks(testInfo, tasks, "main-thread tasks over 50 ms after the table is drawn");
+    // Saved from the worker's Blob (components/rank-tables/use-hosted-save.ts): created, then a revision of it (If-Match).
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByText("Saved as revision 1")).toBeVisible({ timeout: 120_000 });
+    await deviceId(page, "1").fill("2");
+    await deviceId(page, "1").press("Enter");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByText("Saved as revision 2")).toBeVisible({ timeout: 120_000 });
   });
 });
