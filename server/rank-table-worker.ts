@@ -3,7 +3,7 @@ import { MessageChannel, type MessagePort, type ResourceLimits, type TransferLis
 import type { EncoderState } from "@/db/queries/inventory-rows";
 import { inventoryBodyLimit, rankTableBodyLimit, rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
-import { assertJsonType, effectiveBodyLimit, payloadTooLarge, readBytes } from "./http/body";
+import { assertJsonType, bodyChunks, readBytes } from "./http/body";
 import { readRankTableBody, type RankTableBody, type RankTableBodyKind } from "./workers/rank-table-body";
 import type { StreamedText, TextChunk } from "./workers/rank-table-text";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "./workers/worker-pool";
@@ -108,9 +108,7 @@ const inFlightLimit = 8 * 1024 * 1024;
  * rankTableBody gives them.
  */
 export async function rankTableTextBody(request: Request): Promise<StreamedText> {
-  const limit = effectiveBodyLimit(request, rankTableTextLimit);
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  const chunks = bodyChunks(request, rankTableTextLimit);
   const { port1, port2 } = new MessageChannel();
   const answer = runJob<StreamedText>({ job: "text", port: port2 }, [port2]);
   let failed = false;
@@ -129,14 +127,9 @@ export async function rankTableTextBody(request: Request): Promise<StreamedText>
     if (inFlight <= inFlightLimit) resume();
   });
   const post = (chunk: TextChunk) => port1.postMessage(chunk, chunk instanceof Uint8Array ? [chunk.buffer as ArrayBuffer] : []);
-  const reader = request.body?.getReader();
-  let size = 0;
   try {
-    while (reader && !failed) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) throw payloadTooLarge(limit);
+    for await (const value of chunks) {
+      if (failed) break;
       // A chunk of its own memory (not a view into a shared pool) to transfer.
       const chunk = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
       inFlight += chunk.byteLength;
@@ -146,7 +139,6 @@ export async function rankTableTextBody(request: Request): Promise<StreamedText>
     if (!failed) post(null);
     return await answer;
   } catch (error) {
-    await reader?.cancel().catch(() => {});
     post("abort");
     await answer.catch(() => {});
     throw error;

@@ -57,34 +57,61 @@ export function effectiveBodyLimit(request: Request, limit: number): number {
 }
 
 /**
- * The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading). A declared
- * length gets its buffer up front and each chunk is copied in as it arrives (and dropped), so a large body is held
- * once; a chunked one is gathered and joined once. The answer owns its memory when it is larger than Node's
+ * The body's chunks as they arrive, at most `limit` bytes of them (the route's, or less by the preload's stamp): a
+ * body declared larger is refused at once, before anything is read (so before a caller starts any work), and one that
+ * turns out larger while it streams when its first byte past the limit arrives. A loop that stops early (a break or a
+ * throw) cancels the rest.
+ */
+export function bodyChunks(request: Request, routeLimit: number): AsyncIterable<Uint8Array> {
+  const limit = effectiveBodyLimit(request, routeLimit);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
+  return chunksUpTo(request.body, limit);
+}
+
+async function* chunksUpTo(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<Uint8Array, void, undefined> {
+  if (!body) return;
+  const reader = body.getReader();
+  let size = 0;
+  let ended = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        ended = true;
+        return;
+      }
+      size += value.byteLength;
+      if (size > limit) throw payloadTooLarge(limit);
+      yield value;
+    }
+  } finally {
+    if (!ended) await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * The body's bytes, at most `limit` of them (413 past it, on the declared length and while reading: bodyChunks). A
+ * declared length gets its buffer up front and each chunk is copied in as it arrives (and dropped), so a large body
+ * is held once; a chunked one is gathered and joined once. The answer owns its memory when it is larger than Node's
  * small-buffer pool, so it can be transferred to a worker without another copy.
  */
 export async function readBytes(request: Request, routeLimit: number): Promise<Uint8Array> {
   const limit = effectiveBodyLimit(request, routeLimit);
-  const tooLarge = () => payloadTooLarge(limit);
+  const chunks = bodyChunks(request, limit);
   const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const into = Number.isSafeInteger(declared) && declared > 0 ? new Uint8Array(declared) : undefined;
-  const chunks: Uint8Array[] = [];
+  const into = request.body && Number.isSafeInteger(declared) && declared > 0 ? new Uint8Array(declared) : undefined;
+  const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > limit || (into && size + value.byteLength > into.byteLength)) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
+  for await (const value of chunks) {
+    // Longer than it declared: as large as the route allows or not, a body that lies about its length is refused.
+    if (into && size + value.byteLength > into.byteLength) throw payloadTooLarge(limit);
     if (into) into.set(value, size);
-    else chunks.push(value);
+    else parts.push(value);
     size += value.byteLength;
   }
   if (into) return size === into.byteLength ? into : into.subarray(0, size);
   // A view of what Buffer.concat made (its own memory, or a slice of the small-buffer pool), not one more copy of it.
-  const joined = Buffer.concat(chunks, size);
+  const joined = Buffer.concat(parts, size);
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }
