@@ -1,15 +1,15 @@
 import "server-only";
 import { DomainError } from "@/lib/errors";
+import { ApiError } from "@/server/http/errors";
 import type { LogDiagnoser } from "@/lib/hccl-diagnose";
 import { multipartBoundary, multipartParts } from "@/lib/uploads/multipart";
 import { diagnosisUnpackedLimit } from "@/db/schema/job/constants";
 import { feedText, feedUpload, type SkippedInput, type UnpackBudget } from "@/server/hccl-logs/sources";
 
-/** Counts the bytes of a body and stops it at `limit` with DomainError too_large. */
-export async function* limited(body: AsyncIterable<Uint8Array>, limit: number, counter: { bytes: number }): AsyncGenerator<Uint8Array> {
+/** Passes a body's chunks on, adding their bytes to `counter` (the limit is bodyChunks'). */
+export async function* counted(body: AsyncIterable<Uint8Array>, counter: { bytes: number }): AsyncGenerator<Uint8Array> {
   for await (const chunk of body) {
     counter.bytes += chunk.length;
-    if (counter.bytes > limit) throw new DomainError("too_large", `the logs are larger than ${limit} bytes`, { code: "payload_too_large", details: { limit } });
     yield chunk;
   }
 }
@@ -34,7 +34,7 @@ export async function feedDiagnosisUpload(diagnoser: LogDiagnoser, body: AsyncIt
       parts++;
     }
   } catch (error) {
-    if (error instanceof DomainError) throw error;
+    if (error instanceof DomainError || error instanceof ApiError) throw error;
     throw new DomainError("bad_request", `the upload could not be read: ${(error as Error).message}`, { code: "invalid_upload" });
   }
   return parts;

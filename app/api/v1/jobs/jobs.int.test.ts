@@ -19,6 +19,7 @@ import type { TimelineResult } from "@/lib/faults/api-types";
 import { demoA2Cluster } from "@/lib/inventory/demo";
 import { demoFailedJob } from "@/lib/jobs/demo-job";
 import { completedA3Table, initializingTable, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
+import { bodyLimitHeader } from "@/server/http/body-limits";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
@@ -263,6 +264,17 @@ describe("diagnosing a failed job", () => {
     expect(declared.status).toBe(413);
     expect(await declared.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: diagnosisBodyLimit } } });
     expect(declared.headers.get("x-frame-options")).toBe("DENY");
+    // A multipart form streamed past the limit (here the preload's stamp) is a 413 too, not an unreadable upload.
+    const streamed = await routes.diagnose(
+      new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, {
+        method: "POST",
+        headers: { ...auth(), "content-type": "multipart/form-data; boundary=b", [bodyLimitHeader]: "4096" },
+        body: `--b\r\nContent-Disposition: form-data; name="worker-0"; filename="worker-0.log"\r\n\r\n${"x".repeat(8192)}\r\n--b--\r\n`,
+      }),
+      idOf(job.id),
+    );
+    expect(streamed.status, await streamed.clone().text()).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { code: "payload_too_large", details: { limit: 4096 } } });
     // The guard is the same as through the proxy: no credentials, 401; a cross-site cookie call, refused.
     const anonymous = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }), idOf(job.id));
     expect(anonymous.status).toBe(401);

@@ -7,9 +7,9 @@ import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
-import { effectiveBodyLimit } from "@/server/http/body";
+import { bodyChunks } from "@/server/http/body";
 import type { SkippedInput } from "@/server/hccl-logs/sources";
-import { feedDiagnosisUpload, limited } from "@/server/jobs/diagnosis-upload";
+import { counted, feedDiagnosisUpload } from "@/server/jobs/diagnosis-upload";
 import { jobIdOf, type JobContext } from "@/server/jobs/http";
 
 export const dynamic = "force-dynamic";
@@ -24,17 +24,14 @@ export const GET = unproxiedRoute<JobContext>("read", async ({ context }) => {
 /**
  * Diagnoses logs of the job: a multipart form of files (plogs, `.tar.gz`/`.tgz`/`.tar`/`.gz`) and pasted text fields,
  * or a raw body (text, or an archive named by `?name=`), read in stream into the diagnoser with the job's rank
- * table, at most diagnosisBodyLimit (512 MiB; proxy.ts leaves this route out, so the body is never buffered).
+ * table, at most diagnosisBodyLimit (512 MiB, bodyChunks; proxy.ts leaves this route out, so the body is never buffered).
  * Stores the report as a diagnosis of the job (201) and its suspects as hccl-error fault events. Post again with
  * more logs to diagnose again.
  */
 export const POST = unproxiedRoute<JobContext>("write", async ({ request, context, actor }) => {
   const id = await jobIdOf(context);
-  const limit = effectiveBodyLimit(request, diagnosisBodyLimit);
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    throw new DomainError("too_large", `the logs are larger than ${limit} bytes`, { code: "payload_too_large", details: { limit } });
-  }
+  // A declared length over the limit is refused here, before the job is looked up.
+  const body = bodyChunks(request, diagnosisBodyLimit);
   const job = await getJob(appDatabase().db, id);
   if (!job) throw notFound(`there is no job ${id}`);
   if (!request.body) throw new DomainError("bad_request", "send the logs: files as multipart/form-data, or text", { code: "no_logs" });
@@ -42,7 +39,7 @@ export const POST = unproxiedRoute<JobContext>("write", async ({ request, contex
   const counter = { bytes: 0 };
   const name = new URL(request.url).searchParams.get("name")?.slice(0, 500) || "pasted.log";
   const skipped: SkippedInput[] = [];
-  const parts = await feedDiagnosisUpload(diagnoser, limited(request.body, limit, counter), request.headers.get("content-type"), name, skipped);
+  const parts = await feedDiagnosisUpload(diagnoser, counted(body, counter), request.headers.get("content-type"), name, skipped);
   if (parts === 0 || counter.bytes === 0) throw new DomainError("bad_request", "the request carried no logs", { code: "no_logs" });
   const report = diagnoser.finish();
   const diagnosis = await storeDiagnosis(appDatabase(), id, report, { files: report.stats.files, bytes: counter.bytes }, actor);
