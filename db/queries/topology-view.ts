@@ -44,9 +44,12 @@ export async function loadTopologyView(
   // Live health from the open fault events (issue 7): part of the ETag, so a new fault is a new body. The stored
   // fabric a view draws (a super pod's bus planes, a server's chips and planes, the parameter plane) is part of it
   // too, since choosing another fabric profile changes it without a new inventory revision.
-  // A rack draws its super pod's bus planes.
+  // A rack draws its super pod's bus planes; a row (of plain servers' racks) draws no fabric.
   const rackPod = level === "rack" && id !== null ? podOfRackId(id) : null;
-  const fabricOf = level === "rack" ? (rackPod === null ? Promise.resolve({}) : viewFabricOf(handle.db, cluster.id, "superpod", rackPod)) : viewFabricOf(handle.db, cluster.id, level, id);
+  const fabricOf =
+    level === "row" ? Promise.resolve({})
+    : level === "rack" ? (rackPod === null ? Promise.resolve({}) : viewFabricOf(handle.db, cluster.id, "superpod", rackPod))
+    : viewFabricOf(handle.db, cluster.id, level, id);
   const [health, fabric, job] = await Promise.all([healthOf(), fabricOf, jobId === null ? Promise.resolve(null) : jobVersion(handle, cluster.id, jobId)]);
   const drawn = Object.values(fabric).some((part) => (Array.isArray(part) ? part.length > 0 : part != null));
   const fabricVersion = drawn ? `.${createHash("sha256").update(JSON.stringify(fabric)).digest("base64url").slice(0, 8)}` : "";
