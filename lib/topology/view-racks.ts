@@ -2,27 +2,13 @@ import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import { AGGREGATE_GEOMETRY, layoutCellGrid, layoutSuperPodWithPlanes, planesBelow, type Box } from "./layout";
 import type { TopologyNode, TopologyView } from "./model";
-import { dieNode, npuNode, planeNode, round, serverNode, type PodBusPlane } from "./nodes";
+import { dieNode, groupNode, npuNode, planeNode, round, serverNode, type PodBusPlane } from "./nodes";
 import { rackIndex, rackLabel, type Rack } from "./racks";
 import { crumbsFor, forEachLink, linksBetweenGroups, header, PairCounter } from "./view-parts";
 
 /** A rack drawn as one aggregate: its counts (its health is added with the view's, lib/topology/health-overlay.ts). */
 export function rackNode(rack: Rack, box: Box): TopologyNode {
-  return {
-    id: rack.id,
-    kind: "rack",
-    label: rackLabel(rack),
-    parent: null,
-    health: "unknown",
-    x: round(box.x),
-    y: round(box.y),
-    width: round(box.width),
-    height: round(box.height),
-    drillable: true,
-    aggregated: true,
-    counts: { servers: rack.servers.length, npus: rack.npus, dies: rack.dies },
-    superPodId: rack.pod?.id ?? null,
-  };
+  return groupNode("rack", rack.id, rackLabel(rack), { servers: rack.servers.length, npus: rack.npus, dies: rack.dies }, rack.pod?.id ?? null, box);
 }
 
 /** Servers drawn with their NPUs and dies (into `nodes`), and the planes' places below them. */

@@ -2,7 +2,7 @@ import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { TopologyIndex } from "./inventory-index";
 import { AGGREGATE_GEOMETRY, layoutCellGrid, type Box } from "./layout";
 import type { TopologyLink, TopologyNode, TopologyView } from "./model";
-import { round } from "./nodes";
+import { groupNode, round } from "./nodes";
 import { rackIndex } from "./racks";
 import { rowIndex, rowLabel, rowOfRack, type RackRow } from "./rows";
 import { aggregateRacks } from "./view-racks";
@@ -10,21 +10,7 @@ import { crumbsFor, linksBetweenGroups, header, PairCounter } from "./view-parts
 
 /** A row drawn as one aggregate: its counts (its health is added with the view's, lib/topology/health-overlay.ts). */
 export function rowNode(row: RackRow, box: Box): TopologyNode {
-  return {
-    id: row.id,
-    kind: "row",
-    label: rowLabel(row),
-    parent: null,
-    health: "unknown",
-    x: round(box.x),
-    y: round(box.y),
-    width: round(box.width),
-    height: round(box.height),
-    drillable: true,
-    aggregated: true,
-    counts: { servers: row.servers, npus: row.npus, dies: row.dies },
-    superPodId: null,
-  };
+  return groupNode("row", row.id, rowLabel(row), { servers: row.servers, npus: row.npus, dies: row.dies }, null, box);
 }
 
 /**
