@@ -1,5 +1,5 @@
 import type { TopologyIndex } from "./inventory-index";
-import { rackIndex, RACK_NPUS, type Rack } from "./racks";
+import { rackIndex, type Rack } from "./racks";
 
 /**
  * Rows of racks: the level above the rack for a cluster of plain servers (no super pods) with more racks than a view
@@ -12,8 +12,6 @@ import { rackIndex, RACK_NPUS, type Rack } from "./racks";
  * server still lands there; only the path gains the row.
  */
 export const ROW_RACKS = 128;
-/** NPUs a full row holds (8,192: an Atlas 950 SuperPoD's). */
-export const ROW_NPUS = ROW_RACKS * RACK_NPUS;
 
 export interface RackRow {
   /** `row<k>`: racks [k × ROW_RACKS, (k + 1) × ROW_RACKS) of the plain servers. */

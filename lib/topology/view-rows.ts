@@ -1,4 +1,3 @@
-import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { TopologyIndex } from "./inventory-index";
 import { AGGREGATE_GEOMETRY, layoutCellGrid, type Box } from "./layout";
 import type { TopologyLink, TopologyNode, TopologyView } from "./model";
@@ -56,7 +55,7 @@ export function rowView(index: TopologyIndex, row: RackRow): TopologyView {
           const other = index.servers[index.serverOfRank(peer[at]!)]!;
           const otherRack = ofServer.get(other);
           const otherRow = otherRack ? rowOfRack(index, otherRack) : undefined;
-          if (otherRow !== row) outside.add(kinds[kind[at]!]! as LinkKind, "", otherRow?.id ?? other.id);
+          if (otherRow !== row) outside.add(kinds[kind[at]!]!, "", otherRow?.id ?? other.id);
         }
       }
     }
