@@ -120,20 +120,26 @@ test.describe("Topology at SuperCluster scale", () => {
     await drawn(page, testInfo, "super pod of 9 racks as aggregates");
     await collect("big pod, its racks and its server");
 
-    // A cluster of 1,040 plain A2 servers: drawn by rack (130 racks of 8), on the parameter plane when the fabric
-    // has one (then no RoCE lines between racks); search lands in a rack.
+    // A cluster of 1,040 plain A2 servers: 130 racks of 8, more than a row holds, so drawn by row of racks (row0 of
+    // 128 racks, row1 of 2), on the parameter plane when the fabric has one (then no RoCE lines between rows); search
+    // lands in a rack, whose path runs through its row; the row opens to its racks.
     await page.goto(`/topology?cluster=${PLAIN}`);
-    await expect(summary(page)).toHaveText(/^Cluster · 130 racks as aggregates/);
+    await expect(summary(page)).toHaveText(/^Cluster · 2 rows of racks as aggregates/);
     const plainSummary = await summary(page).textContent();
     if (plainSummary?.includes("parameter plane")) expect(plainSummary).not.toContain("RoCE");
-    await drawn(page, testInfo, "1,040 plain servers as 130 racks");
-    await collect("plain servers by rack");
+    await drawn(page, testInfo, "1,040 plain servers as 2 rows of racks");
+    await collect("plain servers by row");
     await search.fill("a2-0517");
     await search.press("Enter");
     await expect(page).toHaveURL(/level=rack&id=rack64&sel=server%3Aa2-0517/);
     await expect(summary(page)).toHaveText(/^Rack · 64 dies/);
     await drawn(page, testInfo, "rack 64 of the plain servers");
     await collect("a rack of plain servers");
+    await path.getByRole("link", { name: "Row 0 · a2-0000 – a2-1023" }).click();
+    await expect(page).toHaveURL(/level=row&id=row0(&q=[^&]*)?$/);
+    await expect(summary(page)).toHaveText(/^Row · 128 racks as aggregates/);
+    await drawn(page, testInfo, "row 0 of the plain servers: 128 racks");
+    await collect("a row of racks");
 
     // A link to the neighbourhood opens it again.
     await page.goto(neighbourhoodUrl);

@@ -209,7 +209,8 @@ export function cellPainter(input: PainterInput) {
     const pixels = node.width * pixelsPerUnit;
     if (node.aggregated) return aggregateLabel(node, pixelsPerUnit);
     switch (node.kind) {
-      // A rack is always an aggregate (labelled above).
+      // A row or rack is always an aggregate (labelled above).
+      case "row":
       case "rack":
         return null;
       case "superpod":

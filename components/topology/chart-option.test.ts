@@ -1,7 +1,7 @@
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from "echarts";
 import { describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
-import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import { largeA2Cluster, largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
 import type { TopologyNode } from "@/lib/topology/model";
 import { buildTopologyView } from "@/lib/topology/view";
@@ -166,6 +166,26 @@ describe("chart option", () => {
     const healthy = group("pod-10");
     expect(healthy.children.slice(1).map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.healthy]);
     expect(healthy.children[0]!.style.stroke).not.toBe(HEALTH_COLORS.dark.faulty);
+  });
+
+  it("draws a row of racks as a super pod is drawn: 3 faulty dies of its 8,192 outline it, take a visible share of its bar and are named in words", () => {
+    const index = indexOf(largeA2Cluster(2056));
+    const dieFault = (serverId: string, deviceId: number) => ({ superPodId: null, serverId, npuIndex: null, deviceId, planeKey: null, level: "SeparateNPU" as const });
+    const view = withHealth(buildTopologyView(index, "cluster", null), healthOverlay(index, [dieFault("a2-1100", 3), dieFault("a2-1101", 5), dieFault("a2-2000", 0)]));
+    const size = { width: 1200, height: 700 };
+    const [cells] = chartOption({ view, size, theme: "light", ranks: undefined, labels }).series;
+    const drawn = paint(cells, fitScale(view.bounds, size), view.nodes);
+    const group = (id: string) => drawn.find(({ node }) => node.id === id)!.element as unknown as { type: string; children: DrawnRect[] };
+    const [box, ...bar] = group("row1").children;
+    expect(box!.style.stroke).toBe(HEALTH_COLORS.light.faulty);
+    expect(box!.style.lineWidth).toBe(3);
+    expect(bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.light.faulty, HEALTH_COLORS.light.healthy]);
+    // 3 of 8,192 would be under a pixel wide; the bar gives them at least 4.
+    expect(bar[0]!.shape.width).toBeGreaterThanOrEqual(4 * 0.99);
+    expect(box!.textContent?.style.text).toContain("3 faulty");
+    const [healthyBox, ...healthyBar] = group("row0").children;
+    expect(healthyBox!.style.stroke).not.toBe(HEALTH_COLORS.light.faulty);
+    expect(healthyBar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.light.healthy]);
   });
 
   it("tiles an aggregate's bar exactly, worst first, every present state at least its minimum", () => {

@@ -178,7 +178,7 @@ function DetailsBody({
     add("hostPort", node.hostPort ?? null);
   }
 
-  const drillLevel = node.kind === "superpod" || node.kind === "rack" || node.kind === "server" ? node.kind : null;
+  const drillLevel = node.kind === "superpod" || node.kind === "row" || node.kind === "rack" || node.kind === "server" ? node.kind : null;
   const fileRank = node.kind === "die" && fileRanks ? fileRanks.ranks.get(node.id) : undefined;
   // A saved table chosen for the view is listed with the others; a file loaded in this browser only here.
   const fileIsSaved = fileRanks !== null && details.rankTables.some((m) => m.table?.name === fileRanks.name);
@@ -204,7 +204,7 @@ function DetailsBody({
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
       {drillLevel && (
         <Button type="primary" size="small" icon={<ZoomInOutlined />} onClick={() => onOpen(node.kind, node.id)}>
-          {t(drillLevel === "superpod" ? "details.openSuperPod" : drillLevel === "rack" ? "details.openRack" : "details.openServer")}
+          {t(drillLevel === "superpod" ? "details.openSuperPod" : drillLevel === "row" ? "details.openRow" : drillLevel === "rack" ? "details.openRack" : "details.openServer")}
         </Button>
       )}
       <Descriptions size="small" column={1} bordered items={items} styles={{ label: { width: 150 } }} />

@@ -5,6 +5,13 @@ import { useTranslations } from "next-intl";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { TopologyView } from "@/lib/topology/model";
 
+/** What a view's aggregates are: rows of racks, racks, super pods (the cluster's) or servers (a super pod's). */
+function aggregatesKey(view: TopologyView) {
+  if (view.nodes.some((n) => n.kind === "row")) return "summary.aggregatedRows";
+  if (view.nodes.some((n) => n.kind === "rack")) return "summary.aggregatedRacks";
+  return view.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers";
+}
+
 /**
  * The line above the graph that says what the view draws: its level, the aggregates, dies, bus planes, the parameter
  * plane and the links of each kind ("Server · 16 dies · 7 bus planes of 56 switches · …").
@@ -22,9 +29,7 @@ export function ViewSummary({ view, fetching }: { view: TopologyView | undefined
     const aggregated = view.nodes.filter((n) => n.aggregated).length;
     text = [
       t(`levels.${view.level}`),
-      aggregated > 0
-        ? t(view.nodes.some((n) => n.kind === "rack") ? "summary.aggregatedRacks" : view.level === "cluster" ? "summary.aggregatedPods" : "summary.aggregatedServers", { count: aggregated })
-        : null,
+      aggregated > 0 ? t(aggregatesKey(view), { count: aggregated }) : null,
       drawnDies > 0 ? t("summary.dies", { count: drawnDies }) : null,
       planes.length > 0 ? t("summary.planes", { count: planes.length, switches: planes.reduce((n, p) => n + (p.switches ?? 0), 0) }) : null,
       parameter ? t("summary.parameter", { shape: parameter.shape ?? t("details.shapeUnknown") }) : null,

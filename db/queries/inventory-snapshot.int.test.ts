@@ -11,7 +11,8 @@ import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { buildTopologyIndex } from "@/lib/topology/inventory-index";
 import { getClusterOrThrow } from "./clusters";
 import { insertCluster } from "./inventory";
-import { loadInventorySnapshot } from "./inventory-snapshot";
+import { snapshotOfInventory } from "@/lib/topology/inventory-snapshot";
+import { loadInventorySnapshot, loadSnapshotColumns } from "./inventory-snapshot";
 import { loadClusterInventory, replaceInventory } from "./topology";
 
 beforeAll(() => {
@@ -40,13 +41,26 @@ describe("the inventory snapshot", () => {
     await insertCluster(db, a3);
     await insertCluster(db, { ...demoA2Cluster(3), slug: "snap-a2" });
     for (const slug of ["snap-a3", "snap-a2"]) {
-      const { stored, rows, fromStored, fromRows } = await bothIndexes(slug);
+      const { cluster, stored, rows, fromStored, fromRows } = await bothIndexes(slug);
+      // Stored with its link ends as differences (format 2).
+      expect((await loadSnapshotColumns(db, cluster.id, cluster.inventoryRevision))!.format).toBe(2);
       expect(stored).not.toBeNull();
       expect(stored).toEqual(rows);
       expect(fromStored).toEqual(fromRows);
       expect(fromRows.dieByRank.length).toBeGreaterThan(0);
       expect(fromRows.dieLinks.size).toBeGreaterThan(0);
     }
+  });
+
+  it("still reads a snapshot stored before, with its link ends as places (format 1)", async () => {
+    const { db, pool } = testDatabase();
+    const cluster = await getClusterOrThrow(db, "snap-a3");
+    const rows = await loadClusterInventory(db, cluster.id, { netLevels: false });
+    await pool.query("update inventory_snapshots set body = $2 where cluster_id = $1", [cluster.id, JSON.stringify(snapshotOfInventory(rows))]);
+    expect((await loadSnapshotColumns(db, cluster.id, cluster.inventoryRevision))!.format).toBe(1);
+    const { stored, fromStored, fromRows } = await bothIndexes("snap-a3");
+    expect(stored).toEqual(rows);
+    expect(fromStored).toEqual(fromRows);
   });
 
   it("gives a SuperCluster streamed in per super pod the index its rows give", async () => {

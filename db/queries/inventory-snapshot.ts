@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ClusterSpec } from "@/lib/inventory/model";
-import { inventoryFromSnapshot, inventorySnapshotFormat, type InventorySnapshot } from "@/lib/topology/inventory-snapshot";
+import { inventoryFromSnapshot, inventorySnapshotFormat, readableSnapshotFormats, type InventorySnapshot } from "@/lib/topology/inventory-snapshot";
 import type { Database } from "../client";
 import type { Transaction } from "./inventory";
 
@@ -52,7 +52,9 @@ export async function storeInventorySnapshot(tx: Transaction, clusterId: number)
       'links', (select json_build_object(
           'kind', coalesce(json_agg(x.kind), '[]'), 'source', coalesce(json_agg(x.source), '[]'), 'target', coalesce(json_agg(x.target), '[]'))
         from (
-          select array_position((select labels from kinds), l.kind) - 1 as kind, a.ord as source, b.ord as target
+          -- Ends as differences (lib/topology/inventory-snapshot.ts, format 2).
+          select array_position((select labels from kinds), l.kind) - 1 as kind, a.ord - lag(a.ord, 1, 0) over (order by l.id) as source,
+            b.ord - a.ord as target
           from links l join die a on a.id = l.source_device join die b on b.id = l.target_device
           where l.cluster_id = c.id order by l.id
         ) x)
@@ -73,7 +75,7 @@ export async function loadSnapshotColumns(db: Database, clusterId: number, revis
     sql`select body from inventory_snapshots where cluster_id = ${clusterId} and inventory_revision = ${revision}`,
   );
   const body = rows[0]?.body;
-  return body && body.format === inventorySnapshotFormat ? body : null;
+  return body && readableSnapshotFormats.includes(body.format) ? body : null;
 }
 
 /** The inventory of the cluster at `revision` from its stored snapshot (see loadSnapshotColumns), or null. */

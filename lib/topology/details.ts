@@ -9,7 +9,9 @@ import type { Crumb, NodeDetails, NodeKind, RankMembership, RecentFaults, Topolo
 import { busSwitchNode, dieNode, npuNode, parameterPlaneNode, planeNode, podLabel, podNode, serverNode, switchNode } from "./nodes";
 import { rackIndex, rackLabel } from "./racks";
 import { crumbsFor, TopologyNotFoundError } from "./view";
+import { rowIndex, rowLabel, rowOfRack } from "./rows";
 import { rackNode } from "./view-racks";
+import { rowNode } from "./view-rows";
 
 const noBox = { x: 0, y: 0, width: 0, height: 0 };
 
@@ -136,6 +138,26 @@ function subjectOf(index: TopologyIndex, kind: NodeKind, id: string): Subject {
       peerOf: asPod,
       ownTargets: pod.servers.map((server) => targetKey({ kind: "switch", serverId: server.id, chipId: place.plane })),
       timeline: { target: null, open: [fabricLaneKey, `plane:${id}`] },
+    };
+  }
+  if (kind === "row") {
+    const row = rowIndex(index).byId.get(id);
+    if (!row) throw new TopologyNotFoundError("node", id);
+    const racks = rackIndex(index).ofServer;
+    // A row's links are counted per peer row (or server, outside every row).
+    const asRow = (die: IndexedDie): Peer => {
+      const rack = racks.get(die.server);
+      const other = rack && rowOfRack(index, rack);
+      return other ? { id: other.id, kind: "row", label: rowLabel(other) } : asServer(die);
+    };
+    const servers = row.racks.flatMap((rack) => rack.servers);
+    return {
+      node: rowNode(row, noBox),
+      path: crumbsFor(index, null, null, null, row.id),
+      dies: servers.flatMap((server) => server.dies),
+      peerOf: asRow,
+      ownTargets: servers.flatMap(serverTargets),
+      timeline: { target: null, open: [] },
     };
   }
   if (kind === "rack") {

@@ -3,10 +3,11 @@ import { faultLevelInfo, type HealthTone } from "@/lib/faults/levels";
 import { npuNodeId, type IndexedDie, type TopologyIndex } from "./inventory-index";
 import type { HealthCounts, TopologyNode, TopologyView } from "./model";
 import { rackIndex } from "./racks";
+import { rowOfRack } from "./rows";
 
 /**
  * The fault health overlay of a view at any scale: every node's worst state (lib/faults/health.ts `healthOf`, the
- * same rule everywhere) and, for the nodes that hold dies (super pods, servers, NPUs) and for the view, how many of
+ * same rule everywhere) and, for the nodes that hold dies (super pods, rows, racks, servers, NPUs) and for the view, how many of
  * their dies are in each state. The overlay costs the faults times the dies they cover, never the cluster's size:
  * only dies an open fault covers are looked at, every other die of a scope is healthy (or unknown, with no fault data).
  */
@@ -42,7 +43,7 @@ export interface HealthOverlay {
   /** A node's worst state (healthOf over only the faults that can cover it). */
   node(node: TopologyNode): HealthTone;
   /** The distribution of `total` dies of a scope (a pod, server or NPU id; "" for the whole cluster). */
-  counts(scope: { kind: "cluster" | "superpod" | "rack" | "server" | "npu"; id: string }, total: number): HealthCounts;
+  counts(scope: { kind: "cluster" | "superpod" | "row" | "rack" | "server" | "npu"; id: string }, total: number): HealthCounts;
 }
 
 /** `faults` null: no fault data collected for the cluster. */
@@ -82,6 +83,8 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
     if (die.server.pod) tally(`superpod:${die.server.pod.id}`, tone);
     const rack = racks.get(die.server);
     if (rack) tally(`rack:${rack.id}`, tone);
+    const row = rack && rowOfRack(index, rack);
+    if (row) tally(`row:${row.id}`, tone);
     tally(`server:${die.server.id}`, tone);
     tally(`npu:${npuNodeId(die.server.id, die.npuIndex)}`, tone);
   }
@@ -92,8 +95,8 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
     covered: dieTone,
     node(node) {
       if (!collected) return "unknown";
-      // A rack is its servers' dies: its worst state is its distribution's (no fault names a rack).
-      if (node.kind === "rack") return worstOf(this.counts({ kind: "rack", id: node.id }, node.counts?.dies ?? 0));
+      // A rack (a row) is its servers' dies: its worst state is its distribution's (no fault names a rack or row).
+      if (node.kind === "rack" || node.kind === "row") return worstOf(this.counts({ kind: node.kind, id: node.id }, node.counts?.dies ?? 0));
       const relevant =
         node.kind === "superpod" ? byPod.get(node.superPodId ?? node.id) : node.kind === "plane" ? byPlane.get(node.id) : byServer.get(node.serverId ?? node.id);
       // With no fault on it, healthOf still knows what is never "healthy" (the parameter plane, which no source reports on).
@@ -110,7 +113,7 @@ export function healthOverlay(index: TopologyIndex, faults: readonly OpenFault[]
 
 /**
  * The view with live health (a copy: views are cached per inventory revision): every node's state, the
- * distribution of the dies of each super pod, server and NPU drawn, and of the view's whole scope.
+ * distribution of the dies of each super pod, row, rack, server and NPU drawn, and of the view's whole scope.
  */
 export function withHealth(view: TopologyView, overlay: HealthOverlay): TopologyView {
   const nodes = view.nodes.map((node): TopologyNode => {

@@ -1,6 +1,6 @@
 import type { DieSpec } from "@/lib/inventory/model";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
-import type { InventorySnapshot } from "./inventory-snapshot";
+import { linkEndsOf, type InventorySnapshot } from "./inventory-snapshot";
 
 /**
  * The topology index's dies and links as columns (./inventory-index.ts): typed arrays and the snapshot's own string
@@ -131,7 +131,8 @@ export function indexColumnsOf(snapshot: InventorySnapshot): { dies: DieColumns;
   // Links: both ends of each, per die in link order (an adjacency list in three arrays).
   const rankOfPos = new Uint32Array(count);
   for (let row = 0; row < count; row++) rankOfPos[posOfRow[row]!] = rankOfRow[row]!;
-  const { kind, source, target } = snapshot.links;
+  const { kind } = snapshot.links;
+  const { source, target } = linkEndsOf(snapshot);
   const start = new Uint32Array(count + 1);
   for (let i = 0; i < kind.length; i++) {
     start[rankOfPos[source[i]!]! + 1]!++;

@@ -158,6 +158,12 @@ function serversReordered(snapshot: InventorySnapshot): InventorySnapshot {
   return { ...snapshot, dies, links };
 }
 
+/** The snapshot as stored since format 2 (db/queries/inventory-snapshot.ts): its link ends as differences. */
+function endsAsDifferences(snapshot: InventorySnapshot): InventorySnapshot {
+  const { source, target } = snapshot.links;
+  return { ...snapshot, format: 2, links: { ...snapshot.links, source: source.map((s, i) => s - (source[i - 1] ?? 0)), target: target.map((t, i) => t - source[i]!) } };
+}
+
 const clusters: [string, ClusterSpec][] = [
   ["A3 demo", demoA3Cluster(2, 4)],
   ["A2 demo", demoA2Cluster(3)],
@@ -183,6 +189,15 @@ describe("the topology index in columns", () => {
   it.each(clusters)("answers from a stored snapshot whose servers' dies come in another order as from its inventory, for %s", (_, spec) => {
     const stored = serversReordered(snapshotOfInventory(disordered(spec, 7)));
     expect(answers(indexFromSnapshot(header, stored))).toEqual(answers(objectIndex(inventoryFromSnapshot(stored))));
+  });
+
+  it.each(clusters)("answers from a snapshot whose link ends are differences (format 2) as from the same ends as places, for %s", (_, spec) => {
+    const places = serversReordered(snapshotOfInventory(disordered(spec, 5)));
+    const stored = endsAsDifferences(places);
+    // Links in disorder: differences of both signs.
+    expect(stored.links.source.some((d) => d < 0) && stored.links.target.some((d) => d < 0)).toBe(true);
+    expect(answers(indexFromSnapshot(header, stored))).toEqual(answers(indexFromSnapshot(header, places)));
+    expect(inventoryFromSnapshot(stored)).toEqual(inventoryFromSnapshot(places));
   });
 
   it("keeps one object per die, whichever way it is reached", () => {

@@ -8,17 +8,18 @@ import { jobDieSet, withJobAggregates } from "./job-aggregates";
 import { largeA2Cluster, largeA3Cluster } from "./large-cluster";
 import type { TopologyView } from "./model";
 import { rackIndex } from "./racks";
+import { rowOfRack } from "./rows";
 import { indexOf } from "./test-support";
 import { buildTopologyView } from "./view";
 
 // 1,141 servers: the cluster view draws its pods as aggregates; pod-0's 70 servers are drawn by rack.
 const a3 = indexOf(largeA3Cluster(64, [70, ...Array.from({ length: 63 }, () => 17)]));
-// 1,100 plain servers: the cluster view draws them by rack.
+// 1,100 plain servers: 138 racks, more than a row holds: the cluster view draws 2 rows, a row view its racks.
 const plain = indexOf(largeA2Cluster(1_100));
 
 /**
  * What the job overlay must say, die by die as it was first written: each distinct die id the index knows, in the
- * most specific aggregate of the view that holds it (server, else rack, else super pod), with its state.
+ * most specific aggregate of the view that holds it (server, else rack, else row, else super pod), with its state.
  */
 function reference(view: TopologyView, index: TopologyIndex, ids: readonly string[], health: HealthOverlay) {
   const aggregated = new Set(view.nodes.filter((n) => n.aggregated).map((n) => `${n.kind}:${n.id}`));
@@ -32,7 +33,8 @@ function reference(view: TopologyView, index: TopologyIndex, ids: readonly strin
       continue;
     }
     const rack = racks.get(die.server);
-    const key = [`server:${die.server.id}`, rack && `rack:${rack.id}`, die.server.pod && `superpod:${die.server.pod.id}`].find((k) => k && aggregated.has(k));
+    const row = rack && rowOfRack(index, rack);
+    const key = [`server:${die.server.id}`, rack && `rack:${rack.id}`, row && `row:${row.id}`, die.server.pod && `superpod:${die.server.pod.id}`].find((k) => k && aggregated.has(k));
     if (!key) continue;
     const tally = tallies.get(key) ?? { dies: 0, faulty: 0, degraded: 0 };
     tallies.set(key, tally);
@@ -53,7 +55,7 @@ const jobAndFaults = (index: TopologyIndex) =>
     collected: fc.boolean(),
   });
 
-function check(index: TopologyIndex, level: "cluster" | "superpod", id: string | null) {
+function check(index: TopologyIndex, level: "cluster" | "superpod" | "row", id: string | null) {
   fc.assert(
     fc.property(jobAndFaults(index), ({ ranks, strays, faults, collected }) => {
       const ids = [...ranks.map((rank) => index.die(rank).id), ...strays];
@@ -86,7 +88,8 @@ function check(index: TopologyIndex, level: "cluster" | "superpod", id: string |
 describe("a job over an aggregated view", () => {
   it("counts exactly what a die-by-die count does over super pods, with their faulty and degraded dies", () => check(a3, "cluster", null));
   it("counts exactly over the racks of a super pod drawn by rack", () => check(a3, "superpod", "pod-0"));
-  it("counts exactly over the racks of plain servers", () => check(plain, "cluster", null));
+  it("counts exactly over the rows of plain servers' racks", () => check(plain, "cluster", null));
+  it("counts exactly over the racks of a row", () => check(plain, "row", "row1"));
 
   it("holds every die of a job on the whole cluster once, repeats and unknown ids aside", () => {
     const ids = [...a3.dieByRank.map((die) => die.id), a3.die(5).id, "nowhere/d1", "nowhere/d1", `${a3.servers[3]!.id}/d01`];

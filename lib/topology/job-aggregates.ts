@@ -2,6 +2,7 @@ import type { HealthOverlay } from "./health-overlay";
 import type { IndexedServer, TopologyIndex } from "./inventory-index";
 import type { TopologyNode, TopologyView } from "./model";
 import { rackIndex } from "./racks";
+import { rowIndex } from "./rows";
 
 /**
  * A job's dies on one topology index, as the index's ranks (issue 21: a job on 100,000 dies): built once per job
@@ -37,20 +38,25 @@ export function jobDieSet(index: TopologyIndex, dieIds: Iterable<string>): JobDi
  * A job drawn over an aggregated view: per aggregate (a super pod, rack or server drawn as one cell), how many of its
  * dies the job has and how many of those are faulty or degraded. The job's dies are otherwise drawn die by die in
  * the browser (components/jobs/overlay.ts); an aggregate holds no dies, so without this the job would vanish from it.
- * A die counts in the most specific aggregate holding it (its server's, else its rack's, else its super pod's). Costs
- * the view's aggregated servers, a pass over the job's ranks and the dies an open fault covers; nothing per die
- * object or id.
+ * A die counts in the most specific aggregate holding it (its server's, else its rack's, else its row's, else its
+ * super pod's). Costs the view's aggregated servers, a pass over the job's ranks and the dies an open fault covers;
+ * nothing per die object or id.
  */
 export function withJobAggregates(view: TopologyView, index: TopologyIndex, dies: JobDieSet, health: HealthOverlay): { view: TopologyView; unplaced: number } {
   const aggregates = view.nodes.filter((node) => node.aggregated);
   if (aggregates.length === 0) return { view, unplaced: 0 };
-  // Each server's aggregate (a place in `aggregates`), -1 for none: pods first, so a rack or server drawn as a cell
+  // Each server's aggregate (a place in `aggregates`), -1 for none: pods first, so a row, rack or server drawn as a cell
   // of its own takes its dies from the pod's.
   const slotOfServer = new Int32Array(index.servers.length).fill(-1);
   const racks = rackIndex(index).byId;
-  const serversOf = (node: TopologyNode): readonly (IndexedServer | undefined)[] =>
-    node.kind === "superpod" ? (index.podById.get(node.id)?.servers ?? []) : node.kind === "rack" ? (racks.get(node.id)?.servers ?? []) : node.kind === "server" ? [index.serverById.get(node.id)] : [];
-  for (const kind of ["superpod", "rack", "server"] as const) {
+  const rows = rowIndex(index).byId;
+  const serversOf = (node: TopologyNode): readonly (IndexedServer | undefined)[] => {
+    if (node.kind === "superpod") return index.podById.get(node.id)?.servers ?? [];
+    if (node.kind === "row") return rows.get(node.id)?.racks.flatMap((rack) => rack.servers) ?? [];
+    if (node.kind === "rack") return racks.get(node.id)?.servers ?? [];
+    return node.kind === "server" ? [index.serverById.get(node.id)] : [];
+  };
+  for (const kind of ["superpod", "row", "rack", "server"] as const) {
     aggregates.forEach((node, slot) => {
       if (node.kind !== kind) return;
       for (const server of serversOf(node)) if (server && server.dieCount > 0) slotOfServer[index.serverOfRank(server.firstRank)] = slot;

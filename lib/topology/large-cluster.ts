@@ -134,7 +134,8 @@ export function largeA2Cluster(count: number, slug = "atlas-a2-large"): ClusterS
 
 /**
  * The end-to-end tests' cluster of plain servers: 1,040 Atlas 800T A2 servers (8,320 dies), more than the cluster
- * view draws one by one, so it is drawn by rack (130 racks of 8 servers). Seeded with e2eSuperCluster.
+ * view draws one by one, so it is drawn by rack (130 racks of 8 servers), and those are more than a row holds, so by
+ * row of racks (rows of 128 racks: 2 rows). Seeded with e2eSuperCluster.
  */
 export function e2ePlainCluster(): ClusterSpec {
   return { ...largeA2Cluster(1040, "a2-plain-e2e"), name: "A2 plain servers (e2e, 1,040 servers)" };

@@ -7,7 +7,7 @@ import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
  * What `GET /api/v1/clusters/{id}/topology` answers: the nodes and links one view draws, with their boxes already
  * laid out (see layout.ts), so the browser only paints. A node's `id` is what `id=` takes to drill into it.
  */
-export const topologyLevels = ["cluster", "superpod", "rack", "server"] as const;
+export const topologyLevels = ["cluster", "superpod", "row", "rack", "server"] as const;
 export type TopologyLevel = (typeof topologyLevels)[number];
 
 /**
@@ -15,9 +15,10 @@ export type TopologyLevel = (typeof topologyLevels)[number];
  * RoCE parameter plane (id `param`, its leaf and spine tiers `param/leaf:<pod>` and `param/spine` when the profile
  * knows the shape). `switch`: a server's node-side bus chip (SwitchInfoCfg's SwitchChipId) or a bus switch of a plane.
  * `rack`: consecutive servers of a super pod (or of a cluster of plain servers) too many to draw one by one, drawn as
- * one aggregate (lib/topology/racks.ts).
+ * one aggregate (lib/topology/racks.ts); `row`: consecutive racks of plain servers too many to draw one by one
+ * (lib/topology/rows.ts).
  */
-export const nodeKinds = ["superpod", "rack", "server", "npu", "die", "plane", "switch"] as const;
+export const nodeKinds = ["superpod", "row", "rack", "server", "npu", "die", "plane", "switch"] as const;
 export type NodeKind = (typeof nodeKinds)[number];
 
 /** Filled by the fault events (issue 7); until then every element is `unknown`, never shown as healthy. */

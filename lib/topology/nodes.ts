@@ -25,6 +25,11 @@ export function podNode(pod: IndexedPod, box: Box): TopologyNode {
   };
 }
 
+/** A group of servers drawn as one aggregate cell (a rack, a row of racks): its counts, its health added with the view's. */
+export function groupNode(kind: "rack" | "row", id: string, label: string, counts: { servers: number; npus: number; dies: number }, superPodId: string | null, box: Box): TopologyNode {
+  return { id, kind, label, parent: null, health: "unknown", ...boxFields(box), drillable: true, aggregated: true, counts, superPodId };
+}
+
 export function serverNode(server: IndexedServer, box: Box, parent: string | null): TopologyNode {
   return {
     id: server.id,

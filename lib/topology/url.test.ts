@@ -16,12 +16,14 @@ describe("topology search params", () => {
   });
 
   it("falls back to the cluster view on anything it does not understand", () => {
-    expect(topologySearchParams.parse({ level: "row", sel: "row:1", cluster: "Bad Slug!", ranks: "x" })).toEqual({
+    expect(topologySearchParams.parse({ level: "hall", sel: "hall:1", cluster: "Bad Slug!", ranks: "x" })).toEqual({
       level: "cluster",
       field: "any",
       ranks: "inventory",
       hops: 0,
     });
+    // A row of racks is a level and a kind (lib/topology/rows.ts).
+    expect(topologySearchParams.parse({ level: "row", id: "row3", sel: "rack:rack400" })).toMatchObject({ level: "row", id: "row3", sel: "rack:rack400" });
     expect(topologyQuery({ level: "cluster", id: "ignored" })).toBe("");
   });
 

@@ -1,27 +1,14 @@
+import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
 import { AGGREGATE_GEOMETRY, layoutCellGrid, layoutSuperPodWithPlanes, planesBelow, type Box } from "./layout";
 import type { TopologyNode, TopologyView } from "./model";
-import { dieNode, npuNode, planeNode, round, serverNode, type PodBusPlane } from "./nodes";
+import { dieNode, groupNode, npuNode, planeNode, round, serverNode, type PodBusPlane } from "./nodes";
 import { rackIndex, rackLabel, type Rack } from "./racks";
-import { crumbsFor, forEachLink, header, PairCounter } from "./view-parts";
+import { crumbsFor, forEachLink, linksBetweenGroups, header, PairCounter } from "./view-parts";
 
 /** A rack drawn as one aggregate: its counts (its health is added with the view's, lib/topology/health-overlay.ts). */
 export function rackNode(rack: Rack, box: Box): TopologyNode {
-  return {
-    id: rack.id,
-    kind: "rack",
-    label: rackLabel(rack),
-    parent: null,
-    health: "unknown",
-    x: round(box.x),
-    y: round(box.y),
-    width: round(box.width),
-    height: round(box.height),
-    drillable: true,
-    aggregated: true,
-    counts: { servers: rack.servers.length, npus: rack.npus, dies: rack.dies },
-    superPodId: rack.pod?.id ?? null,
-  };
+  return groupNode("rack", rack.id, rackLabel(rack), { servers: rack.servers.length, npus: rack.npus, dies: rack.dies }, rack.pod?.id ?? null, box);
 }
 
 /** Servers drawn with their NPUs and dies (into `nodes`), and the planes' places below them. */
@@ -46,30 +33,10 @@ export function detailedServers(servers: readonly IndexedServer[], planes: numbe
  * Racks as aggregates (into `nodes`), one grid cell each, with the links between them counted per pair of racks and
  * kind (`skip`: kinds drawn otherwise, the HCCS plane when the pod's bus planes are drawn); `planes` bars below.
  */
-export function aggregateRacks(index: TopologyIndex, racks: readonly Rack[], planes: number, nodes: TopologyNode[], skip: (kind: string) => boolean) {
+export function aggregateRacks(index: TopologyIndex, racks: readonly Rack[], planes: number, nodes: TopologyNode[], skip: (kind: LinkKind) => boolean) {
   const grid = layoutCellGrid(racks.length, AGGREGATE_GEOMETRY.server, AGGREGATE_GEOMETRY.serverGap);
   racks.forEach((rack, i) => nodes.push(rackNode(rack, grid.boxes[i]!)));
-  const { ofServer } = rackIndex(index);
-  const pairs = new PairCounter();
-  // The links walked by rank in the index's columns, not as die objects: 8,192 racks of 65,536 plain servers made an
-  // object for each of their 524,288 dies (kept with the index) and took 0.35 s a cluster view (scripts/bench/scale.ts).
-  // Each link once, from its lower rank's end: both ends are in these racks (a link counts within one pod).
-  const rackAt = index.servers.map((server) => ofServer.get(server));
-  const { start, peer, kind, kinds } = index.linkColumns;
-  for (const rack of racks) {
-    for (const server of rack.servers) {
-      for (let rank = server.firstRank; rank < server.firstRank + server.dieCount; rank++) {
-        for (let at = start[rank]!; at < start[rank + 1]!; at++) {
-          const other = peer[at]!;
-          if (other <= rank) continue;
-          const peerRack = rackAt[index.serverOfRank(other)];
-          const linkKind = kinds[kind[at]!]!;
-          if (peerRack && peerRack !== rack && peerRack.pod === rack.pod && !skip(linkKind)) pairs.add(linkKind, rack.id, peerRack.id);
-        }
-      }
-    }
-  }
-  return { layout: planesBelow(grid.bounds, planes), links: pairs.links() };
+  return { layout: planesBelow(grid.bounds, planes), links: linksBetweenGroups(index, racks, skip) };
 }
 
 /**

@@ -36,7 +36,7 @@ const large = indexOf(largeA3Cluster(32, 32));
 /** Siblings never overlap, children lie inside their parent, and everything lies inside the view's bounds. */
 function expectNoOverlaps(view: TopologyView): void {
   const byId = new Map(view.nodes.map((node) => [`${node.kind}:${node.id}`, node]));
-  const kindOfParent = { superpod: null, rack: null, server: "superpod", npu: "server", die: "npu", plane: null, switch: null } as const;
+  const kindOfParent = { superpod: null, row: null, rack: null, server: "superpod", npu: "server", die: "npu", plane: null, switch: null } as const;
   const siblings = new Map<string, TopologyView["nodes"]>();
   for (const node of view.nodes) {
     const key = `${node.kind}|${node.parent ?? ""}`;

@@ -18,7 +18,9 @@ import {
   type ViewFabric,
 } from "./nodes";
 import { CLUSTER_SERVER_CELLS_MAX, rackIndex } from "./racks";
+import { rowIndex } from "./rows";
 import { aggregateRacks, detailedServers, rackView, racksOf } from "./view-racks";
+import { aggregateRows, rowView } from "./view-rows";
 import { clusterCounts, clusterCrumb, crumbsFor, forEachLink, header, PairCounter, TopologyNotFoundError } from "./view-parts";
 
 export { crumbsFor, TopologyNotFoundError, CLUSTER_SERVER_CELLS_MAX };
@@ -27,8 +29,8 @@ export { crumbsFor, TopologyNotFoundError, CLUSTER_SERVER_CELLS_MAX };
  * Past these sizes a view draws aggregates instead of every cell (issue 21: a SuperCluster of 64 super pods × 8,192
  * NPUs): the cluster view draws each super pod as one cell once the cluster has more servers than
  * CLUSTER_SERVER_CELLS_MAX (the 16,384-die cluster's 1,024 servers are still drawn one by one; plain servers past it
- * are drawn by rack), a super pod view draws its racks once it has more servers than POD_SERVERS_BY_RACK
- * (lib/topology/racks.ts), else each server as one cell once the pod has more dies than this (the demo's pods have
+ * are drawn by rack, and by row of racks past one row's worth of racks: lib/topology/rows.ts), a super pod view draws
+ * its racks once it has more servers than POD_SERVERS_BY_RACK (lib/topology/racks.ts), else each server as one cell once the pod has more dies than this (the demo's pods have
  * 768). An aggregate shows its counts and its dies' health as a distribution; drilling in opens its own view.
  */
 export const POD_DIES_MAX = 1024;
@@ -130,11 +132,17 @@ function clusterView(index: TopologyIndex, fabric: ViewFabric): TopologyView {
     }
     countPodPairs(index, pairs, !fabric.parameter);
   } else {
-    // Plain servers (AI Server mode): one cell each, or by rack when there are too many. With a stored parameter
-    // plane they attach to it, as super pods do, instead of RoCE lines between them (issue 19).
+    // Plain servers (AI Server mode): one cell each, or by rack when there are too many, or by row of racks when
+    // those are too many. With a stored parameter plane they attach to it, as super pods do, instead of RoCE lines
+    // between them (issue 19).
     const racks = racksOf(index, null);
+    const { rows } = rowIndex(index);
     const roce = !fabric.parameter;
-    if (racks) {
+    if (rows.length > 0) {
+      const drawn = aggregateRows(index, rows, nodes, roce);
+      bounds = drawn.layout.bounds;
+      for (const link of drawn.links) pairs.addCounted(link);
+    } else if (racks) {
       const drawn = aggregateRacks(index, racks, 0, nodes, (kind) => kind === "roce" && !roce);
       bounds = drawn.layout.bounds;
       for (const link of drawn.links) pairs.addCounted(link);
@@ -298,6 +306,11 @@ export function buildTopologyView(index: TopologyIndex, level: TopologyLevel, id
     const pod = id === null ? undefined : index.podById.get(id);
     if (!pod) throw new TopologyNotFoundError("superpod", id ?? "");
     return superPodView(index, pod, fabric.busPlanes ?? []);
+  }
+  if (level === "row") {
+    const row = id === null ? undefined : rowIndex(index).byId.get(id);
+    if (!row) throw new TopologyNotFoundError("row", id ?? "");
+    return rowView(index, row);
   }
   if (level === "rack") {
     const rack = id === null ? undefined : rackIndex(index).byId.get(id);

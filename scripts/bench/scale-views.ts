@@ -19,6 +19,7 @@ import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
 import type { TopologyLevel } from "@/lib/topology/model";
 import { rackIndex } from "@/lib/topology/racks";
+import { rowIndex } from "@/lib/topology/rows";
 import { NO_EXPAND } from "@/lib/topology/url";
 
 export interface ScaleView {
@@ -34,6 +35,8 @@ export interface ScaleView {
 const middle = <T>(list: readonly T[]): T => list[Math.floor(list.length / 2)]!;
 /** The racks the index draws (a super pod of more than 64 servers of a 1.x inventory, or more than 1,024 plain servers). */
 const racks = (index: TopologyIndex) => [...rackIndex(index).byId.values()];
+/** The rows of racks the index draws (plain servers past 128 racks). */
+const rows = (index: TopologyIndex) => rowIndex(index).rows;
 const hasPods = (index: TopologyIndex) => index.pods.length > 0;
 
 const topologyView = (level: TopologyLevel, pick: (index: TopologyIndex) => string | null, applies?: ScaleView["applies"]): ScaleView => ({
@@ -63,7 +66,9 @@ const neighbourhood = (hops: number, options: { fromDie?: boolean; via?: readonl
 export const scaleViews: ScaleView[] = [
   topologyView("cluster", () => null),
   topologyView("superpod", (index) => middle(index.pods).id, hasPods),
-  // A rack opened from a super pod (or plain cluster) drawn by rack: its servers.
+  // A row opened from a plain cluster drawn by row: its racks.
+  topologyView("row", (index) => middle(rows(index)).id, (index) => rows(index).length > 0),
+  // A rack opened from a super pod (or plain cluster or row) drawn by rack: its servers.
   topologyView("rack", (index) => middle(racks(index)).id, (index) => racks(index).length > 0),
   topologyView("server", (index) => middle(index.servers).id),
   neighbourhood(1),

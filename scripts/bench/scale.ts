@@ -9,7 +9,7 @@
  * - server side, in a fresh process per cluster (./scale-probe.ts): the topology index cold, the search cold and
  *   warm, every view of ./scale-views.ts (the job page's loaders too) cold and warm, and the process's RSS;
  * - in Chromium (./browser-topology.ts, the app built into .next-e2e under the test runners' lock and served on the
- *   run's database): the cluster, super pod, rack and job pages, navigation → drawn and the longest main-thread task
+ *   run's database): the cluster, super pod or row, rack and job pages, navigation → drawn and the longest main-thread task
  *   after hydration and while zooming;
  * - the end of the cluster (./scale-delete.ts): its inventory replaced by itself, then the cluster deleted with its
  *   job and faults, each with PostgreSQL's CPU and the slowest console read meanwhile (so each size is gone before
@@ -17,7 +17,7 @@
  * Besides the Atlas 950 SuperCluster, two clusters of as many NPUs exercise the views drawn by rack (a "2.0" server is a
  * rack already, so it has none): Atlas A3 super pods of 128 servers (1.2 tables; a pod of more than 64 servers is
  * drawn by rack, 16 racks of 8 servers) and plain Atlas A2 servers (1.0 tables; more than 1,024 servers are drawn by
- * rack: 2,048 servers at 16k NPUs). Each gets the same faults, job, probe and end; its rows are prefixed with its name.
+ * rack, more than 128 racks by row of 128 racks: 2,048 servers at 16k NPUs are 256 racks in 2 rows). Each gets the same faults, job, probe and end; its rows are prefixed with its name.
  * SCALE_KINDS="atlas950,a3-racks,plain" picks among them, SCALE_END=0 skips the replace and delete (each cluster then
  * stays until the database is dropped).
  * Then one table with each figure per size and its growth from the smallest to the largest. The database is a fresh
@@ -116,8 +116,8 @@ async function appOn(url: string): Promise<{ base: string; pid: number; cookie: 
 }
 
 /**
- * The cluster's pages to open in Chromium: the cluster view, its middle super pod, a rack (of that pod, or of the
- * plain servers) when it is drawn by rack, the middle server expanded 2 hops, and the job page of ./scale-usage.ts's job (the job over its scope's view,
+ * The cluster's pages to open in Chromium: the cluster view, its middle super pod or row of racks, a rack (of that
+ * pod or row) when it is drawn by rack, the middle server expanded 2 hops, and the job page of ./scale-usage.ts's job (the job over its scope's view,
  * with `?job=` when that view is aggregated). Ids come from the API's own answers.
  */
 async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
@@ -134,7 +134,12 @@ async function browserCases(url: string, app: { base: string; cookie: string }, 
   const cases: BrowserCase[] = [{ label: "cluster", path: page("") }];
   const cluster = await view("level=cluster");
   const pod = middleOf(cluster, "superpod");
+  const row = middleOf(cluster, "row");
   let rack = middleOf(cluster, "rack");
+  if (row) {
+    cases.push({ label: "row", path: page(`&level=row&id=${encodeURIComponent(row)}`) });
+    rack ??= middleOf(await view(`level=row&id=${encodeURIComponent(row)}`), "rack");
+  }
   if (pod) {
     cases.push({ label: "superpod", path: page(`&level=superpod&id=${encodeURIComponent(pod)}`) });
     rack ??= middleOf(await view(`level=superpod&id=${encodeURIComponent(pod)}`), "rack");

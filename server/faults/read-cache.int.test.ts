@@ -10,7 +10,7 @@ import { withAppDatabase } from "@/test/app-database";
 import { origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
 import { postedEvents } from "@/test/fault-events";
-import { faultRevision } from "./read-cache";
+import { faultRevision, sharedFaultValue } from "./read-cache";
 
 withAppDatabase();
 
@@ -65,6 +65,15 @@ describe("shared fault reads", () => {
     expect(results[0]!.type).toBe("application/json");
     await read(timeline, timelinePath);
     expect(answers().computed - before).toBe(1);
+  });
+
+  it("are never one cluster's answer given for another at the same revision", async () => {
+    // Neither cluster was ingested into since the start: both are at the same revision.
+    expect(faultRevision("9001")).toBe(faultRevision("9002"));
+    const request = new Request(origin);
+    const first = await sharedFaultValue(request, "9001", "health", testDatabase(), async () => "of 9001");
+    const second = await sharedFaultValue(request, "9002", "health", testDatabase(), async () => "of 9002");
+    expect([first, second]).toEqual(["of 9001", "of 9002"]);
   });
 
   it("are computed again once another instance ingested into the cluster", async () => {

@@ -71,7 +71,8 @@ export function sharedFaultValue<T>(request: Request, cluster: string, key: stri
   const revision = faultRevision(cluster);
   if (revision === undefined || carriesOwnWrite(request)) return compute();
   const source = isReplicaPool(handle.pool) ? "replica" : "primary";
-  return answers<T>().get(`${source} ${key}`, () => revisionNow(cluster), async () => ({ value: await compute(), size: 0, maxAgeMs: source === "replica" ? lagHintMs : maxAgeMs }));
+  // The cluster is in the key: two clusters at the same revision (none ingested since the start) are not one answer.
+  return answers<T>().get(`${source} ${cluster} ${key}`, () => revisionNow(cluster), async () => ({ value: await compute(), size: 0, maxAgeMs: source === "replica" ? lagHintMs : maxAgeMs }));
 }
 
 interface JsonAnswer {

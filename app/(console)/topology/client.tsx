@@ -132,7 +132,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const open = useCallback(
     (kind: NodeKind, id: string) => {
       if (kind === "superpod") navigate({ level: "superpod", id, sel: undefined, from: undefined });
-      else if (kind === "rack") navigate({ level: "rack", id, sel: undefined, from: undefined });
+      else if (kind === "row" || kind === "rack") navigate({ level: kind, id, sel: undefined, from: undefined });
       else if (kind === "server") navigate({ level: "server", id, sel: undefined, from: undefined });
     },
     [navigate],

@@ -4,7 +4,7 @@ import { ingestFaultEvents } from "@/db/queries/faults";
 import { insertCluster } from "@/db/queries/inventory";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
-import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import { largeA2Cluster, largeA3Cluster } from "@/lib/topology/large-cluster";
 import { topologyViewSchema } from "@/lib/topology/model";
 import { withAppDatabase } from "@/test/app-database";
 import { testDatabase } from "@/test/database";
@@ -140,6 +140,52 @@ describe("GET /api/v1/clusters/{id}/topology at scale: aggregates and neighbourh
     // The cluster view carries the same counts on the pod.
     const cluster = topologyViewSchema.parse(await (await view(get("/x"), context("big-pod"))).json());
     expect(cluster.nodes.find((n) => n.kind === "superpod" && n.id === "pod-0")!.healthCounts).toEqual(body.health);
+  });
+
+  it("draws plain servers past a row's worth of racks as rows of racks, each summing its racks' dies and health; a row opens to its racks; a rack and a server keep their links, the row in their path", async () => {
+    // 1,040 plain servers: 130 racks of 8, rows of 128 racks: row0 (1,024 servers) and row1 (16).
+    await insertCluster(testDatabase().db, largeA2Cluster(1040, "plain-rows"));
+    const faults = ["a2-0100", "a2-0101", "a2-0900"].map((server, i) => ({ cluster: "plain-rows", kind: "npu-chip-fault" as const, level: "SeparateNPU" as const, target: { server, die: i }, beganAt: Date.now() - 60_000 }));
+    await ingestFaultEvents(testDatabase(), faults, { atomic: "all", actor: systemActor });
+    const cluster = topologyViewSchema.parse(await (await view(get("/x"), context("plain-rows"))).json());
+    const rows = cluster.nodes.filter((n) => n.kind === "row");
+    expect(rows.map((n) => [n.id, n.aggregated, n.counts])).toEqual([
+      ["row0", true, { servers: 1024, npus: 8192, dies: 8192 }],
+      ["row1", true, { servers: 16, npus: 128, dies: 128 }],
+    ]);
+    expect(cluster.nodes.some((n) => n.kind === "rack" || n.kind === "server")).toBe(false);
+    expect(cluster.health).toEqual({ healthy: 8317, degraded: 0, faulty: 3, unknown: 0 });
+    expect(rows.map((n) => [n.health, n.healthCounts])).toEqual([
+      ["faulty", { healthy: 8189, degraded: 0, faulty: 3, unknown: 0 }],
+      ["healthy", { healthy: 128, degraded: 0, faulty: 0, unknown: 0 }],
+    ]);
+
+    const row = await view(get("/x?level=row&id=row0"), context("plain-rows"));
+    expect(row.status).toBe(200);
+    const rowBody = topologyViewSchema.parse(await row.json());
+    expect(rowBody.path.map((crumb) => [crumb.level, crumb.id])).toEqual([
+      ["cluster", null],
+      ["row", "row0"],
+    ]);
+    const racks = rowBody.nodes.filter((n) => n.kind === "rack");
+    expect(racks).toHaveLength(128);
+    expect(rowBody.health).toEqual(rows[0]!.healthCounts);
+    // a2-0100 and a2-0101 are in rack 12 (servers 96–103), a2-0900 in rack 112.
+    expect(racks.filter((n) => n.health === "faulty").map((n) => [n.id, n.healthCounts!.faulty])).toEqual([
+      ["rack12", 2],
+      ["rack112", 1],
+    ]);
+
+    // A link to a rack or a server made before rows existed still lands there; its path runs through the row.
+    const rack = topologyViewSchema.parse(await (await view(get("/x?level=rack&id=rack112"), context("plain-rows"))).json());
+    expect(rack.path.map((crumb) => crumb.id)).toEqual([null, "row0", "rack112"]);
+    const server = topologyViewSchema.parse(await (await view(get("/x?level=server&id=a2-0900"), context("plain-rows"))).json());
+    expect(server.path.map((crumb) => crumb.id)).toEqual([null, "row0", "rack112", "a2-0900"]);
+    expect((await (await search(get("/x?q=a2-0900"), context("plain-rows"))).json()).hits[0]).toMatchObject({ id: "a2-0900", rackId: "rack112" });
+    const details = await (await node(get("/x?kind=row&id=row1"), context("plain-rows"))).json();
+    expect(details.node).toMatchObject({ id: "row1", kind: "row", counts: { servers: 16, npus: 128, dies: 128 }, health: "healthy" });
+    expect(details.links).toEqual([{ kind: "roce", peer: "row0", peerKind: "row", peerLabel: "Row 0 · a2-0000 – a2-1023", count: 8 }]);
+    expect((await view(get("/x?level=row&id=row2"), context("plain-rows"))).status).toBe(404);
   });
 
   it("expands a server view N hops along the chosen link kinds, bounded, with its own ETag, and refuses hops elsewhere", async () => {

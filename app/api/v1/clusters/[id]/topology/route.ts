@@ -21,12 +21,13 @@ const query = z
     /** A job of this cluster: each aggregate of the view says how many of its dies the job has (`job` on the node). */
     job: z.coerce.number().int().positive().max(2 ** 31 - 1).optional(),
   })
-  .refine((q) => q.level === "cluster" || q.id !== undefined, { message: "id is required for level superpod and server", path: ["id"] })
+  .refine((q) => q.level === "cluster" || q.id !== undefined, { message: "id is required for every level but cluster", path: ["id"] })
   .refine((q) => q.hops === 0 || q.level === "server", { message: "hops expands a server view only", path: ["hops"] });
 
 /**
- * `GET /api/v1/clusters/{id}/topology?level=cluster|superpod|server&id=...`: the nodes and links of one view, laid
- * out. `{id}` is the cluster's numeric id or slug; `id=` takes a super pod's or server's node id. A server view
+ * `GET /api/v1/clusters/{id}/topology?level=cluster|superpod|row|rack|server&id=...`: the nodes and links of one
+ * view, laid out. `{id}` is the cluster's numeric id or slug; `id=` takes a super pod's, row's, rack's or server's
+ * node id. A server view
  * expands with `hops=1..3` along `via=<kind>,<kind>` (default: every kind), from the die `from=` (default: the whole
  * server), bounded (the answer's `neighbourhood` says how much was left undrawn). `job=<id>`: a job of the cluster
  * counted per aggregate (its dies there, and how many are faulty or degraded).
