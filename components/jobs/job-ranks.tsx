@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Empty, Flex, Input, Select, Table, Tag, Typography } from "antd";
 import type { SorterResult } from "antd/es/table/interface";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { JOB_RANKS_PAGE_DEFAULT, jobRankStates, type JobRankSort, type JobRankState } from "@/db/schema/job/ranks";
 import type { JobRankInfo } from "@/db/schema/job/validation";
 import { fetchJobRanks, jobKeys, type JobRanksQuery, type JobSummary } from "./api";
@@ -20,7 +20,7 @@ const sortOfColumn: Record<string, JobRankSort> = { rank: "rank", serverId: "ser
  * 100,000 ranks is never in the browser whole. Filtered by state and super pod, searched and sorted by the
  * database; ranks that match no die are listed first, with why.
  */
-export function JobRanks({ job }: { job: JobSummary }) {
+export const JobRanks = memo(function JobRanks({ job }: { job: JobSummary }) {
   const t = useTranslations("jobs");
   const [query, setQuery] = useState<JobRanksQuery>(firstPage);
   const [search, setSearch] = useState("");
@@ -134,10 +134,10 @@ export function JobRanks({ job }: { job: JobSummary }) {
       )}
     </>
   );
-}
+});
 
 /** The recorded environment: the variables that matter to HCCL. */
-export function JobEnvironment({ job }: { job: Pick<JobSummary, "id" | "environment"> }) {
+export const JobEnvironment = memo(function JobEnvironment({ job }: { job: Pick<JobSummary, "id" | "environment"> }) {
   const t = useTranslations("jobs");
   const entries = Object.entries(job.environment).sort(([a], [b]) => a.localeCompare(b));
   if (!entries.length) return <Empty description={t("environmentEmpty", { id: job.id })} />;
@@ -153,4 +153,4 @@ export function JobEnvironment({ job }: { job: Pick<JobSummary, "id" | "environm
       showHeader={false}
     />
   );
-}
+});

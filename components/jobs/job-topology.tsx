@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Skeleton, Space, Typography } from "antd";
 import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { OVERLAY_COLORS } from "@/components/topology/colors";
@@ -27,7 +27,7 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
  * the cluster), the job's dies drawn and the rest dimmed, rank numbers on hover, a diagnosis's suspects outlined red
  * and its timed-out ranks amber.
  */
-export function JobTopology({ job, report }: { job: JobSummary; report: DiagnosisReport | null }) {
+export const JobTopology = memo(function JobTopology({ job, report }: { job: JobSummary; report: DiagnosisReport | null }) {
   const t = useTranslations("jobs");
   const { theme } = useThemeControl();
   const labels = useChartLabels();
@@ -100,4 +100,4 @@ export function JobTopology({ job, report }: { job: JobSummary; report: Diagnosi
       </Typography.Text>
     </Space>
   );
-}
+});

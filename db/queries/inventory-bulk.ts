@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { analyzeWritten } from "./analyze-written";
 import type { Transaction } from "./inventory";
 
 /**
@@ -29,23 +30,9 @@ export async function leaveBulkMode(tx: Transaction): Promise<void> {
   await tx.execute(sql`set local session_replication_role = origin`);
 }
 
-/** From this many dies written, the import analyzes the tables it filled (analyzeInventoryTables). */
-const ANALYZE_FROM_DIES = 10_000;
-
-/**
- * Table statistics for the rows just written, inside the import's transaction (ANALYZE counts the transaction's own
- * rows). Until autovacuum analyzes them (a minute or more later, never where it is off), PostgreSQL plans the first
- * reads of a large cluster as if its tables were as small as before: a super pod's bus planes then read all 3.7M
- * uplinks of a 524,288-NPU A3 cluster instead of its 128 servers' (0.5 s a view instead of 7 ms; scripts/bench/scale.ts).
- * A small sample (statistics target 10: 3,000 rows a table) gives the sizes, which is what those plans miss: 0.5 s
- * instead of 12.9 s with the default target at 1,048,576 dies (load 7); autovacuum refines it later. A role that does
- * not own a table gets a warning for it, not an error. Small writes leave it to autovacuum.
- */
+/** Statistics for an import's tables (see analyzeWritten): a super pod's bus planes are planned by their sizes. */
 export async function analyzeInventoryTables(tx: Transaction, dies: number): Promise<void> {
-  if (dies < ANALYZE_FROM_DIES) return;
-  await tx.execute(sql`set local default_statistics_target = 10`);
-  await tx.execute(sql`analyze super_pods, servers, npus, devices, device_net_addresses, links, fabric_planes, fabric_switches, fabric_links`);
-  await tx.execute(sql`set local default_statistics_target to default`);
+  await analyzeWritten(tx, dies, "super_pods, servers, npus, devices, device_net_addresses, links, fabric_planes, fabric_switches, fabric_links");
 }
 
 /** A row whose parent is missing: what a foreign-key trigger would have refused. */

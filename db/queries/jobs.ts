@@ -9,6 +9,7 @@ import type { Database, DatabaseHandle } from "../client";
 import { clusters, jobRanks, jobs } from "../schema";
 import type { JobSummary } from "../schema/job/ranks";
 import type { JobCreate, JobDetail, JobRankInfo, JobUpdate } from "../schema/job/validation";
+import { analyzeWritten } from "./analyze-written";
 import { recordAudit, type AuditActor } from "./audit";
 import { findCluster } from "./clusters";
 import { loadJobSummary } from "./job-ranks";
@@ -80,6 +81,7 @@ export async function replaceRanks(tx: Tx, jobId: number, placed: PlacedRank[]):
   }));
   // 11 parameters a row: chunks stay under PostgreSQL's 65,535 bind parameters.
   for (let i = 0; i < rows.length; i += 5000) await tx.insert(jobRanks).values(rows.slice(i, i + 5000));
+  await analyzeWritten(tx, rows.length, "job_ranks");
 }
 
 const isUniqueViolation = (error: unknown): boolean =>

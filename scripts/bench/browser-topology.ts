@@ -76,11 +76,18 @@ export async function signIn(base: string): Promise<string> {
 export interface BrowserCase {
   label: string;
   path: string;
+  /**
+   * Selectors of the page's other sections: the load is measured until each is on the page too (the job page's
+   * sections answer after its topology is drawn, and their renders are long tasks of the load as well).
+   */
+  settled?: string[];
 }
 /** Per page, over the runs: medians and maxima (ms), and the worst run's longest tasks in words. */
 export interface BrowserFigure {
   label: string;
   drawn: number;
+  /** Navigation → every `settled` selector on the page (median; `drawn` when the case has none). */
+  settled: number;
   load: number;
   loadMax: number;
   /** The longest task once the page had hydrated: the topology's own fetching, layout and drawing. */
@@ -176,6 +183,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
     const figures: BrowserFigure[] = [];
     for (const c of cases) {
       const drawnAt: number[] = [];
+      const settledAt: number[] = [];
       const loadTasks: AttributedTask[][] = [];
       /** Per run, the longest load task that started once the page had hydrated: the topology's own work. */
       const ownLoad: number[] = [];
@@ -184,8 +192,11 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
         const page = await context.newPage();
         await page.goto(base + c.path);
         await page.waitForSelector('[data-drawn="true"]', { timeout: 60_000 });
+        for (const selector of c.settled ?? []) await page.waitForSelector(selector, { timeout: 60_000 });
+        const settled = await page.evaluate(() => performance.now());
         await page.waitForTimeout(300);
         drawnAt.push(await page.evaluate(() => performance.getEntriesByName("topology:drawn")[0]?.startTime ?? NaN));
+        settledAt.push(c.settled?.length ? settled : drawnAt.at(-1)!);
         const hydratedAt = await page.evaluate(() => performance.getEntriesByName("topology:hydrated")[0]?.startTime ?? 0);
         const tasks = attribute(await takeTasks(page));
         loadTasks.push(tasks);
@@ -209,6 +220,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       figures.push({
         label: c.label,
         drawn: median(drawnAt),
+        settled: median(settledAt),
         load: median(load),
         loadMax: Math.max(...load),
         own: median(ownLoad),

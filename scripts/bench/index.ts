@@ -7,6 +7,7 @@ import { editorBench } from "./editor";
 import { editorBrowserBench } from "./editor-browser";
 import { editorIncrementalBench } from "./editor-incremental";
 import { fabricBench } from "./fabric";
+import { jobPageBench } from "./job-page";
 import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
 import { faultsBench } from "./faults";
@@ -40,6 +41,7 @@ const SECTIONS: readonly BenchSection[] = [
   rateLimitBench,
   fabricBench,
   scaleBench,
+  jobPageBench,
   sseBench,
   loadBench,
 ];

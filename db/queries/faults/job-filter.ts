@@ -4,14 +4,18 @@ import type { SqlParams } from "./rollups";
  * SQL over `fault_events f`: the event hit a die of the job, a link at one of its dies, or a server it runs on, while
  * the job ran (from its start to its end, or now). The dies are the placement's (job_ranks.die_key, the events' own
  * `<server>/<device>` key), so the match needs no inventory join and survives a re-imported inventory.
+ * One arm per target kind, each a lookup: a die or a link end by its key (the die_key index), a server among the
+ * job's servers (a set read once per query). As one `exists` over the job's ranks with the arms or'ed (and a `like`
+ * for the server) it read every rank of the job per event: 13–22 s for 5,000 events on a 16,384-rank job, 190 s on a
+ * 100,000-rank one (issue 21), now under 0.1 s.
  */
 export function hitsJobSql(job: string): string {
-  return `exists (select 1 from job_ranks r join jobs j on j.id = r.job_id
-    where r.job_id = ${job} and r.die_key is not null and j.cluster_id = f.cluster_id and j.started_at is not null
-      and f.began_at <= coalesce(j.ended_at, now()) and (f.ended_at is null or f.ended_at >= j.started_at)
-      and ((f.target_kind = 'die' and r.die_key = substr(f.target_key, 5))
-        or (f.target_kind = 'link' and (r.die_key = split_part(substr(f.target_key, 6), '~', 1) or r.die_key = split_part(f.target_key, '~', 2)))
-        or (f.target_kind = 'server' and r.die_key like replace(replace(substr(f.target_key, 8), '%', '\\%'), '_', '\\_') || '/%')))`;
+  const placed = `select 1 from job_ranks r where r.job_id = ${job} and r.die_key`;
+  return `(exists (select 1 from jobs j where j.id = ${job} and j.cluster_id = f.cluster_id and j.started_at is not null
+      and f.began_at <= coalesce(j.ended_at, now()) and (f.ended_at is null or f.ended_at >= j.started_at))
+    and ((f.target_kind = 'die' and exists (${placed} = substr(f.target_key, 5)))
+      or (f.target_kind = 'link' and exists (${placed} in (split_part(substr(f.target_key, 6), '~', 1), split_part(f.target_key, '~', 2))))
+      or (f.target_kind = 'server' and substr(f.target_key, 8) in (select regexp_replace(r.die_key, '/[^/]*$', '') from job_ranks r where r.job_id = ${job} and r.die_key is not null))))`;
 }
 
 /** The timeline's `job=<id>` filter: events that name the job, or that hit it by placement and time. */

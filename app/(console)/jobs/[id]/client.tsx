@@ -19,10 +19,15 @@ import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
 
-export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSummary; initialDiagnoses: JobDiagnosis[] }) {
-  const t = useTranslations("jobs");
+/** The run's duration, ticking while it runs: the clock re-renders this text only, not the page's sections. */
+function RunDuration({ started, ended }: { started: number | null; ended: number | null }) {
   const duration = useDuration();
   const now = useNow();
+  return started === null ? "—" : duration((ended ?? now) - started);
+}
+
+export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSummary; initialDiagnoses: JobDiagnosis[] }) {
+  const t = useTranslations("jobs");
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const state = useMemo(() => jobPageSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
@@ -58,7 +63,7 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
         <Descriptions.Item label={t("fields.ended")}>
           <DateTime value={job.endedAt} />
         </Descriptions.Item>
-        <Descriptions.Item label={t("fields.duration")}>{started === null ? "—" : duration((ended ?? now) - started)}</Descriptions.Item>
+        <Descriptions.Item label={t("fields.duration")}><RunDuration started={started} ended={ended} /></Descriptions.Item>
         <Descriptions.Item label={t("fields.rankTable")}>
           {job.rankTableId !== null ? (
             <Link href={`/rank-tables/${job.rankTableId}`}>{t("openRankTable")}</Link>

@@ -171,6 +171,28 @@ describe("diagnosing a failed job", () => {
     expect(byKind["hccl-error"]).toMatchObject({ serverId: "a2-node1", deviceId: 3, job: "gpt-load-failure", rank: 11, phase: "operator-loading" });
     expect(byKind["roce-link-down"]).toMatchObject({ job: "gpt-load-failure", rank: 2 });
 
+    // A server the job runs on, a link with one end on its dies: in its timeline; the same off the job, or before it: not.
+    const event = (target: Record<string, unknown>, kind: "node-fault" | "hccs-fault", at = began + 70_000) => ({ cluster: "atlas-a2-demo", kind, target, beganAt: at, endedAt: at + 10_000 });
+    await ingestFaultEvents(
+      testDatabase(),
+      [
+        event({ server: "a2-node1" }, "node-fault"),
+        event({ server: "a2-node3", die: 1, peer: { server: "a2-node0", die: 6 } }, "hccs-fault"),
+        event({ server: "a2-node2" }, "node-fault"),
+        event({ server: "a2-node1" }, "node-fault", began - 70_000),
+        event({ server: "a2-node3", die: 1, peer: { server: "a2-node2", die: 6 } }, "hccs-fault"),
+      ],
+      { atomic: "all", actor: systemActor },
+    );
+    const again = (await (await routes.faults(jsonRequest(`/api/v1/fault-events?${query}`, "GET", undefined, auth()), none)).json()) as TimelineResult;
+    // Sorted by kind: the two began together, and the timeline breaks ties by the events' (random) ids.
+    const notDies = again.events.filter((e) => e.targetKind !== "die").sort((x, y) => x.kind.localeCompare(y.kind));
+    expect(notDies.map((e) => [e.kind, e.targetKind, e.serverId])).toEqual([
+      ["hccs-fault", "link", "a2-node3"],
+      ["node-fault", "server", "a2-node1"],
+    ]);
+    expect(again.events.find((e) => e.targetKind === "link")!.targetKey).toContain("a2-node0/6");
+
     const audit = await testDatabase().db.select().from(auditLog).where(like(auditLog.action, "job.diagnose"));
     expect(audit).toHaveLength(2);
   });

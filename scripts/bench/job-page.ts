@@ -1,0 +1,69 @@
+/**
+ * The job page in Chromium (issue 21: "the job page for a job on 100,000 ranks"), on a database that already holds
+ * the jobs, such as one the scale bench (./scale.ts, `SCALE_END=0`) or its ./scale-usage.ts filled:
+ * `JOB_PAGE_DATABASE_URL=postgres://… npm run bench -- job-page` opens the page of every job named as the scale
+ * bench names its job (`JOB_PAGE_JOBS=12,13` picks others), `JOB_PAGE_RUNS` times each (default 3), and prints per
+ * page: navigation → drawn (the topology), navigation → settled (every section answered and rendered), the longest
+ * main-thread task after hydration, its three longest tasks with what ran in them, and the load average.
+ * `JOB_PAGE_BUILD=0` serves the build already in .next-e2e instead of building it. It never asserts timings.
+ */
+import os from "node:os";
+import pg from "pg";
+import { connectDatabase } from "@/db/client";
+import { systemActor } from "@/db/queries/audit";
+import { createUser } from "@/db/queries/users";
+import { lockCheckout } from "../e2e-lock";
+import { benchUser, measureTopologyPages, ms, serveApp, startApp, type BrowserCase } from "./browser-topology";
+import type { BenchSection } from "./index";
+import { SCALE_JOB_NAME } from "./scale-views";
+
+/** What marks each section of the job page answered (components/jobs, components/ports/job-ports.tsx). */
+const sections = ['[data-testid="job-cost"]', '[data-testid="job-ports"]', '[data-testid="cpu-binding-current"]'];
+
+async function jobCases(url: string): Promise<BrowserCase[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const wanted = process.env.JOB_PAGE_JOBS?.split(",").map(Number);
+    const { rows } = await client.query<{ id: number; slug: string; ranks: string }>(
+      `select j.id, c.slug, (select count(*) from job_ranks r where r.job_id = j.id) as ranks from jobs j join clusters c on c.id = j.cluster_id
+       where ${wanted ? "j.id = any($1)" : "j.name = $1"} order by j.id`,
+      [wanted ?? SCALE_JOB_NAME],
+    );
+    return rows.map((row) => ({ label: `${row.slug}, job ${row.id} (${Number(row.ranks).toLocaleString("en")} ranks)`, path: `/jobs/${row.id}`, settled: sections }));
+  } finally {
+    await client.end();
+  }
+}
+
+export const jobPageBench: BenchSection = {
+  name: "job-page",
+  description: "the job page in Chromium on an existing database: drawn, settled, the longest task after hydration",
+  async run() {
+    const url = process.env.JOB_PAGE_DATABASE_URL;
+    if (!url) throw new Error("JOB_PAGE_DATABASE_URL: the database holding the jobs (see scripts/bench/job-page.ts)");
+    const runs = Number(process.env.JOB_PAGE_RUNS ?? 3);
+    const handle = connectDatabase(url, { max: 1 });
+    try {
+      await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor).catch(() => undefined); // kept from an earlier run
+    } finally {
+      await handle.pool.end();
+    }
+    const release = await lockCheckout();
+    const app = process.env.JOB_PAGE_BUILD === "0" ? await serveApp(url) : await startApp(url);
+    try {
+      const cases = await jobCases(url);
+      for (const c of cases) {
+        const load = os.loadavg().map((value) => value.toFixed(1)).join(" / ");
+        const [figure] = await measureTopologyPages(app.base, [c], runs);
+        console.log(
+          `| ${figure!.label} | drawn ${ms(figure!.drawn)} | settled ${ms(figure!.settled)} | after hydration ${ms(figure!.own)} / ${ms(figure!.ownMax)} | zoom ${ms(figure!.zoom)} / ${ms(figure!.zoomMax)} | load ${load} |`,
+        );
+        console.log(`  worst run: ${figure!.worst}`);
+      }
+    } finally {
+      app.stop();
+      release();
+    }
+  },
+};
