@@ -9,6 +9,7 @@ import { editorIncrementalBench } from "./editor-incremental";
 import { fabricBench } from "./fabric";
 import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
+import { faultReadsBench } from "./fault-reads";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
@@ -34,6 +35,7 @@ const SECTIONS: readonly BenchSection[] = [
   editorIncrementalBench,
   faultsBench,
   faultQueriesBench,
+  faultReadsBench,
   reportBench,
   diagnoseBench,
   portsBench,

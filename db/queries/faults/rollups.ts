@@ -79,6 +79,40 @@ export function outsideRollups(p: SqlParams, clusterId: number, from: number, to
     or (f.began_at >= ${p.at(split.fullTo)} and f.began_at < ${p.at(to)}) or ${runningAt(p, from)})`;
 }
 
+/**
+ * Reading rollups without refreshing them first: in one statement (one snapshot), the buckets of `grain` in the
+ * split's whole part that a stale hour falls in (`cte`, named `name`) are read from fault_events instead (`events`),
+ * and the rollups of the rest (`clean`) are exact. A refresh deletes an hour's marks and rebuilds its rollups in one
+ * transaction, and a change to fault_events marks its hours in its own, so a snapshot that sees no mark for an hour
+ * sees its rollups equal to its events. So nobody waits for a refresh or writes to read (a replica answers too), and
+ * the refresh runs off the readers' path (server/faults/rollup-refresher.ts).
+ */
+export interface RollupRead {
+  /** The common table expression of the stale buckets (`at`), for the statement's `with`. */
+  cte: string;
+  /** Condition on a rollup's bucket column: not stale. */
+  clean: (column: string) => string;
+  /** Condition on an event `f`: it did not begin in a stale bucket (so a rollup holds it). */
+  rolledUp: string;
+  /** The events of `f` the rollups of the split leave out (outsideRollups) and those of the stale buckets, as `f`. */
+  events: string;
+}
+
+export function rollupRead(p: SqlParams, name: string, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }, grain: number): RollupRead {
+  const interval = grain === dayMs ? "1 day" : "1 hour";
+  const cluster = p.add(clusterId);
+  const bucket = (t: string) => `date_bin('${interval}', ${t}, ${origin})`;
+  return {
+    cte: `${name} as materialized (select distinct ${bucket("hour")} as at from fault_rollup_dirty
+      where cluster_id = ${cluster} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)})`,
+    clean: (column) => `${column} not in (select at from ${name})`,
+    rolledUp: `${bucket("f.began_at")} not in (select at from ${name})`,
+    events: `(select f.* from fault_events f where ${outsideRollups(p, clusterId, from, to, split)}
+      union all select f.* from ${name} s join fault_events f
+        on f.cluster_id = ${cluster} and f.began_at >= s.at and f.began_at < s.at + interval '${interval}') f`,
+  };
+}
+
 /** Contiguous runs of bucket starts, as [from, to) ranges. */
 function runs(starts: number[], grain: number): [number, number][] {
   const ranges: [number, number][] = [];

@@ -7,7 +7,7 @@ import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TimelineQuery } from "../../schema/fault-event/validation";
 import { refreshOpenEscalations } from "./health";
 import { jobAtEventJoin, jobFilterClause } from "./job-filter";
-import { ceilTo, hourMs, outsideRollups, refreshFaultRollups, runningAt, splitPeriod, SqlParams } from "./rollups";
+import { ceilTo, hourMs, rollupRead, runningAt, splitPeriod, SqlParams } from "./rollups";
 import { loadServerDies, loadTargetIndex, serverTargets, type TargetIndex } from "./target-index";
 
 interface Filters {
@@ -58,7 +58,8 @@ function densityBucketMs(from: number, to: number): number {
 
 /**
  * Events per bucket (aligned to UTC, an event in the bucket where it enters the window) and level. Filters the hourly
- * rollups know (kind, level) are read from them for the window's whole hours; finer filters read fault_events.
+ * rollups know (kind, level) are read from them for the window's whole hours that are not stale (rollupRead); finer
+ * filters read fault_events.
  */
 async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery, target: TargetFilter | null, from: number, to: number, bucketMs: number) {
   const bucketOf = (at: string) => `date_bin(make_interval(secs => ${bucketMs / 1000}), ${at}, timestamptz '2000-01-01 00:00:00+00')`;
@@ -72,18 +73,19 @@ async function densityOf(pool: pg.Pool, clusterId: number, query: TimelineQuery,
     return rows;
   }
   const split = splitPeriod(from, to, hourMs);
-  await refreshFaultRollups(pool, clusterId, { from: split.fullFrom, to: split.fullTo });
   const p = new SqlParams();
+  const read = rollupRead(p, "stale", clusterId, from, to, split, hourMs);
   const kinds = query.kind?.length ? p.add(query.kind) : null;
   const levels = query.level?.length ? p.add(query.level) : null;
   const filtered = (alias: string) =>
     (kinds ? ` and ${alias}kind = any(${kinds}::fault_kind[])` : "") + (levels ? ` and ${alias}level = any(${levels}::fault_level[])` : "");
   const { rows } = await pool.query<{ bucket: Date; level: FaultLevel; n: string }>(
-    `select ${bucketOf("x.at")} as bucket, x.level, sum(x.n) as n from (
+    `with ${read.cte}
+     select ${bucketOf("x.at")} as bucket, x.level, sum(x.n) as n from (
        select hour as at, level, events as n from fault_hour_rollups
-       where cluster_id = ${p.add(clusterId)} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)}${filtered("")}
+       where cluster_id = ${p.add(clusterId)} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)} and ${read.clean("hour")}${filtered("")}
        union all
-       select greatest(f.began_at, ${p.at(from)}), f.level, 1 from fault_events f where ${outsideRollups(p, clusterId, from, to, split)}${filtered("f.")}
+       select greatest(f.began_at, ${p.at(from)}), f.level, 1 from ${read.events} where true${filtered("f.")}
      ) x group by 1, 2 order by 1`,
     p.values,
   );
