@@ -5,12 +5,15 @@
  * the two answers as the server gives them (computed, serialised, compressed as Next.js does each response), their
  * Node.js CPU (this process) and PostgreSQL's (the embedded server's processes) measured apart. The batches are
  * ingested between the reads, not during them, so each figure is one answer's own cost on data a batch just changed.
- * FAULT_READS_PRELOAD (40) batches before, FAULT_READS_ROUNDS (20) measured. Asserts nothing.
+ * Every FAULT_READS_REFRESH_EVERY (3) batches the rollups are refreshed as the servers' refresher does after
+ * ingestion (server/faults/rollup-refresher.ts: at most one every 5 s, the load bench's 600 events/s being a batch
+ * every 1.7 s), its cost printed apart. FAULT_READS_PRELOAD (40) batches before, FAULT_READS_ROUNDS (20) measured.
+ * Asserts nothing.
  */
 import { gzipSync } from "node:zlib";
 import { systemActor } from "@/db/queries/audit";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { faultStatistics, ingestFaultEvents, listTimeline, refreshFaultRollups } from "@/db/queries/faults";
+import { faultStatistics, ingestFaultEvents, listTimeline, refreshFaultRollups, refreshFaultRollupsUnlessBusy } from "@/db/queries/faults";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { liveWindowEnd } from "@/lib/faults/url";
 import { postgresCpuMs } from "../proc-stats";
@@ -21,6 +24,7 @@ import { loadAverage, median, ms } from "./percentiles";
 
 const PRELOAD = Number(process.env.FAULT_READS_PRELOAD ?? 40);
 const ROUNDS = Number(process.env.FAULT_READS_ROUNDS ?? 20);
+const REFRESH_EVERY = Number(process.env.FAULT_READS_REFRESH_EVERY ?? 3);
 const day = 86_400_000;
 
 interface Cost {
@@ -49,12 +53,13 @@ async function run(): Promise<void> {
       const compressed = gzipSync(body);
       const used = process.cpuUsage(cpu);
       const wall = performance.now() - began;
-      return { node: (used.user + used.system) / 1000, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length + body.length * 0 };
+      return { node: (used.user + used.system) / 1000, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length };
     };
-    const costs = { timeline: [] as Cost[], statistics: [] as Cost[] };
+    const costs = { timeline: [] as Cost[], statistics: [] as Cost[], refresh: [] as Cost[] };
     let sizes = { timeline: 0, statistics: 0, events: 0, total: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       await ingest();
+      if (round % REFRESH_EVERY === REFRESH_EVERY - 1) costs.refresh.push(await measure(() => refreshFaultRollupsUnlessBusy(handle.pool, cluster.id)));
       const now = Date.now();
       const to = liveWindowEnd(now);
       const query = timelineQuerySchema.parse({ cluster: cluster.slug, from: to - day, to, state: "all" });
@@ -77,6 +82,7 @@ async function run(): Promise<void> {
     console.log(`${PRELOAD} batches of 1,000 events before, then ${ROUNDS} rounds of a batch and the two answers (the timeline: ${sizes.events.toLocaleString("en-US")} of ${sizes.total.toLocaleString("en-US")} events)`);
     console.log(line("timeline, 24 h", costs.timeline, sizes.timeline));
     console.log(line("statistics, 24 h", costs.statistics, sizes.statistics));
+    console.log(line(`rollup refresh after ${REFRESH_EVERY} batches (off the readers' path)`, costs.refresh, 0).replace(/; answer.*/, ""));
     console.log(`load average: ${loadAverage()}`);
   });
 }

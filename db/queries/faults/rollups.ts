@@ -3,11 +3,12 @@ import { isReplicaPool, ReplicaCannotAnswer } from "../../read-database";
 
 /**
  * The statistics rollups (db/schema/fault-rollup/table.ts): kept fresh lazily. Triggers on fault_events append the
- * hours a statement touched to fault_rollup_dirty (cheap for ingestion: one INSERT per statement); whoever reads a
- * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
- * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
- * and days at its edges, events still going when it starts (began earlier), and open events or events running past
- * its end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
+ * hours a statement touched to fault_rollup_dirty (cheap for ingestion: one INSERT per statement); a refresher after
+ * ingestion recomputes the stale hours from fault_events (bounded: the events of those hours; one per cluster at a
+ * time, server/faults/rollup-refresher.ts). Readers of statistics read rollups for the whole hours and days that are
+ * not stale and fault_events for the stale ones (rollupRead) and for what rollups leave out: the partial hours and
+ * days at its edges, events still going when it starts (began earlier), and open events or events running past its
+ * end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
  * run past later hour edges) are rebuilt with the hour the events began in, so an event's change touches one hour
  * however long it ran; a reader of carries at an edge refreshes every stale hour before it. Rebuilds insert their
  * rows in hour or day order, so a month's rows sit in few pages even after a rebuild of the whole history (hash
@@ -19,7 +20,7 @@ export const dayMs = 86_400_000;
 /** Hours and days are UTC, whatever the session's time zone. */
 const origin = "timestamptz '2000-01-01 00:00:00+00'";
 /** pg_advisory_xact_lock(class, cluster): one refresher per cluster at a time. */
-const refreshLockClass = 730_211;
+export const refreshLockClass = 730_211;
 
 export const floorTo = (ms: number, grain: number) => Math.floor(ms / grain) * grain;
 export const ceilTo = (ms: number, grain: number) => Math.ceil(ms / grain) * grain;
@@ -247,7 +248,18 @@ export function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: {
   return promise;
 }
 
-async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number): Promise<number> {
+/**
+ * Recomputes every stale hour of the cluster unless a refresh of it runs already (in any process: the advisory lock,
+ * not waited for), for the refresher that runs after ingestion (server/faults/rollup-refresher.ts): readers do not need
+ * it (rollupRead), it keeps what they read from fault_events small. Returns the hours recomputed, or null when busy.
+ */
+export function refreshFaultRollupsUnlessBusy(pool: pg.Pool, clusterId: number): Promise<number | null> {
+  return refreshNow(pool, clusterId, -Infinity, Infinity, false);
+}
+
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number): Promise<number>;
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number, wait: false): Promise<number | null>;
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number, wait = true): Promise<number | null> {
   const period = Number.isFinite(periodTo) ? { to: periodTo, ...(Number.isFinite(periodFrom) ? { from: periodFrom } : {}) } : undefined;
   const staleFilter = `cluster_id = $1${period ? " and hour < $2::timestamptz" : ""}${period?.from !== undefined ? " and hour >= $3::timestamptz" : ""}`;
   const staleParams = [clusterId, ...(period ? [iso(period.to)] : []), ...(period?.from !== undefined ? [iso(period.from)] : [])];
@@ -260,7 +272,14 @@ async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, 
   const client = await pool.connect();
   try {
     await client.query("begin");
-    await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
+    if (wait) await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
+    else {
+      const { rows: locked } = await client.query<{ ok: boolean }>("select pg_try_advisory_xact_lock($1, $2) as ok", [refreshLockClass, clusterId]);
+      if (!locked[0]?.ok) {
+        await client.query("rollback");
+        return null;
+      }
+    }
     const { rows } = await client.query<{ hour: Date }>(`delete from fault_rollup_dirty where ${staleFilter} returning hour`, staleParams);
     const hours = rows.map((r) => r.hour.getTime());
     for (const [from, to] of runs(hours, hourMs)) await rebuildHours(client, clusterId, from, to);

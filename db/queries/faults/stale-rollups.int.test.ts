@@ -7,7 +7,7 @@ import { directStatistics, eventTargets, insertEvents, nextEventId, random, rand
 import { seedDemo } from "../../seed";
 import { timelineQuerySchema } from "../../schema/fault-event/validation";
 import { getClusterOrThrow } from "../clusters";
-import { refreshFaultRollups } from "./rollups";
+import { refreshFaultRollups, refreshFaultRollupsUnlessBusy, refreshLockClass } from "./rollups";
 import { faultStatistics } from "./statistics";
 import { listTimeline } from "./timeline";
 
@@ -132,5 +132,23 @@ describe("rollups read while stale", () => {
     } finally {
       client.release();
     }
+  });
+
+  it("refreshes in the background unless another refresh of the cluster holds the lock", async () => {
+    await insertEvents(pool, cluster.id, randomEvents(random(22), targets, 30, [t0, now]));
+    const stale = await staleHours();
+    expect(stale).toBeGreaterThan(0);
+    const other = await pool.connect();
+    try {
+      await other.query("begin");
+      await other.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, cluster.id]);
+      expect(await refreshFaultRollupsUnlessBusy(pool, cluster.id)).toBeNull();
+      expect(await staleHours()).toBe(stale);
+      await other.query("commit");
+    } finally {
+      other.release();
+    }
+    expect(await refreshFaultRollupsUnlessBusy(pool, cluster.id)).toBe(stale);
+    expect(await staleHours()).toBe(0);
   });
 });
