@@ -75,7 +75,7 @@ export function splitPeriod(from: number, to: number, grain: number): { fullFrom
 }
 
 /** The events of the period that rollups of the split leave out (cluster condition included). */
-export function outsideRollups(p: SqlParams, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }): string {
+function outsideRollups(p: SqlParams, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }): string {
   return `f.cluster_id = ${p.add(clusterId)} and ((f.began_at >= ${p.at(from)} and f.began_at < ${p.at(split.fullFrom)})
     or (f.began_at >= ${p.at(split.fullTo)} and f.began_at < ${p.at(to)}) or ${runningAt(p, from)})`;
 }
