@@ -10,6 +10,7 @@ import { fabricBench } from "./fabric";
 import { jobPageBench } from "./job-page";
 import { loadBench } from "./load";
 import { faultQueriesBench } from "./fault-queries";
+import { faultReadsBench } from "./fault-reads";
 import { faultsBench } from "./faults";
 import { portsBench } from "./ports";
 import { rankTableBench } from "./rank-table";
@@ -35,6 +36,7 @@ const SECTIONS: readonly BenchSection[] = [
   editorIncrementalBench,
   faultsBench,
   faultQueriesBench,
+  faultReadsBench,
   reportBench,
   diagnoseBench,
   portsBench,

@@ -46,7 +46,7 @@ function jar(initial: string): { cookie: () => string; take: (response: Response
 export async function readsFromReplica(a: Instance, b: Instance, writerCookie: string, readerCookie: string, database: ReplicatedDatabase): Promise<void> {
   const before = await database.replicaTransactions();
   const sources: string[] = [];
-  // A first read may find rollups or escalations to bring up to date, which the primary does (and answers).
+  // A first read may find open faults to judge again, which the primary does (and answers).
   for (let round = 0; round < 3; round++) {
     for (const instance of [a, b]) {
       for (const url of heavyReads(instance)) {

@@ -4,6 +4,7 @@ import { lagHintMs, isReplicaPool } from "@/db/read-database";
 import { SharedAnswers, type Computed } from "@/lib/shared-answers";
 import { carriesOwnWrite, readFor, readHeaders } from "@/server/http/read-routing";
 import { listeningToFaults, subscribeFaults } from "./notifications";
+import { refreshRollupsSoon } from "./rollup-refresher";
 
 /*
  * The fault reads a hundred viewers ask at once (the topology's health, the timeline and statistics of the last day:
@@ -17,7 +18,8 @@ import { listeningToFaults, subscribeFaults } from "./notifications";
  * replica answered (it may not have replayed the last notice's write yet: the same second a replica is trusted for
  * without a "data as of" hint, db/read-database.ts). A caller carrying its own write's position (the
  * `rankscope-written` cookie) is never served a shared answer: it must see its write. Who may read is checked before
- * (route()): only the data is shared.
+ * (route()): only the data is shared. Each notice also asks for the cluster's stale rollups to be rebuilt, off the
+ * readers' path (rollup-refresher.ts).
  */
 
 /** How long an answer is reused while nothing was ingested into its cluster. */
@@ -37,6 +39,7 @@ function revisions(): Revisions {
   r.subscribed ??= subscribeFaults(
     (notice) => {
       for (const name of [notice.slug, String(notice.clusterId)]) r.byCluster.set(name, (r.byCluster.get(name) ?? 0) + 1);
+      refreshRollupsSoon(notice.clusterId);
     },
     () => r.epoch++,
   ).catch(() => (r.subscribed = null));

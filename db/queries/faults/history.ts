@@ -4,6 +4,7 @@ import type { FaultLevel } from "@/lib/faults/levels";
 import type { EscalationRule, FaultKind } from "@/lib/faults/model";
 import { TimeSlices } from "@/lib/time-slices";
 import { iso } from "./model";
+import { escaped, ms, msOf, msOrNone, textOf, textOrNone, unescaped } from "./packed-text";
 
 /* The stored events of some series, as the escalation rules read them: all of them from a time on, or their tails. */
 
@@ -25,9 +26,6 @@ export interface History {
 /** The columns read of a stored event, for `packedLine`. */
 const storedColumns = "id, kind, code, reported_level, began_at, ended_at, level, rule, rule_at, release_at, episode_id";
 
-/** The date_part of a timestamp as epoch ms (float8: cheap on both sides, unlike numeric `extract` or timestamp text, measured). */
-const ms = (column: string) => `date_part('epoch', ${column}) * 1000`;
-
 /**
  * `columns` of the stored events ($1 cluster, $2 series keys, $3 from), as `from` items: one probe of
  * `fault_events_series` per key (`k.n`: the key's place in $2, from 1). Written as `series_key = any($2)`, PostgreSQL
@@ -40,31 +38,17 @@ const seriesScan = (columns: string) => `unnest($2::text[]) with ordinality as k
   ) f`;
 
 /**
- * Text that may hold anything (ids, codes: what a feeder sent) as a field of `packedRows`: backslash, comma and line
- * feed escaped (\\ \c \n), so neither separator ever appears inside a field; the empty text is \e, so that an empty
- * field can mean "none" (NULL, or for the episode "this event's own id").
- */
-const escaped = (column: string) => `case when ${column} = '' then '\\e' else replace(replace(replace(${column}, '\\', '\\\\'), ',', '\\c'), E'\\n', '\\n') end`;
-const msOrNone = (column: string) => `coalesce((${ms(column)})::text, '')`;
-
-/**
  * A stored event (`f`, of the series at place `n` of the keys) as ONE line of text, its fields comma-separated: the
  * key's place (negative: context only), kind, reported level, began, ended, level, rule, rule at, release at, id,
  * episode (empty: the event's own id), code (empty: none). A history is thousands of rows a batch when a series is
- * busy and must be read in full (`loadSeries`); as rows, node-postgres spent twice the CPU on their messages and a
- * dozen fields each that the judgement did, and PostgreSQL a third more on sending them (measured: 19,000 rows, 110 ms
- * of Node.js CPU and 80 of PostgreSQL's as rows, 30 and 90 as this text).
+ * busy and must be read in full (`loadSeries`): as packed text (packed-text.ts), not rows.
  */
 const packedLine = (n: string, ended: string) => `concat_ws(',', ${n}, f.kind, f.reported_level, ${ms("f.began_at")}, ${ended}, f.level, f.rule,
     ${msOrNone("f.rule_at")}, ${msOrNone("f.release_at")}, ${escaped("f.id")}, case when f.episode_id = f.id then '' else ${escaped("f.episode_id")} end,
-    coalesce(${escaped("f.code")}, ''))`;
+    ${textOrNone("f.code")})`;
 
 /** Every stored event of the series from $3 on. */
 const packedRows = `select string_agg(${packedLine("k.n", msOrNone("f.ended_at"))}, E'\\n') as packed from ${seriesScan(storedColumns)}`;
-
-const unescapes: Record<string, string> = { "\\": "\\", c: ",", n: "\n", e: "" };
-const unescaped = (field: string) => (field.includes("\\") ? field.replace(/\\(.)/g, (_, c: string) => unescapes[c] ?? c) : field);
-const msOf = (field: string) => (field === "" ? null : Math.round(Number(field)));
 
 /** `packedRows`' text as a history (`keys`: the series keys the query was given, in order). */
 async function unpackHistory(packed: string | null, keys: string[]): Promise<History> {
@@ -82,7 +66,7 @@ async function unpackHistory(packed: string | null, keys: string[]): Promise<His
       id: eventId,
       seriesKey: key,
       kind: kind as FaultKind,
-      code: code === "" ? null : unescaped(code!),
+      code: textOf(code!),
       reportedLevel: reportedLevel as FaultLevel,
       beganAt: Math.round(Number(beganAt)),
       endedAt: msOf(endedAt!),

@@ -16,7 +16,7 @@ export { ingestFaultEvents } from "./ingest";
 export { dieFaultOf, faultsOnDies, type DieFault, type FaultEventRow } from "./on-dies";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";
-export { refreshFaultRollups } from "./rollups";
+export { refreshFaultRollups, refreshFaultRollupsUnlessBusy } from "./rollups";
 export { loadFaultReport } from "./report";
 export { reportSeries } from "./report-series";
 export { seedDemoFaults } from "./seed";

@@ -3,11 +3,12 @@ import { isReplicaPool, ReplicaCannotAnswer } from "../../read-database";
 
 /**
  * The statistics rollups (db/schema/fault-rollup/table.ts): kept fresh lazily. Triggers on fault_events append the
- * hours a statement touched to fault_rollup_dirty (cheap for ingestion: one INSERT per statement); whoever reads a
- * period first recomputes the stale hours inside it from fault_events (bounded: the events of those hours), then
- * reads rollups for its whole hours and days and fault_events only for what rollups leave out: the partial hours
- * and days at its edges, events still going when it starts (began earlier), and open events or events running past
- * its end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
+ * hours a statement touched to fault_rollup_dirty (cheap for ingestion: one INSERT per statement); a refresher after
+ * ingestion recomputes the stale hours from fault_events (bounded: the events of those hours; one per cluster at a
+ * time, server/faults/rollup-refresher.ts). Readers of statistics read rollups for the whole hours and days that are
+ * not stale and fault_events for the stale ones (rollupRead) and for what rollups leave out: the partial hours and
+ * days at its edges, events still going when it starts (began earlier), and open events or events running past its
+ * end (their time inside the period depends on it). The carries (fault_hour_carries: what closed events on a die
  * run past later hour edges) are rebuilt with the hour the events began in, so an event's change touches one hour
  * however long it ran; a reader of carries at an edge refreshes every stale hour before it. Rebuilds insert their
  * rows in hour or day order, so a month's rows sit in few pages even after a rebuild of the whole history (hash
@@ -19,7 +20,7 @@ export const dayMs = 86_400_000;
 /** Hours and days are UTC, whatever the session's time zone. */
 const origin = "timestamptz '2000-01-01 00:00:00+00'";
 /** pg_advisory_xact_lock(class, cluster): one refresher per cluster at a time. */
-const refreshLockClass = 730_211;
+export const refreshLockClass = 730_211;
 
 export const floorTo = (ms: number, grain: number) => Math.floor(ms / grain) * grain;
 export const ceilTo = (ms: number, grain: number) => Math.ceil(ms / grain) * grain;
@@ -74,9 +75,43 @@ export function splitPeriod(from: number, to: number, grain: number): { fullFrom
 }
 
 /** The events of the period that rollups of the split leave out (cluster condition included). */
-export function outsideRollups(p: SqlParams, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }): string {
+function outsideRollups(p: SqlParams, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }): string {
   return `f.cluster_id = ${p.add(clusterId)} and ((f.began_at >= ${p.at(from)} and f.began_at < ${p.at(split.fullFrom)})
     or (f.began_at >= ${p.at(split.fullTo)} and f.began_at < ${p.at(to)}) or ${runningAt(p, from)})`;
+}
+
+/**
+ * Reading rollups without refreshing them first: in one statement (one snapshot), the buckets of `grain` in the
+ * split's whole part that a stale hour falls in (`cte`, named `name`) are read from fault_events instead (`events`),
+ * and the rollups of the rest (`clean`) are exact. A refresh deletes an hour's marks and rebuilds its rollups in one
+ * transaction, and a change to fault_events marks its hours in its own, so a snapshot that sees no mark for an hour
+ * sees its rollups equal to its events. So nobody waits for a refresh or writes to read (a replica answers too), and
+ * the refresh runs off the readers' path (server/faults/rollup-refresher.ts).
+ */
+export interface RollupRead {
+  /** The common table expression of the stale buckets (`at`), for the statement's `with`. */
+  cte: string;
+  /** Condition on a rollup's bucket column: not stale. */
+  clean: (column: string) => string;
+  /** Condition on an event `f`: it did not begin in a stale bucket (so a rollup holds it). */
+  rolledUp: string;
+  /** The events of `f` the rollups of the split leave out (outsideRollups) and those of the stale buckets, as `f`. */
+  events: string;
+}
+
+export function rollupRead(p: SqlParams, name: string, clusterId: number, from: number, to: number, split: { fullFrom: number; fullTo: number }, grain: number): RollupRead {
+  const interval = grain === dayMs ? "1 day" : "1 hour";
+  const cluster = p.add(clusterId);
+  const bucket = (t: string) => `date_bin('${interval}', ${t}, ${origin})`;
+  return {
+    cte: `${name} as materialized (select distinct ${bucket("hour")} as at from fault_rollup_dirty
+      where cluster_id = ${cluster} and hour >= ${p.at(split.fullFrom)} and hour < ${p.at(split.fullTo)})`,
+    clean: (column) => `${column} not in (select at from ${name})`,
+    rolledUp: `${bucket("f.began_at")} not in (select at from ${name})`,
+    events: `(select f.* from fault_events f where ${outsideRollups(p, clusterId, from, to, split)}
+      union all select f.* from ${name} s join fault_events f
+        on f.cluster_id = ${cluster} and f.began_at >= s.at and f.began_at < s.at + interval '${interval}') f`,
+  };
 }
 
 /** Contiguous runs of bucket starts, as [from, to) ranges. */
@@ -213,7 +248,18 @@ export function refreshFaultRollups(pool: pg.Pool, clusterId: number, period?: {
   return promise;
 }
 
-async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number): Promise<number> {
+/**
+ * Recomputes every stale hour of the cluster unless a refresh of it runs already (in any process: the advisory lock,
+ * not waited for), for the refresher that runs after ingestion (server/faults/rollup-refresher.ts): readers do not need
+ * it (rollupRead), it keeps what they read from fault_events small. Returns the hours recomputed, or null when busy.
+ */
+export function refreshFaultRollupsUnlessBusy(pool: pg.Pool, clusterId: number): Promise<number | null> {
+  return refreshNow(pool, clusterId, -Infinity, Infinity, false);
+}
+
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number): Promise<number>;
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number, wait: false): Promise<number | null>;
+async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, periodTo: number, wait = true): Promise<number | null> {
   const period = Number.isFinite(periodTo) ? { to: periodTo, ...(Number.isFinite(periodFrom) ? { from: periodFrom } : {}) } : undefined;
   const staleFilter = `cluster_id = $1${period ? " and hour < $2::timestamptz" : ""}${period?.from !== undefined ? " and hour >= $3::timestamptz" : ""}`;
   const staleParams = [clusterId, ...(period ? [iso(period.to)] : []), ...(period?.from !== undefined ? [iso(period.from)] : [])];
@@ -226,7 +272,14 @@ async function refreshNow(pool: pg.Pool, clusterId: number, periodFrom: number, 
   const client = await pool.connect();
   try {
     await client.query("begin");
-    await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
+    if (wait) await client.query("select pg_advisory_xact_lock($1, $2)", [refreshLockClass, clusterId]);
+    else {
+      const { rows: locked } = await client.query<{ ok: boolean }>("select pg_try_advisory_xact_lock($1, $2) as ok", [refreshLockClass, clusterId]);
+      if (!locked[0]?.ok) {
+        await client.query("rollback");
+        return null;
+      }
+    }
     const { rows } = await client.query<{ hour: Date }>(`delete from fault_rollup_dirty where ${staleFilter} returning hour`, staleParams);
     const hours = rows.map((r) => r.hour.getTime());
     for (const [from, to] of runs(hours, hourMs)) await rebuildHours(client, clusterId, from, to);

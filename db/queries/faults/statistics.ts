@@ -3,7 +3,7 @@ import type { FaultStatistics } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
-import { dayMs, durationMs, hourMs, outsideRollups, refreshFaultRollups, runningPast, splitPeriod, SqlParams } from "./rollups";
+import { dayMs, durationMs, hourMs, rollupRead, runningPast, splitPeriod, SqlParams, type RollupRead } from "./rollups";
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
 
@@ -11,8 +11,9 @@ const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) =>
  * Statistics of the events in [from, to) (those that began in it, or before it and still going at its start): events
  * by kind and level, MTTR over their faults (episodes; an episode's events outside the period don't count), the most
  * affected servers, dies and codes and each super pod's availability by the time faults cover inside the period (open
- * faults until `now`). Whole hours and days come from the rollups, the rest from fault_events; equal to computing it
- * all from fault_events (db/queries/faults/timeline.int.test.ts checks).
+ * faults until `now`). Whole hours and days come from the rollups unless stale, the rest from fault_events (rollupRead:
+ * no refresh first, so it never writes); equal to computing it all from fault_events (db/queries/faults/timeline.int.test.ts
+ * checks).
  */
 export async function faultStatistics(
   pool: pg.Pool,
@@ -26,46 +27,50 @@ export async function faultStatistics(
   const end = Math.min(to, now);
   const hours = splitPeriod(from, to, hourMs);
   const days = splitPeriod(from, to, dayMs);
-  await refreshFaultRollups(pool, cluster.id, { from: hours.fullFrom, to: hours.fullTo });
   /** An event's time inside the period, ms (open events run until `now`), minus what the rollups already hold of it. */
   const covered = (p: SqlParams) => `(extract(epoch from (least(coalesce(f.ended_at, ${p.at(end)}), ${p.at(to)}) - greatest(f.began_at, ${p.at(from)}))) * 1000)`;
   const beyondRollups = (p: SqlParams) => `(${covered(p)} - case when f.ended_at is null then 0 else ${durationMs} end)`;
   const rollupRange = (p: SqlParams, column: string, split: { fullFrom: number; fullTo: number }) =>
     `cluster_id = ${p.add(cluster.id)} and ${column} >= ${p.at(split.fullFrom)} and ${column} < ${p.at(split.fullTo)}`;
+  const byHour = (p: SqlParams) => rollupRead(p, "stale", cluster.id, from, to, hours, hourMs);
+  const byDay = (p: SqlParams) => rollupRead(p, "stale", cluster.id, from, to, days, dayMs);
 
   const counts = new SqlParams();
   const episodes = new SqlParams();
   const onTargets = new SqlParams();
   const pods = new SqlParams();
   const codes = new SqlParams();
+  const [countsRead, episodesRead, onTargetsRead, podsRead, codesRead] = [byHour(counts), byHour(episodes), byDay(onTargets), byHour(pods), byDay(codes)];
   const limit = (p: SqlParams) => `limit ${p.add(top)}`;
   /**
    * Events and fault time per target (`refs`: server and die, or code): day rollups (`table`, summed per target before
-   * the union: a month is ~50k rows) plus what they leave out, as in `covered`.
+   * the union: a month is ~50k rows) plus what they leave out, as in `covered`. The statement's `with` holds `read.cte`.
    */
-  const targets = (p: SqlParams, refs: string[], table: string) => {
+  const targets = (p: SqlParams, read: RollupRead, refs: string[], table: string) => {
     const some = (prefix: string) => `(${refs.map((r) => `${prefix}${r} is not null`).join(" or ")})`;
     const columns = refs.map((r) => `f.${r}`).join(", ");
     return `
-    select ${refs.join(", ")}, sum(events) as n, sum(closed_ms) as ms from ${table} where ${rollupRange(p, "day", days)} and ${some("")}
+    select ${refs.join(", ")}, sum(events) as n, sum(closed_ms) as ms from ${table} where ${rollupRange(p, "day", days)} and ${read.clean("day")} and ${some("")}
       group by ${refs.map((_, i) => i + 1).join(", ")}
-    union all select ${columns}, 1, ${covered(p)} from fault_events f where ${outsideRollups(p, cluster.id, from, to, days)} and ${some("f.")}
+    union all select ${columns}, 1, ${covered(p)} from ${read.events} where ${some("f.")}
     union all select ${columns}, 0, ${beyondRollups(p)} from fault_events f
-      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and ${some("f.")}`;
+      where f.cluster_id = ${p.add(cluster.id)} and ${runningPast(p, days.fullFrom, days.fullTo, to)} and ${read.rolledUp} and ${some("f.")}`;
   };
   const [levelRows, episodeRows, targetRows, availabilityRows, codeRows] = await Promise.all([
     pool.query<{ kind: FaultKind; level: FaultLevel; n: string; single_recovered: string; single_recovered_ms: string; single_open: string }>(
-      `select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
-       from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups where ${rollupRange(counts, "hour", hours)}
-             union all select f.kind, f.level, 1, 0, 0, 0 from fault_events f where ${outsideRollups(counts, cluster.id, from, to, hours)}) x
+      `with ${countsRead.cte}
+       select kind, level, sum(n) as n, sum(single_recovered) as single_recovered, sum(single_recovered_ms) as single_recovered_ms, sum(single_open) as single_open
+       from (select kind, level, events as n, single_recovered, single_recovered_ms, single_open from fault_hour_rollups
+               where ${rollupRange(counts, "hour", hours)} and ${countsRead.clean("hour")}
+             union all select f.kind, f.level, 1, 0, 0, 0 from ${countsRead.events}) x
        group by 1, 2`,
       counts.values,
     ),
     // Faults of several events, merged from their parts in whole hours and their events outside them.
     pool.query<{ recovered: string; recovered_ms: string | null; open: string }>(
-      `with parts as (
-         select episode_id, began_at, ended_at, open_events from fault_episode_parts where ${rollupRange(episodes, "hour", hours)}
-         union all select f.episode_id, f.began_at, f.ended_at, (f.ended_at is null)::int from fault_events f where ${outsideRollups(episodes, cluster.id, from, to, hours)}
+      `with ${episodesRead.cte}, parts as (
+         select episode_id, began_at, ended_at, open_events from fault_episode_parts where ${rollupRange(episodes, "hour", hours)} and ${episodesRead.clean("hour")}
+         union all select f.episode_id, f.began_at, f.ended_at, (f.ended_at is null)::int from ${episodesRead.events}
        ), merged as (
          select min(began_at) as began, case when sum(open_events) > 0 then null else max(ended_at) end as ended from parts group by episode_id
        )
@@ -74,7 +79,7 @@ export async function faultStatistics(
     ),
     // The most affected servers and dies from one read of the rollups and events, each ranked by its row_number.
     pool.query<{ server_id: string; device_id: number | null; n: string; ms: string }>(
-      `with x as (${targets(onTargets, ["server_ref", "device_ref"], "fault_day_target_rollups")}),
+      `with ${onTargetsRead.cte}, x as (${targets(onTargets, onTargetsRead, ["server_ref", "device_ref"], "fault_day_target_rollups")}),
        by_server as (
          select s.server_id, sum(x.n) as n, sum(x.ms) as ms from x join servers s on s.id = x.server_ref group by 1
        ), by_die as (
@@ -88,16 +93,17 @@ export async function faultStatistics(
       onTargets.values,
     ),
     pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
-      `with pods as (
+      `with ${podsRead.cte}, pods as (
          select s.super_pod_ref, count(d.id) as dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = ${pods.add(cluster.id)} group by 1
        ), faulty as (
          -- One die's faulty time is the union of its faulty events; summing events is close enough for pods.
          select super_pod_ref, sum(ms) as ms from (
-           select super_pod_ref, die_closed_ms as ms from fault_hour_rollups where ${rollupRange(pods, "hour", hours)} and level = any(${pods.add(faultyLevels)}::fault_level[])
-           union all select f.super_pod_ref, ${covered(pods)} from fault_events f
-             where ${outsideRollups(pods, cluster.id, from, to, hours)} and f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+           select super_pod_ref, die_closed_ms as ms from fault_hour_rollups
+             where ${rollupRange(pods, "hour", hours)} and ${podsRead.clean("hour")} and level = any(${pods.add(faultyLevels)}::fault_level[])
+           union all select f.super_pod_ref, ${covered(pods)} from ${podsRead.events}
+             where f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
            union all select f.super_pod_ref, ${beyondRollups(pods)} from fault_events f
-             where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and f.device_ref is not null
+             where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and ${podsRead.rolledUp} and f.device_ref is not null
                and f.level = any(${pods.add(faultyLevels)}::fault_level[])
          ) x group by 1
        )
@@ -106,7 +112,7 @@ export async function faultStatistics(
       pods.values,
     ),
     pool.query<{ code: string; n: string; ms: string }>(
-      `select x.code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, ["code"], "fault_day_code_rollups")}) x
+      `with ${codesRead.cte} select x.code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, codesRead, ["code"], "fault_day_code_rollups")}) x
        group by 1 order by 2 desc, 3 desc, x.code collate "C" ${limit(codes)}`,
       codes.values,
     ),

@@ -172,3 +172,33 @@ describe("the target filter", () => {
     expect(await matched("/10")).toEqual(["die 10", "link 10~11"]);
   });
 });
+
+describe("the timeline's events", () => {
+  it("are read as the rows hold them, whatever their text holds (read packed: db/queries/faults/packed-text.ts)", async () => {
+    const began = t0 - 30 * 24 * hour;
+    const texts = ["a,b\nc\\d", "", "\\e", "\\c,\\n", "平面 ,\r\t end", null];
+    const rows: EventRow[] = texts.map((_, i) => {
+      const id = `odd,\\id\n${i}`;
+      return { id, episode: i === 0 ? id : "odd,\\id\n0", target: targets[i % targets.length]!, kind: "hccl-error", level: "RestartBusiness", began: began + i * 61_001, ended: i === 3 ? null : began + i * 61_001 + 999, code: texts[(i + 1) % texts.length] ?? null };
+    });
+    await insert(rows);
+    await pool.query(
+      `update fault_events f set message = t.text, phase = t.phase, job = t.job, rank = t.rank, rule_at = f.began_at + interval '20 seconds', release_at = case when t.rank is null then null else f.began_at + interval '1 day' end
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) as t(id, text, phase, job, rank) where f.id = t.id`,
+      [rows.map((r) => r.id), texts, texts.map((_, i) => texts[(i + 2) % texts.length] ?? null), texts.map((_, i) => texts[(i + 3) % texts.length] ?? null), texts.map((_, i) => (i % 2 ? i * 7 : null))],
+    );
+    const query = timelineQuerySchema.parse({ cluster: cluster.slug, from: began - hour, to: began + hour });
+    const { events } = await listTimeline(pool, cluster, query, now);
+    const { rows: stored } = await pool.query(
+      `select f.id, f.target_kind as "targetKind", f.target_key as "targetKey", f.code, f.phase, f.kind, f.source, f.reported_level as "reportedLevel", f.level, f.rule,
+         (extract(epoch from f.rule_at) * 1000)::float8 as "ruleAt", (extract(epoch from f.release_at) * 1000)::float8 as "releaseAt", f.episode_id as "episodeId",
+         (extract(epoch from f.began_at) * 1000)::float8 as "beganAt", (extract(epoch from f.ended_at) * 1000)::float8 as "endedAt", f.job, f.rank, f.message,
+         d.device_id as "deviceId", f.npu_index as "npuIndex"
+       from fault_events f left join devices d on d.id = f.device_ref where f.id = any($1::text[]) order by f.began_at`,
+      [rows.map((r) => r.id)],
+    );
+    expect(stored).toHaveLength(texts.length);
+    expect(events.map(({ superPodId: _p, serverId: _s, planeKey: _k, ...rest }) => rest)).toEqual(stored);
+    expect(events.map((e) => e.serverId)).toEqual(rows.map((r) => (r.target.serverRef === null ? null : expect.any(String))));
+  });
+});

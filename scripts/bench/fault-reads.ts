@@ -1,0 +1,94 @@
+/**
+ * `npm run bench -- fault-reads`: what one viewer's fault timeline and statistics of the last 24 h cost while events
+ * are ingested (issue 20, item 7), in CPU, which the machine's load does not change much: the load bench's data (the
+ * demo, then batches of 1,000 events 50 ms apart from 20 h ago on: scripts/bench/load.ts), and after each new batch
+ * the two answers as the server gives them (computed, serialised, compressed as Next.js does each response), their
+ * Node.js CPU (this process) and PostgreSQL's (the embedded server's processes) measured apart. The batches are
+ * ingested between the reads, not during them, so each figure is one answer's own cost on data a batch just changed.
+ * Every FAULT_READS_REFRESH_EVERY (3) batches the rollups are refreshed as the servers' refresher does after
+ * ingestion (server/faults/rollup-refresher.ts: at most one every 5 s, the load bench's 600 events/s being a batch
+ * every 1.7 s), its cost printed apart. FAULT_READS_PRELOAD (40) batches before, FAULT_READS_ROUNDS (20) measured.
+ * Asserts nothing.
+ */
+import { gzipSync } from "node:zlib";
+import { systemActor } from "@/db/queries/audit";
+import { getClusterOrThrow } from "@/db/queries/clusters";
+import { faultStatistics, ingestFaultEvents, listTimeline, refreshFaultRollups, refreshFaultRollupsUnlessBusy } from "@/db/queries/faults";
+import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
+import { liveWindowEnd } from "@/lib/faults/url";
+import { postgresCpuMs } from "../proc-stats";
+import { withDemoDatabase } from "./demo-database";
+import { batchOf } from "./fault-ingest";
+import type { BenchSection } from "./index";
+import { loadAverage, median, ms } from "./percentiles";
+
+const PRELOAD = Number(process.env.FAULT_READS_PRELOAD ?? 40);
+const ROUNDS = Number(process.env.FAULT_READS_ROUNDS ?? 20);
+const REFRESH_EVERY = Number(process.env.FAULT_READS_REFRESH_EVERY ?? 3);
+const day = 86_400_000;
+
+interface Cost {
+  node: number;
+  postgres: number;
+  wall: number;
+}
+
+async function run(): Promise<void> {
+  await withDemoDatabase(8, async ({ handle, server }) => {
+    const cluster = await getClusterOrThrow(handle.db, "atlas-a3-demo");
+    const start = Date.now() - 20 * 3_600_000;
+    let batch = 0;
+    const ingest = () => ingestFaultEvents(handle, batchOf(batch++, start, 50), { atomic: "all", actor: systemActor });
+    for (let i = 0; i < PRELOAD; i++) await ingest();
+    await refreshFaultRollups(handle.pool, cluster.id);
+    await handle.pool.query("vacuum analyze");
+
+    /** One answer's cost: Node.js CPU around it, PostgreSQL's read before and after (outside the Node.js figure). */
+    const measure = async (work: () => Promise<unknown>): Promise<Cost & { bytes: number }> => {
+      const pgBefore = await postgresCpuMs(server.dataDir);
+      const began = performance.now();
+      const cpu = process.cpuUsage();
+      const value = await work();
+      const body = Buffer.from(JSON.stringify(value));
+      const compressed = gzipSync(body);
+      const used = process.cpuUsage(cpu);
+      const wall = performance.now() - began;
+      return { node: (used.user + used.system) / 1000, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length };
+    };
+    const costs = { timeline: [] as Cost[], statistics: [] as Cost[], refresh: [] as Cost[] };
+    let sizes = { timeline: 0, statistics: 0, events: 0, total: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      await ingest();
+      if (round % REFRESH_EVERY === REFRESH_EVERY - 1) costs.refresh.push(await measure(() => refreshFaultRollupsUnlessBusy(handle.pool, cluster.id)));
+      const now = Date.now();
+      const to = liveWindowEnd(now);
+      const query = timelineQuerySchema.parse({ cluster: cluster.slug, from: to - day, to, state: "all" });
+      let shown = 0;
+      let total = 0;
+      const timeline = await measure(async () => {
+        const result = await listTimeline(handle.pool, cluster, query, now);
+        shown = result.events.length;
+        total = result.total;
+        return result;
+      });
+      const statistics = await measure(() => faultStatistics(handle.pool, cluster, to - day, to, now));
+      costs.timeline.push(timeline);
+      costs.statistics.push(statistics);
+      sizes = { timeline: timeline.bytes, statistics: statistics.bytes, events: shown, total };
+    }
+    const line = (name: string, values: Cost[], bytes: number) =>
+      `${name}: CPU per call, median of ${values.length}: Node.js ${ms(median(values.map((c) => c.node)))}, PostgreSQL ${ms(median(values.map((c) => c.postgres)))}; ` +
+      `wall ${ms(median(values.map((c) => c.wall)))}; answer ${(bytes / 1024).toFixed(0)} KiB gzipped`;
+    console.log(`${PRELOAD} batches of 1,000 events before, then ${ROUNDS} rounds of a batch and the two answers (the timeline: ${sizes.events.toLocaleString("en-US")} of ${sizes.total.toLocaleString("en-US")} events)`);
+    console.log(line("timeline, 24 h", costs.timeline, sizes.timeline));
+    console.log(line("statistics, 24 h", costs.statistics, sizes.statistics));
+    console.log(line(`rollup refresh after ${REFRESH_EVERY} batches (off the readers' path)`, costs.refresh, 0).replace(/; answer.*/, ""));
+    console.log(`load average: ${loadAverage()}`);
+  });
+}
+
+export const faultReadsBench: BenchSection = {
+  name: "fault-reads",
+  description: "CPU of one viewer's 24-hour fault timeline and statistics right after each ingested batch (Node.js and PostgreSQL apart)",
+  run,
+};
