@@ -151,7 +151,8 @@ export async function listRevisions(db: Database, id: number): Promise<RevisionI
   }));
 }
 
-async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
+/** 422 unknown_cluster unless the cluster exists (none named: nothing to check); a streamed save asks before its upload. */
+export async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
   if (clusterId === undefined || clusterId === null) return;
   const [found] = await db.select({ id: clusters.id }).from(clusters).where(eq(clusters.id, clusterId));
   if (!found) throw invalid(`there is no cluster ${clusterId}`, { code: "unknown_cluster" });
@@ -161,8 +162,16 @@ function author(actor: AuditActor) {
   return { authorType: actor.type, authorId: actor.id ?? null, authorName: actor.name ?? null };
 }
 
-/** `canonical` is `input.text` canonicalised, when the caller did that already (off the request thread, for large tables). */
-export async function createRankTable(db: Database, input: RankTableCreate, actor: AuditActor, canonical: CanonicalTable = canonicalize(input.text)): Promise<RankTableDetail> {
+/**
+ * `canonical` is `input.text` canonicalised, when the caller did that already (off the request thread, for large
+ * tables), or the text compressed by a streamed save (POST /rank-tables/text), which has no `input.text`.
+ */
+export async function createRankTable(
+  db: Database,
+  input: Omit<RankTableCreate, "text"> & { text?: string },
+  actor: AuditActor,
+  canonical: StoredRevision = canonicalize(input.text ?? ""),
+): Promise<RankTableDetail> {
   const id = await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [created] = await tx.insert(rankTables).values({ name: input.name, clusterId: input.clusterId ?? null, revision: 1 }).returning({ id: rankTables.id });
@@ -177,7 +186,7 @@ export async function createRankTable(db: Database, input: RankTableCreate, acto
     });
     return tableId;
   });
-  return (await getRankTable(db, id, 1, canonical.text))!;
+  return (await getRankTable(db, id, 1, "text" in canonical ? canonical.text : null))!;
 }
 
 /**

@@ -1,17 +1,15 @@
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { appDatabase } from "@/db/client";
-import { assertCurrentRevision, storedRankTableText, updateRankTable } from "@/db/queries/rank-tables";
+import { assertCurrentRevision, checkCluster, storedRankTableText, updateRankTable } from "@/db/queries/rank-tables";
 import { rankTableTextQuerySchema, rankTableTextSaveQuerySchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { ApiError } from "@/server/http/errors";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { rankTableTextBody } from "@/server/rank-table-worker";
-import { etag, ifMatchRevision, minimalResponse, tableId, type IdContext } from "../../shared";
+import { etag, ifMatchRevision, minimalResponse, queryOf, tableId, type IdContext } from "../../shared";
 
 export const dynamic = "force-dynamic";
-
-const query = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
 
 /**
  * The canonical text of the current (or `?revision=N`) revision as a stream. A revision saved through PUT (stored
@@ -20,7 +18,7 @@ const query = (request: Request) => Object.fromEntries(new URL(request.url).sear
  */
 export const GET = unproxiedRoute<IdContext>("read", async ({ request, context }) => {
   const id = await tableId(context);
-  const { revision } = rankTableTextQuerySchema.parse(query(request));
+  const { revision } = rankTableTextQuerySchema.parse(queryOf(request));
   const stored = await storedRankTableText(appDatabase().db, id, revision);
   if (!stored) throw new ApiError(404, "not_found", revision ? `rank table ${id} has no revision ${revision}` : `there is no rank table ${id}`);
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", etag: etag(stored.revision), vary: "Accept-Encoding" };
@@ -32,19 +30,21 @@ export const GET = unproxiedRoute<IdContext>("read", async ({ request, context }
 });
 
 /**
- * Saves a new revision from the table's raw text as the body (any formatting; `?comment=`), for tables too large
- * for a JSON body: read as it streams in, parsed, validated and stored gzipped in the worker. If-Match as for PUT
- * /rank-tables/{id}, checked before the body is read (a stale one: 409 without the upload) and again when stored.
- * The answer is the saved revision without its text (as `Prefer: return=minimal`).
+ * Saves a new revision from the table's raw text as the body (any formatting; `?name=&comment=&clusterId=`, the
+ * fields a JSON save sends beside its text), for tables too large for a JSON body: read as it streams in, parsed,
+ * validated and stored gzipped in the worker. If-Match as for PUT /rank-tables/{id}, checked before the body is read
+ * (a stale one: 409 without the upload, as is an unknown cluster's 422) and again when stored. The answer is the
+ * saved revision without its text (as `Prefer: return=minimal`).
  */
 export const PUT = unproxiedRoute<IdContext>("write", async ({ request, context, actor }) => {
   const id = await tableId(context);
   const expected = ifMatchRevision(request);
-  const { comment } = rankTableTextSaveQuerySchema.parse(query(request));
+  const fields = rankTableTextSaveQuerySchema.parse(queryOf(request));
   const db = appDatabase().db;
   await assertCurrentRevision(db, id, expected);
+  await checkCluster(db, fields.clusterId);
   const stored = await rankTableTextBody(request);
-  return minimalResponse(await updateRankTable(db, id, expected, comment === undefined ? {} : { comment }, actor, stored));
+  return minimalResponse(await updateRankTable(db, id, expected, fields, actor, stored));
 });
 
 export const POST = methodNotAllowedRoute;
