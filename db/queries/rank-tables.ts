@@ -82,6 +82,19 @@ export function revisionText(text: string | null, gzip: Buffer | null): string |
 }
 
 /**
+ * Every revision of a table, oldest first, with its text as revisionText reads it (undefined when too long to be one
+ * string): for checks that look at what was stored (the fault-injection suite), whichever way it was stored.
+ */
+export async function loadRevisionTexts(db: Database, id: number): Promise<{ revision: number; text: string | undefined }[]> {
+  const rows = await db
+    .select({ revision: rankTableRevisions.revision, text: rankTableRevisions.text, gzip: decodableGzip })
+    .from(rankTableRevisions)
+    .where(eq(rankTableRevisions.rankTableId, id))
+    .orderBy(rankTableRevisions.revision);
+  return rows.map((row) => ({ revision: row.revision, text: revisionText(row.text, row.gzip) }));
+}
+
+/**
  * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
  * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB;
  * null when the caller answers without it (a streamed save). A revision stored compressed is decoded when it is no
