@@ -66,7 +66,8 @@ interface Options {
 /**
  * Saving with the revision it started from (a new table is created, and the page moves to its address), and the
  * conflict when someone saved in between: `conflict` is then the dialog's props (merge, reload theirs, overwrite).
- * `saved` is the table as last saved or reloaded; `cleanTable` its content, to know whether there is unsaved work.
+ * `saved` is the table as last saved or reloaded; `cleanTable` its content, to know whether there is unsaved work
+ * (`reopened`: the saved revision's content, read after the page opened).
  */
 export function useSave({ initial, opened, table, name, comment, clusterId, show, onSaved }: Options) {
   const t = useTranslations("rankTables.editor");
@@ -146,5 +147,5 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
     onOverwrite: () => void save({ ...conflict.attempt, overwrite: conflict.theirs }),
   };
 
-  return { saved, cleanTable, saving, save, conflictDialog };
+  return { saved, cleanTable, saving, save, conflictDialog, reopened: setCleanTable };
 }

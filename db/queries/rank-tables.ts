@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import { canonicalize, type CanonicalTable } from "@/lib/rank-table-workspace/canonical";
 import type { ReportSummary } from "@/lib/rank-table-workspace/summary";
+import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { rankTableDetailTextLimit } from "../schema/rank-table/constants";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
@@ -97,7 +98,7 @@ export async function loadRevisionTexts(db: Database, id: number): Promise<{ rev
 /**
  * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
  * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB;
- * null when the caller answers without it (a streamed save). A revision stored compressed is decoded when it is no
+ * null when the caller answers without it (a streamed save, the editor's page of a large table: `largeText`). A revision stored compressed is decoded when it is no
  * longer than rankTableDetailTextLimit, else its text is left out (`largeText`; GET …/text streams it).
  */
 export async function getRankTable(db: Database, id: number, revision?: number, knownText?: string | null): Promise<RankTableDetail | undefined> {
@@ -108,7 +109,8 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
     .select({
       text: read ? rankTableRevisions.text : sql<null>`null`,
       textGzip: read ? decodableGzip : sql<null>`null`,
-      textBytes: rankTableRevisions.textBytes,
+      // A plain revision's length without reading its text (octet_length takes it from the TOAST header).
+      textBytes: sql<number>`coalesce(${rankTableRevisions.textBytes}, octet_length(${rankTableRevisions.text}))`.mapWith(Number),
       comment: rankTableRevisions.comment,
       summary: rankTableRevisions.summary,
       authorName: rankTableRevisions.authorName,
@@ -118,12 +120,24 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
   const text = knownText ?? revisionText(row.text, row.textGzip);
-  const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes ?? 0 } } : { text };
+  const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes } } : { text };
   const item = toListItem(head);
   const shown = revision === undefined || revision === head.revision
     ? { ...item, ...content, comment: row.comment }
     : { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), ...content, comment: row.comment };
   return { ...shown, hardwareFit: await linkedHardwareFit(db, shown) };
+}
+
+/**
+ * The current revision as the editor's page opens it: with its text when the page edits the table itself, without it
+ * (`largeText`) when the editor's worker would keep the table anyway (HOSTED_FROM_ROWS dies or more, as a file that
+ * large opens): the worker then reads GET …/text as it arrives, and the page does not carry up to 256 MiB of text in
+ * its payload to be parsed on the main thread (a 131,072-rank "2.0" table: 207 MiB), or, past that, open empty.
+ */
+export async function getRankTableForEditor(db: Database, id: number): Promise<RankTableDetail | undefined> {
+  const [head] = await headQuery(db).where(eq(rankTables.id, id));
+  if (!head) return undefined;
+  return getRankTable(db, id, undefined, head.summary.stats.devices >= HOSTED_FROM_ROWS ? null : undefined);
 }
 
 /**
