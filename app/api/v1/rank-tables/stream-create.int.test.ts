@@ -4,11 +4,12 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { uploadHostedTable } from "@/components/rank-tables/api";
 import { rankTableBlob } from "@/components/rank-tables/table-blob";
 import { systemActor } from "@/db/queries/audit";
-import { loadRevisionTexts } from "@/db/queries/rank-tables";
+import { createRankTable, getRankTableForEditor, loadRevisionTexts } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
 import { rankTableRevisions, rankTables } from "@/db/schema";
 import { rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
+import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { withAppDatabase } from "@/test/app-database";
 import { origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
@@ -135,5 +136,22 @@ describe("the editor's streamed saves (uploadHostedTable past the JSON limit)", 
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("the editor's page (getRankTableForEditor)", () => {
+  it("carries the text of a table the page edits, and leaves out that of one the worker keeps (largeText, its length in bytes, plain or gzipped)", { timeout: 60_000 }, async () => {
+    const db = testDatabase().db;
+    const small = await createRankTable(db, { name: "page small", text }, systemActor);
+    expect(await getRankTableForEditor(db, small.id)).toMatchObject({ text, revision: 1 });
+    expect((await getRankTableForEditor(db, small.id))!.largeText).toBeUndefined();
+
+    const large = writeRankTable(generateA5Table({ racks: HOSTED_FROM_ROWS / 64, npusPerRack: 64 }) as unknown as JsonValue);
+    const plain = await createRankTable(db, { name: "page hosted", text: large }, systemActor);
+    expect(await getRankTableForEditor(db, plain.id)).toMatchObject({ text: "", largeText: { bytes: Buffer.byteLength(large) }, summary: { stats: { devices: HOSTED_FROM_ROWS } } });
+    const response = await post("name=page+hosted+streamed", large).answer;
+    const { id } = (await response.json()) as { id: number };
+    expect(await getRankTableForEditor(db, id)).toMatchObject({ text: "", largeText: { bytes: Buffer.byteLength(large) } });
+    expect(await getRankTableForEditor(db, 999_999)).toBeUndefined();
   });
 });
