@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
@@ -55,6 +56,16 @@ describe("openFile from a saved revision's text", () => {
     const rows: HostedAnswer[] = [];
     answerHosted({ type: "rows", seq: 2, node: undefined, from: 0, to: 2 }, (answer) => rows.push(answer));
     expect(rows[0]).toMatchObject({ type: "rows", total: HOSTED_FROM_ROWS, rows: [{ rank: 0 }, { rank: 1 }] });
+  });
+
+  it("decodes a revision the server sends as stored, gzipped (Content-Type application/gzip), as it arrives", { timeout: 60_000 }, async () => {
+    const gzipped = gzipSync(text);
+    vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
+      expect((init.headers as Record<string, string>).accept).toMatch(/^application\/gzip\b/);
+      return new Response(new Blob([gzipped]).stream(), { headers: { "content-type": "application/gzip" } });
+    });
+    const { answers } = await open({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) });
+    expect(answers.at(-1)).toMatchObject({ type: "hosted", summary: { rows: HOSTED_FROM_ROWS } });
   });
 
   it("answers failed when the server does not answer the text (a revision deleted meanwhile, a session gone)", async () => {

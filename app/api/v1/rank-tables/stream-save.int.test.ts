@@ -87,19 +87,20 @@ describe("PUT /rank-tables/{id}/text", () => {
     expect(row).toMatchObject({ text: null, bytes: Buffer.byteLength(text), comment: "streamed" });
     expect(row!.gzip!.byteLength).toBeLessThan(text.length / 5);
 
-    const gzipped = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), "accept-encoding": "gzip, br" } }), idOf(id));
-    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    const gzipped = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), accept: "application/gzip, application/json;q=0.9" } }), idOf(id));
+    expect(gzipped.headers.get("content-type")).toBe("application/gzip");
     expect(gzipped.headers.get("etag")).toBe('"2"');
     expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString("utf8") === text).toBe(true);
-    const decoded = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: auth() }), idOf(id));
+    const decoded = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), "accept-encoding": "gzip, br" } }), idOf(id));
+    expect(decoded.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(decoded.headers.get("content-encoding")).toBeNull();
     expect((await decoded.text()) === text).toBe(true);
     // The JSON detail decodes a compressed revision of this size; the first revision is still plain text.
     const detail = (await (await getDetail(new Request(`${origin}/api/v1/rank-tables/${id}`, { headers: auth() }), idOf(id))).json()) as { text: string; largeText?: unknown };
     expect(detail.text === text).toBe(true);
     expect(detail.largeText).toBeUndefined();
-    const first = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text?revision=1`, { headers: { ...auth(), "accept-encoding": "gzip" } }), idOf(id));
-    expect(first.headers.get("content-encoding")).toBeNull();
+    const first = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text?revision=1`, { headers: { ...auth(), accept: "application/gzip" } }), idOf(id));
+    expect(first.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(JSON.parse(await first.text())).toMatchObject({ version: "2.0", rank_list: [] });
   });
 

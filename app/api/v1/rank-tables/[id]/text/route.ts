@@ -12,19 +12,23 @@ import { etag, ifMatchRevision, minimalResponse, queryOf, tableId, type IdContex
 export const dynamic = "force-dynamic";
 
 /**
- * The canonical text of the current (or `?revision=N`) revision as a stream. A revision saved through PUT (stored
- * gzipped) is answered as stored with `Content-Encoding: gzip` to a client that accepts it, else decoded as it is
- * sent; neither builds the text as one string (a 524,288-rank "2.0" table's is about 830 MiB).
+ * The canonical text of the current (or `?revision=N`) revision as a stream. A revision stored gzipped (a streamed
+ * save) is answered as stored, as a gzip file (`Content-Type: application/gzip`), to a client that asks for one
+ * (`Accept: application/gzip`: the editor's worker, which decodes it as it arrives), else decoded as it is sent;
+ * neither builds the text as one string (a 524,288-rank "2.0" table's is about 830 MiB). Not `Content-Encoding:
+ * gzip`: Next.js drops that header from a route handler's answer and compresses the body itself
+ * (node_modules/next/dist/server/send-response.js), so the client got the stored gzip gzipped again, and decoded it
+ * once; it does not compress a type that is compressed already.
  */
 export const GET = unproxiedRoute<IdContext>("read", async ({ request, context }) => {
   const id = await tableId(context);
   const { revision } = rankTableTextQuerySchema.parse(queryOf(request));
   const stored = await storedRankTableText(appDatabase().db, id, revision);
   if (!stored) throw new ApiError(404, "not_found", revision ? `rank table ${id} has no revision ${revision}` : `there is no rank table ${id}`);
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", etag: etag(stored.revision), vary: "Accept-Encoding" };
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", etag: etag(stored.revision), vary: "Accept" };
   if (stored.gzip === null) return new Response(stored.text, { headers });
-  if (/\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "")) {
-    return new Response(new Uint8Array(stored.gzip), { headers: { ...headers, "content-encoding": "gzip" } });
+  if (/\bapplication\/gzip\b/i.test(request.headers.get("accept") ?? "")) {
+    return new Response(new Uint8Array(stored.gzip), { headers: { ...headers, "content-type": "application/gzip" } });
   }
   return new Response(Readable.toWeb(Readable.from([stored.gzip]).pipe(createGunzip())) as ReadableStream<Uint8Array>, { headers });
 });
