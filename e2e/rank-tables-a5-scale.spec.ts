@@ -55,7 +55,8 @@ async function breakAndFix(page: Page): Promise<void> {
 /**
  * The saved table opened again (issue 21): revision 2 saved once more through the streamed route with a rename (stored
  * gzipped), then the editor's page, which carries no text for a table its worker keeps: the worker reads GET …/text
- * as it arrives and the grid, the report and an edit saved as revision 4 work as after opening the file.
+ * (the stored gzip) as it arrives and the grid, the report and an edit saved as revision 4 work as after opening the
+ * file.
  */
 async function reopenStreamed(page: Page, name: string): Promise<void> {
   const { items } = (await (await page.request.get("/api/v1/rank-tables")).json()) as { items: { id: number; name: string; revision: number }[] };
@@ -71,11 +72,17 @@ async function reopenStreamed(page: Page, name: string): Promise<void> {
   expect(await saved.json()).toMatchObject({ revision: 3, name: renamed });
   await page.goto(`/rank-tables/${id}`);
   await expect(page.getByRole("heading", { name: renamed })).toBeVisible();
-  await expect(deviceId(page, "2")).toHaveValue("2", { timeout: 240_000 });
+  // Revision 2's edit is there: rank 1 has device_id 2.
+  const edited = page.locator('[data-cell="r1:device_id"]');
+  await expect(edited).toHaveValue("2", { timeout: 240_000 });
   await expect(page.getByTestId("hosted-workspace")).toBeVisible();
   await expect(report(page)).toContainText("Valid: HCCL accepts this table", { timeout: 240_000 });
-  await deviceId(page, "2").fill("1");
-  await deviceId(page, "2").press("Enter");
+  await edited.fill("70");
+  await edited.press("Enter");
+  await expect(report(page)).toContainText("1 error: HCCL would reject this table");
+  await edited.fill("1");
+  await edited.press("Enter");
+  await expect(report(page)).toContainText("Valid: HCCL accepts this table");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved as revision 4")).toBeVisible({ timeout: 120_000 });
 }
