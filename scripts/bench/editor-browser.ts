@@ -91,6 +91,8 @@ async function saveStreamed(base: string, cookie: string, file: string, ranks: n
   } as RequestInit);
   if (response.status !== 201) throw new Error(`the streamed create answered ${response.status}: ${await response.text()}`);
   console.log(`  saved through POST /rank-tables/text in ${((Date.now() - started) / 1000).toFixed(1)} s (${load()})`);
+  // The save's worker (its 1.4 GB heap) ends after 5 s idle: the server's peak over the open is then the open's own.
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
   return ((await response.json()) as { id: number }).id;
 }
 
