@@ -125,6 +125,11 @@ const matrix: Record<string, Entry> = {
   "DELETE /api/v1/rank-tables/[id]": { permission: "write", ok: 200, call: async () => ({ params: { id: String(await newRankTable()) } }) },
   "GET /api/v1/rank-tables/[id]/export": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) }, query: "format=json" }) },
   "GET /api/v1/rank-tables/[id]/revisions": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
+  "POST /api/v1/rank-tables/text": {
+    permission: "write",
+    ok: 201,
+    call: () => ({ query: `name=${encodeURIComponent(unique("matrix streamed "))}`, headers: { "content-type": "application/json" }, body: rankTableText }),
+  },
   "GET /api/v1/rank-tables/[id]/text": { permission: "read", ok: 200, call: () => ({ params: { id: String(rankTableId) } }) },
   "PUT /api/v1/rank-tables/[id]/text": {
     permission: "write",

@@ -53,7 +53,7 @@ function pool(): WorkerPool {
 }
 
 /**
- * The streamed saves' worker (PUT /rank-tables/{id}/text), one save at a time and one waiting. A 524,288-rank "2.0"
+ * The streamed saves' worker (POST /rank-tables/text, PUT /rank-tables/{id}/text), one save at a time and one waiting. A 524,288-rank "2.0"
  * table parsed is about 600 MB of heap and validating it takes the heap past 1.1 GB (measured), above the other
  * jobs' 768 MB; 1,408 MB keeps the server (its request thread about 300-400 MB) under 2 GB (issue 21). Its minute of
  * CPU at that size becomes several on a loaded machine, hence the longer timeout.
@@ -101,7 +101,7 @@ export async function rankTableBody<K extends RankTableBodyKind>(request: Reques
 const inFlightLimit = 8 * 1024 * 1024;
 
 /**
- * A save's table sent as its raw text (PUT /rank-tables/{id}/text), streamed into the worker as it arrives
+ * A save's table sent as its raw text (POST /rank-tables/text, PUT /rank-tables/{id}/text), streamed into the worker as it arrives
  * (server/workers/rank-table-text.ts) and answered as its canonical text gzipped with the summary: the body is never
  * held whole on either thread, nor any text as one string. Past `rankTableTextLimit` a 413 (on the declared length
  * before anything is read, or while reading); the worker's errors (not UTF-8, not JSON, too large for its heap) as

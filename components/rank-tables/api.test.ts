@@ -44,34 +44,48 @@ describe("uploadHostedTable", () => {
     const text = '{\n  "version": "1.0"\n}';
     const write = writer(text);
     const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
-    expect(result).toEqual({ detail: detail(4) });
+    expect(result).toEqual(detail(4));
     expect(JSON.parse(await onePut(calls, "/api/v1/rank-tables/5", 3).text())).toEqual({ ...fields, text });
-    expect(write).not.toHaveBeenCalledWith(false);
   });
 
-  it("sends a saved table past the JSON limit as its text, the export's Blob, to PUT /rank-tables/{id}/text with If-Match", async () => {
+  it("sends a saved table past the JSON limit as its text, the export's Blob, to PUT /rank-tables/{id}/text with If-Match, written once and never escaped", async () => {
     const calls = fakeFetch(() => Response.json(detail(4)));
     const text = `{\n  "server_list": [${'"x",'.repeat(60)}"x"]\n}`;
     const write = writer(text);
     const result = await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
-    expect(result).toEqual({ detail: detail(4) });
-    const body = onePut(calls, "/api/v1/rank-tables/5/text", 3);
-    expect(body).toBe(await write.mock.results.at(-1)!.value);
+    expect(result).toEqual(detail(4));
+    const body = onePut(calls, "/api/v1/rank-tables/5/text?name=big", 3);
+    expect(write.mock.calls).toEqual([[false]]);
+    expect(body).toBe(await write.mock.results[0]!.value);
     expect(await body.text()).toBe(text);
   });
 
-  it("passes a comment as the query", async () => {
+  it("sends the text when only its escaping passes the limit, written again as text", async () => {
     const calls = fakeFetch(() => Response.json(detail(4)));
-    await uploadHostedTable({ id: 5, revision: 3 }, { ...fields, comment: "more ranks & pods" }, writer(`[${'"x",'.repeat(60)}"x"]`));
-    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5/text?comment=more%20ranks%20%26%20pods");
+    // 140 bytes of text within the limit of 200; each quote escaped makes the body 250 bytes.
+    const text = '"'.repeat(110);
+    const write = writer(text);
+    await uploadHostedTable({ id: 5, revision: 3 }, fields, write);
+    expect(write.mock.calls).toEqual([[false], [true], [false]]);
+    expect(await onePut(calls, "/api/v1/rank-tables/5/text?name=big", 3).text()).toBe(text);
   });
 
-  it("answers tooLarge, sending nothing, for a new table past the limit (the streamed route saves revisions only)", async () => {
-    const calls = fakeFetch(() => Response.json(detail(1)));
-    const result = await uploadHostedTable(undefined, fields, writer(`[${'"x",'.repeat(60)}"x"]`));
-    expect(result).toEqual({ tooLarge: expect.any(Number) });
-    expect((result as { tooLarge: number }).tooLarge).toBeGreaterThan(200);
-    expect(calls).toHaveLength(0);
+  it("passes the name (a rename), the comment and the cluster in the query", async () => {
+    const calls = fakeFetch(() => Response.json(detail(4)));
+    await uploadHostedTable({ id: 5, revision: 3 }, { name: "bigger & better", comment: "more ranks", clusterId: 7 }, writer(`[${'"x",'.repeat(60)}"x"]`));
+    expect(calls[0]!.url).toBe("/api/v1/rank-tables/5/text?name=bigger+%26+better&comment=more+ranks&clusterId=7");
+  });
+
+  it("creates a new table past the limit with POST /rank-tables/text, its name in the query and no If-Match", async () => {
+    const calls = fakeFetch(() => Response.json(detail(1), { status: 201 }));
+    const text = `[${'"x",'.repeat(60)}"x"]`;
+    const result = await uploadHostedTable(undefined, fields, writer(text));
+    expect(result).toEqual(detail(1));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe("/api/v1/rank-tables/text?name=big");
+    expect(calls[0]!.init.method).toBe("POST");
+    expect((calls[0]!.init.headers as Record<string, string>)["if-match"]).toBeUndefined();
+    expect(await (calls[0]!.init.body as Blob).text()).toBe(text);
   });
 
   it("throws the streamed save's 409 so that the conflict names their revision", async () => {

@@ -87,34 +87,49 @@ export function saveRankTableBlob(saved: SavedRevision | undefined, body: Blob):
     : call("/api/v1/rank-tables", savedSchema, { method: "POST", headers, body });
 }
 
-/**
- * Saves a revision of a table from its text itself (PUT …/text, 1 GiB at most), for a table whose JSON body would pass
- * rankTableBodyLimit. If-Match as for the JSON save (the route checks it before it reads the upload); the answer
- * leaves the text out, as saveRankTableBlob's does.
- */
-export function saveRankTableText(saved: SavedRevision, text: Blob, comment: string): Promise<Omit<RankTableDetail, "text">> {
-  const query = comment ? `?comment=${encodeURIComponent(comment)}` : "";
-  return call(`/api/v1/rank-tables/${saved.id}/text${query}`, savedSchema, { method: "PUT", headers: { "content-type": "application/json", "if-match": `"${saved.revision}"` }, body: text });
+/** What a save sends beside the table. */
+export interface SaveFields {
+  name: string;
+  comment: string;
+  clusterId: number | null;
 }
 
 /**
- * Sends a table the worker keeps. Within rankTableBodyLimit as a JSON body (a new table is created, a saved one gets
- * a revision), as before; past it, a saved table's text goes to PUT …/text (the 524,288-rank table of issue 21 is
- * 434 MiB as a body and about 830 MiB of text). `write` is the worker's Blob of the canonical text, the one the
- * export downloads (`jsonString`: escaped for a JSON body). `tooLarge` (the body's bytes): a new table past the
- * limit, which the streamed route cannot create.
+ * Creates a table (no `saved`: POST /rank-tables/text) or saves a revision of one (PUT …/text, If-Match as for the JSON
+ * save, checked before the upload is read) from its text itself, 1 GiB at most: for a table whose JSON body would pass
+ * rankTableBodyLimit. The other fields go in the query, so a rename is saved with the text; the answer leaves the
+ * text out, as saveRankTableBlob's does.
  */
-export async function uploadHostedTable(
-  saved: SavedRevision | undefined,
-  fields: { name: string; comment: string; clusterId: number | null },
-  write: (jsonString: boolean) => Promise<Blob>,
-): Promise<{ detail: Omit<RankTableDetail, "text"> } | { tooLarge: number }> {
+export function saveRankTableText(saved: SavedRevision | undefined, text: Blob, fields: SaveFields): Promise<Omit<RankTableDetail, "text">> {
+  const query = new URLSearchParams({ name: fields.name });
+  if (fields.comment) query.set("comment", fields.comment);
+  if (fields.clusterId !== null) query.set("clusterId", String(fields.clusterId));
+  const init = { body: text, headers: { "content-type": "application/json" } };
+  return saved
+    ? call(`/api/v1/rank-tables/${saved.id}/text?${query}`, savedSchema, { ...init, method: "PUT", headers: { ...init.headers, "if-match": `"${saved.revision}"` } })
+    : call(`/api/v1/rank-tables/text?${query}`, savedSchema, { ...init, method: "POST" });
+}
+
+/** What a JSON save body adds to the escaped text: the fields, `,"text":"` and `"}`. */
+const jsonBodyOverhead = (json: string) => new Blob([json]).size + 10;
+
+/**
+ * Sends a table the worker keeps. Within rankTableBodyLimit as a JSON body (a new table is created, a saved one gets
+ * a revision), as before; past it, its text goes to the streamed route (the 524,288-rank table of issue 21 is 434 MiB
+ * as a body and about 830 MiB of text). `write` is the worker's Blob of the canonical text, the one the export
+ * downloads (`jsonString`: escaped for a JSON body). The text is written first: escaping only lengthens it, so a text
+ * already past the limit is sent as it is and never written escaped (that second Blob, 830 MiB at 524,288 ranks, was
+ * built only to be measured). Only a text that may fit is written escaped, and written again as text in the rare case
+ * its escaping passes the limit.
+ */
+export async function uploadHostedTable(saved: SavedRevision | undefined, fields: SaveFields, write: (jsonString: boolean) => Promise<Blob>): Promise<Omit<RankTableDetail, "text">> {
   const json = JSON.stringify(fields);
+  const text = await write(false);
+  if (text.size + jsonBodyOverhead(json) > rankTableBodyLimit) return saveRankTableText(saved, text, fields);
   // The body is sent as parts (the worker's Blob is never one string here); checked whole against the server's limit.
   const body = new Blob([`${json.slice(0, -1)},"text":"`, await write(true), `"}`], { type: "application/json" });
-  if (body.size <= rankTableBodyLimit) return { detail: await saveRankTableBlob(saved, body) };
-  if (!saved) return { tooLarge: body.size };
-  return { detail: await saveRankTableText(saved, await write(false), fields.comment) };
+  if (body.size <= rankTableBodyLimit) return saveRankTableBlob(saved, body);
+  return saveRankTableText(saved, await write(false), fields);
 }
 
 /** Links the table to a cluster (null unlinks); no new revision, so no If-Match. */

@@ -33,7 +33,8 @@ export function useDraftAutosave({ saved, table, dirty, name, link, write }: Opt
   useEffect(() => {
     let cancelled = false;
     void loadDraft(key).then((draft) => {
-      if (!cancelled && draft && draft.text !== saved?.text) setOffer(draft);
+      // A saved text held by the server (largeText) is not here to compare with: the draft is offered.
+      if (!cancelled && draft && (saved?.largeText !== undefined || draft.text !== saved?.text)) setOffer(draft);
     });
     return () => {
       cancelled = true;

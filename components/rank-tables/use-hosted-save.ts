@@ -4,11 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { App } from "antd";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { conflictCurrent, rankTablesKey, uploadHostedTable, type SavedRevision } from "./api";
 import { clearDraft, draftKey } from "./drafts";
-
-const MIB = 1024 * 1024;
 
 interface Options {
   /** The revision the editor started from (undefined: a new table). */
@@ -38,12 +35,7 @@ export function useHostedSave({ initial, name, clusterId, write, onSaved }: Opti
     }
     setSaving(true);
     try {
-      const result = await uploadHostedTable(over, { name: name.trim(), comment: "", clusterId }, write);
-      if ("tooLarge" in result) {
-        message.error(t("tooLargeToSave", { size: Math.ceil(result.tooLarge / MIB), limit: rankTableBodyLimit / MIB }));
-        return;
-      }
-      const { detail } = result;
+      const detail = await uploadHostedTable(over, { name: name.trim(), comment: "", clusterId }, write);
       setSaved({ id: detail.id, revision: detail.revision });
       onSaved();
       void clearDraft(draftKey(saved?.id));

@@ -4,6 +4,7 @@ import { App } from "antd";
 import { useTranslations } from "next-intl";
 import { startTransition, useCallback, useRef, useState } from "react";
 import type { Issue, JsonValue } from "@/lib/rank-table";
+import type { RemoteText } from "./hosted-table";
 import { readFileText, type ImportProgress } from "./import-panel";
 import { afterPaint, ImportCancelled, type OpenedFile, type Validation } from "./use-validation";
 
@@ -16,19 +17,24 @@ interface ImportRun {
 /** A file that is not JSON is shown as text (with the error at its line) up to this size; past it, only the error. */
 const TEXT_VIEW_MAX_BYTES = 32 * 1024 * 1024;
 
+const sourceName = (source: File | RemoteText, fileName: string | undefined) => fileName ?? (source instanceof File ? source.name : "");
+
 interface Options {
   validation: Pick<Validation, "importText" | "cancelImport" | "openFile">;
   /** Findings about the imported text itself (comments), which the parsed table no longer shows. */
   onNotes: (notes: Issue[]) => void;
-  /** The import's table (undefined when the text is not JSON), once the progress display has been painted. */
-  onImported: (table: JsonValue | undefined, text: string, fileName: string | undefined) => void;
-  /** A table too large for the main thread, kept by the worker (opened from a file). */
+  /**
+   * The import's table (undefined when the text is not JSON), once the progress display has been painted; `saved`:
+   * it is a saved revision's text read from the server, not new work.
+   */
+  onImported: (table: JsonValue | undefined, text: string, fileName: string | undefined, saved: boolean) => void;
+  /** A table too large for the main thread, kept by the worker (opened from a file or a saved revision's text). */
   onHosted: (opened: Extract<OpenedFile, { kind: "hosted" }>, fileName: string | undefined) => void;
 }
 
 /**
- * Reads (a file), parses and validates (in the worker) and shows a table, with its stages on screen (`progress`) and
- * a Cancel. A new import cancels the running one.
+ * Reads (a file, or a saved revision's text from the server), parses and validates (in the worker) and shows a table,
+ * with its stages on screen (`progress`) and a Cancel. A new import cancels the running one.
  */
 export function useImportRun({ validation: { importText, cancelImport: stopImportWork, openFile }, onNotes, onImported, onHosted }: Options) {
   const { message } = App.useApp();
@@ -47,7 +53,7 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     setProgress(undefined);
   }, [stopImportWork]);
 
-  const runImport = async (source: string | File, fileName: string | undefined) => {
+  const runImport = async (source: string | File | RemoteText, fileName: string | undefined) => {
     stop();
     const run: ImportRun = { cancelled: false };
     current.current = run;
@@ -56,13 +62,13 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     // bench: editor-browser): in a transition React yields between its components.
     const reading = (percent: number) => startTransition(() => void report("reading", percent));
     try {
-      if (source instanceof File) {
+      if (typeof source !== "string") {
         // Read in chunks by the worker: a large table never becomes one string, nor crosses to this thread whole.
         report("reading", 0);
         const opened = await openFile(source, reading, onNotes);
         if (run.cancelled) return;
-        if (opened?.kind === "notJson" && source.size > TEXT_VIEW_MAX_BYTES) {
-          message.error(tImport("notJsonAt", { name: source.name, offset: opened.offset }));
+        if (opened?.kind === "notJson" && (!(source instanceof File) || source.size > TEXT_VIEW_MAX_BYTES)) {
+          message.error(tImport("notJsonAt", { name: sourceName(source, fileName), offset: opened.offset }));
           return;
         }
         if (opened !== undefined && opened.kind !== "notJson") {
@@ -70,10 +76,12 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
           await afterPaint();
           if (run.cancelled) return;
           if (opened.kind === "hosted") onHosted(opened, fileName);
-          else onImported(opened.table, "", fileName);
+          else onImported(opened.table, "", fileName, !(source instanceof File));
           return;
         }
-        // Not JSON (and small enough to show as text), or no worker: the text path below says where it breaks.
+        // Not JSON (and small enough to show as text), or no worker: the text path below says where it breaks. A saved
+        // revision's text too long for the page has no other path.
+        if (!(source instanceof File)) throw new Error("no worker to read the saved table into");
       }
       let text: string;
       if (typeof source === "string") text = source;
@@ -90,10 +98,10 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
       report("rendering");
       await afterPaint();
       if (run.cancelled) return;
-      onImported(imported, text, fileName);
+      onImported(imported, text, fileName, false);
     } catch (error) {
       if (run.cancelled || error instanceof ImportCancelled) return;
-      message.error(source instanceof File ? tImport("readFailed", { name: source.name }) : (error as Error).message);
+      message.error(typeof source === "string" ? (error as Error).message : tImport("readFailed", { name: sourceName(source, fileName) }));
     } finally {
       if (current.current === run) {
         current.current = undefined;

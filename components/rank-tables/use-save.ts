@@ -8,7 +8,7 @@ import { type ComponentProps, useCallback, useState } from "react";
 import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, writeRankTable, type JsonValue } from "@/lib/rank-table";
-import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable, saveRankTableText } from "./api";
+import { conflictCurrent, createRankTable, rankTableKey, rankTablesKey, saveRankTable, saveRankTableText, type SaveFields, type SavedRevision } from "./api";
 import type { ConflictDialog } from "./conflict-dialog";
 import { clearDraft, draftKey } from "./drafts";
 import { rankTableBlob } from "./table-blob";
@@ -26,7 +26,15 @@ interface Conflict {
   attempt: SaveOptions;
 }
 
-const MIB = 1024 * 1024;
+/**
+ * A streamed save, answered as the saved table. Its answer has no text: the text sent is the one saved (the server
+ * stores its canonical form), unless it was too long to be one string, when the saved revision's text is said to be
+ * held by the server (`largeText`, as the page gets such a revision) rather than kept as an empty text.
+ */
+async function saveStreamed(at: SavedRevision | undefined, blob: Blob, fields: SaveFields, text: string | undefined): Promise<RankTableDetail> {
+  const detail = await saveRankTableText(at, blob, fields);
+  return text === undefined ? { ...detail, text: "", largeText: { bytes: blob.size } } : { ...detail, text };
+}
 
 /** The text a save sends; undefined when the table is longer than a JavaScript string can hold (V8: 2^29 - 24 characters). */
 function tableText(table: JsonValue, text: string | undefined): string | undefined {
@@ -58,7 +66,8 @@ interface Options {
 /**
  * Saving with the revision it started from (a new table is created, and the page moves to its address), and the
  * conflict when someone saved in between: `conflict` is then the dialog's props (merge, reload theirs, overwrite).
- * `saved` is the table as last saved or reloaded; `cleanTable` its content, to know whether there is unsaved work.
+ * `saved` is the table as last saved or reloaded; `cleanTable` its content, to know whether there is unsaved work
+ * (`reopened`: the saved revision's content, read after the page opened).
  */
 export function useSave({ initial, opened, table, name, comment, clusterId, show, onSaved }: Options) {
   const t = useTranslations("rankTables.editor");
@@ -78,19 +87,15 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
         return;
       }
       const text = tableText(table!, options.text);
-      // Past the API's JSON limit (rankTableBodyLimit, constants.ts) a saved table's text goes to PUT …/text; a new
-      // one cannot (that route saves revisions), and the server would refuse it after the upload: said here.
+      // Past the API's JSON limit (rankTableBodyLimit, constants.ts) the text itself goes to the streamed route
+      // (POST /rank-tables/text for a new table, PUT …/text for a revision), with the name and comment in its query.
       const streamed = text === undefined || text.length > rankTableBodyLimit;
-      if (streamed && !saved) {
-        message.error(t("tooLargeToSave", { size: text === undefined ? ">512" : Math.ceil(text.length / MIB), limit: rankTableBodyLimit / MIB }));
-        return;
-      }
       const body = { name: name.trim(), text: text ?? "", comment: options.restoreOf ? t("restoredComment", { revision: options.restoreOf }) : comment };
       setSaving(true);
       try {
         const at = saved && { id: saved.id, revision: options.overwrite?.revision ?? saved.revision };
         const result = streamed
-          ? { ...(await saveRankTableText(at!, text === undefined ? rankTableBlob(table!) : new Blob([text], { type: "application/json" }), body.comment)), text: body.text }
+          ? await saveStreamed(at, text === undefined ? rankTableBlob(table!) : new Blob([text], { type: "application/json" }), { ...body, clusterId }, text)
           : at
             ? await saveRankTable(at.id, at.revision, body)
             : await createRankTable({ ...body, clusterId });
@@ -142,5 +147,5 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
     onOverwrite: () => void save({ ...conflict.attempt, overwrite: conflict.theirs }),
   };
 
-  return { saved, cleanTable, saving, save, conflictDialog };
+  return { saved, cleanTable, saving, save, conflictDialog, reopened: setCleanTable };
 }

@@ -5,7 +5,7 @@ import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lan
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
 import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
-import type { HostedAnswer, HostedRequest } from "./hosted-table";
+import type { HostedAnswer, HostedRequest, RemoteText } from "./hosted-table";
 import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
@@ -38,11 +38,11 @@ export interface Validation {
   /** The table as canonical text: written by the worker when it holds this very table, so drafts never block typing. */
   write: (table: JsonValue) => Promise<string>;
   /**
-   * Opens a file in the worker, read in chunks (never one string: a 524,288-rank table is longer than a string can
-   * be). A small table comes back whole; a large one stays in the worker (`hosted`, then use `hosted`). Undefined
-   * when no worker can run. Rejects with ImportCancelled.
+   * Opens a file, or a saved revision's text from the server, in the worker, read in chunks (never one string: a
+   * 524,288-rank table is longer than a string can be). A small table comes back whole; a large one stays in the
+   * worker (`hosted`, then use `hosted`). Undefined when no worker can run. Rejects with ImportCancelled.
    */
-  openFile: (file: File, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void) => Promise<OpenedFile | undefined>;
+  openFile: (source: Blob | RemoteText, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void) => Promise<OpenedFile | undefined>;
   /** The channel to a table the worker keeps. */
   hosted: HostedChannel;
 }
@@ -240,14 +240,14 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   );
 
   const openFile = useCallback(
-    async (file: File, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void): Promise<OpenedFile | undefined> => {
+    async (source: Blob | RemoteText, onProgress: (percent: number) => void, onNotes: (notes: Issue[]) => void): Promise<OpenedFile | undefined> => {
       if (typeof Worker === "undefined" || workerFailedRef.current) return undefined;
       const current = ++seq.current;
       workerTable.current = undefined;
       noteListeners.current.set(current, onNotes);
       progressListeners.current.set(current, onProgress);
       try {
-        const answer = await ask({ type: "open", seq: current, file, lang });
+        const answer = await ask({ type: "open", seq: current, source, lang });
         switch (answer.type) {
           case "parsed":
             if (answer.table === undefined) throw new Error("unexpected answer");

@@ -2,7 +2,7 @@
 
 import { Alert, Descriptions, Space, Tabs } from "antd";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { startTransition, useCallback, useDeferredValue, useLayoutEffect, useMemo, useState } from "react";
+import { startTransition, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, validateRankTable, writeRankTable, type Issue } from "@/lib/rank-table";
@@ -88,7 +88,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
     setComment("");
     setTextNotes([]);
   }, []);
-  const { saved, cleanTable, saving, save, conflictDialog } = useSave({ initial, opened, table, name, comment, clusterId: link.clusterId, show: history.show, onSaved });
+  const { saved, cleanTable, saving, save, conflictDialog, reopened } = useSave({ initial, opened, table, name, comment, clusterId: link.clusterId, show: history.show, onSaved });
   const dirty = table !== undefined && (table !== cleanTable || saved === undefined);
   const drafts = useDraftAutosave({ saved, table, dirty, name, link, write: validation.write });
   useWorkspaceShortcuts({ canSave: canWrite && dirty, save, undo: history.undo, redo: history.redo });
@@ -97,7 +97,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const imports = useImportRun({
     validation,
     onNotes: setTextNotes,
-    onImported: (imported, text, fileName) => {
+    onImported: (imported, text, fileName, fromServer) => {
       if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
       if (imported === undefined) {
         // Not JSON: show it in the JSON view with the error at its line and column.
@@ -108,6 +108,8 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       validation.adopt(imported);
       setHosted(undefined);
       history.start(imported);
+      // The saved revision read from GET …/text, small enough for this thread after all: no unsaved work.
+      if (fromServer) reopened(imported);
     },
     onHosted: ({ summary, notes }, fileName) => {
       if (fileName && !name) setName(fileName.replace(/\.jsonc?$/i, ""));
@@ -115,6 +117,16 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
       startTransition(() => setHosted({ summary, notes }));
     },
   });
+
+  // A saved revision the page has no text for (largeText: one the worker keeps, HOSTED_FROM_ROWS dies or more, or too
+  // long to be one string) is read into the worker from GET …/text as it arrives and opens as a file that large does.
+  const largeText = initial?.largeText && { id: initial.id, revision: initial.revision, name: initial.name, bytes: initial.largeText.bytes };
+  const { runImport } = imports;
+  useEffect(() => {
+    if (largeText) void runImport({ url: `/api/v1/rank-tables/${largeText.id}/text?revision=${largeText.revision}`, bytes: largeText.bytes }, largeText.name);
+    // Once, for the revision the page was opened on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const restoreDraft = (draft: Draft) => {
     if (draft.blob) {

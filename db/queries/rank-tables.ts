@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { conflict, invalid, notFound } from "@/lib/errors";
 import { canonicalize, type CanonicalTable } from "@/lib/rank-table-workspace/canonical";
 import type { ReportSummary } from "@/lib/rank-table-workspace/summary";
+import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { rankTableDetailTextLimit } from "../schema/rank-table/constants";
 import type { Database } from "../client";
 import { clusters, rankTableRevisions, rankTables } from "../schema";
@@ -82,9 +83,22 @@ export function revisionText(text: string | null, gzip: Buffer | null): string |
 }
 
 /**
+ * Every revision of a table, oldest first, with its text as revisionText reads it (undefined when too long to be one
+ * string): for checks that look at what was stored (the fault-injection suite), whichever way it was stored.
+ */
+export async function loadRevisionTexts(db: Database, id: number): Promise<{ revision: number; text: string | undefined }[]> {
+  const rows = await db
+    .select({ revision: rankTableRevisions.revision, text: rankTableRevisions.text, gzip: decodableGzip })
+    .from(rankTableRevisions)
+    .where(eq(rankTableRevisions.rankTableId, id))
+    .orderBy(rankTableRevisions.revision);
+  return rows.map((row) => ({ revision: row.revision, text: revisionText(row.text, row.gzip) }));
+}
+
+/**
  * The table at `revision` (default: the current one). `knownText` is that revision's text when the caller holds it
  * (a save that just wrote it): the text is then not read back, which for a 131,072-rank "2.0" table is 207 MiB;
- * null when the caller answers without it (a streamed save). A revision stored compressed is decoded when it is no
+ * null when the caller answers without it (a streamed save, the editor's page of a large table: `largeText`). A revision stored compressed is decoded when it is no
  * longer than rankTableDetailTextLimit, else its text is left out (`largeText`; GET …/text streams it).
  */
 export async function getRankTable(db: Database, id: number, revision?: number, knownText?: string | null): Promise<RankTableDetail | undefined> {
@@ -95,7 +109,8 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
     .select({
       text: read ? rankTableRevisions.text : sql<null>`null`,
       textGzip: read ? decodableGzip : sql<null>`null`,
-      textBytes: rankTableRevisions.textBytes,
+      // A plain revision's length without reading its text (octet_length takes it from the TOAST header).
+      textBytes: sql<number>`coalesce(${rankTableRevisions.textBytes}, octet_length(${rankTableRevisions.text}))`.mapWith(Number),
       comment: rankTableRevisions.comment,
       summary: rankTableRevisions.summary,
       authorName: rankTableRevisions.authorName,
@@ -105,12 +120,24 @@ export async function getRankTable(db: Database, id: number, revision?: number, 
     .where(and(eq(rankTableRevisions.rankTableId, id), eq(rankTableRevisions.revision, revision ?? head.revision)));
   if (!row) return undefined;
   const text = knownText ?? revisionText(row.text, row.textGzip);
-  const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes ?? 0 } } : { text };
+  const content = text === undefined ? { text: "", largeText: { bytes: row.textBytes } } : { text };
   const item = toListItem(head);
   const shown = revision === undefined || revision === head.revision
     ? { ...item, ...content, comment: row.comment }
     : { ...item, revision, summary: row.summary, updatedBy: row.authorName, updatedAt: row.createdAt.toISOString(), ...content, comment: row.comment };
   return { ...shown, hardwareFit: await linkedHardwareFit(db, shown) };
+}
+
+/**
+ * The current revision as the editor's page opens it: with its text when the page edits the table itself, without it
+ * (`largeText`) when the editor's worker would keep the table anyway (HOSTED_FROM_ROWS dies or more, as a file that
+ * large opens): the worker then reads GET …/text as it arrives, and the page does not carry up to 256 MiB of text in
+ * its payload to be parsed on the main thread (a 131,072-rank "2.0" table: 207 MiB), or, past that, open empty.
+ */
+export async function getRankTableForEditor(db: Database, id: number): Promise<RankTableDetail | undefined> {
+  const [head] = await headQuery(db).where(eq(rankTables.id, id));
+  if (!head) return undefined;
+  return getRankTable(db, id, undefined, head.summary.stats.devices >= HOSTED_FROM_ROWS ? null : undefined);
 }
 
 /**
@@ -151,7 +178,8 @@ export async function listRevisions(db: Database, id: number): Promise<RevisionI
   }));
 }
 
-async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
+/** 422 unknown_cluster unless the cluster exists (none named: nothing to check); a streamed save asks before its upload. */
+export async function checkCluster(db: Pick<Database, "select">, clusterId: number | null | undefined): Promise<void> {
   if (clusterId === undefined || clusterId === null) return;
   const [found] = await db.select({ id: clusters.id }).from(clusters).where(eq(clusters.id, clusterId));
   if (!found) throw invalid(`there is no cluster ${clusterId}`, { code: "unknown_cluster" });
@@ -161,8 +189,16 @@ function author(actor: AuditActor) {
   return { authorType: actor.type, authorId: actor.id ?? null, authorName: actor.name ?? null };
 }
 
-/** `canonical` is `input.text` canonicalised, when the caller did that already (off the request thread, for large tables). */
-export async function createRankTable(db: Database, input: RankTableCreate, actor: AuditActor, canonical: CanonicalTable = canonicalize(input.text)): Promise<RankTableDetail> {
+/**
+ * `canonical` is `input.text` canonicalised, when the caller did that already (off the request thread, for large
+ * tables), or the text compressed by a streamed save (POST /rank-tables/text), which has no `input.text`.
+ */
+export async function createRankTable(
+  db: Database,
+  input: Omit<RankTableCreate, "text"> & { text?: string },
+  actor: AuditActor,
+  canonical: StoredRevision = canonicalize(input.text ?? ""),
+): Promise<RankTableDetail> {
   const id = await db.transaction(async (tx) => {
     await checkCluster(tx, input.clusterId);
     const [created] = await tx.insert(rankTables).values({ name: input.name, clusterId: input.clusterId ?? null, revision: 1 }).returning({ id: rankTables.id });
@@ -177,7 +213,7 @@ export async function createRankTable(db: Database, input: RankTableCreate, acto
     });
     return tableId;
   });
-  return (await getRankTable(db, id, 1, canonical.text))!;
+  return (await getRankTable(db, id, 1, "text" in canonical ? canonical.text : null))!;
 }
 
 /**

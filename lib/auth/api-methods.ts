@@ -49,6 +49,7 @@ export const apiMethods: Record<string, readonly string[]> = {
   "/api/v1/rank-tables/[id]/export": ["GET"],
   "/api/v1/rank-tables/[id]/revisions": ["GET"],
   "/api/v1/rank-tables/[id]/text": ["GET", "PUT"],
+  "/api/v1/rank-tables/text": ["POST"],
   "/api/v1/rank-tables/validate": ["POST"],
   "/api/v1/tokens": ["GET", "POST"],
   "/api/v1/tokens/[id]": ["DELETE"],

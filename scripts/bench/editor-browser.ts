@@ -7,9 +7,14 @@
  * TaskDuration) and its long tasks from the file chosen on, each with its step (open, until the report, after it,
  * the scroll to the middle); the load average beside every figure.
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288).
+ * RANKSCOPE_BENCH_EDITOR_FROM=saved opens a saved revision instead: the table is created through POST
+ * /rank-tables/text (stored gzipped), then its page is opened, and the worker reads GET …/text as it arrives; the
+ * figures are then from the navigation, with the peak RSS of the browser (its largest process, the page's with its
+ * worker, and all of them) and of the server over the open.
  */
-import { createWriteStream, existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { createReadStream, createWriteStream, existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import { Readable } from "node:stream";
 import os from "node:os";
 import path from "node:path";
 import { systemActor } from "@/db/queries/audit";
@@ -39,8 +44,61 @@ async function writeTable(ranks: number): Promise<{ file: string; bytes: number 
   return { file, bytes };
 }
 
-async function openInBrowser(base: string, ranks: number): Promise<void> {
+/** The resident memory of a process and its descendants: the largest one's and their sum, in bytes. */
+async function treeRss(pid: number): Promise<{ largest: number; total: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const own = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "")).split(" ").filter(Boolean).map(Number);
+  const below = await Promise.all(children.map(treeRss));
+  return { largest: Math.max(own, ...below.map((tree) => tree.largest)), total: below.reduce((sum, tree) => sum + tree.total, own) };
+}
+
+/** The browser Playwright launched: this process's child that runs Chromium. */
+async function browserPid(): Promise<number> {
+  const children = (await readFile(`/proc/${process.pid}/task/${process.pid}/children`, "utf8")).split(" ").filter(Boolean).map(Number);
+  for (const pid of children) if (/chrom/i.test(await readFile(`/proc/${pid}/comm`, "utf8").catch(() => ""))) return pid;
+  throw new Error("no Chromium process among this process's children");
+}
+
+/** Samples treeRss of each pid until stopped: the peaks. */
+function peakRss(pids: number[]) {
+  const peaks = pids.map(() => ({ largest: 0, total: 0 }));
+  const sample = async () => {
+    const trees = await Promise.all(pids.map(treeRss));
+    trees.forEach((tree, index) => {
+      peaks[index]!.largest = Math.max(peaks[index]!.largest, tree.largest);
+      peaks[index]!.total = Math.max(peaks[index]!.total, tree.total);
+    });
+  };
+  const timer = setInterval(() => void sample(), 250);
+  return async () => {
+    clearInterval(timer);
+    await sample();
+    return peaks;
+  };
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** Creates the table from the file through the streamed route as the signed-in browser would: its id. */
+async function saveStreamed(base: string, cookie: string, file: string, ranks: number): Promise<number> {
+  const started = Date.now();
+  const response = await fetch(`${base}/api/v1/rank-tables/text?name=bench-${ranks}`, {
+    method: "POST",
+    headers: { cookie, origin: base, "content-type": "application/json" },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+    duplex: "half",
+  } as RequestInit);
+  if (response.status !== 201) throw new Error(`the streamed create answered ${response.status}: ${await response.text()}`);
+  console.log(`  saved through POST /rank-tables/text in ${((Date.now() - started) / 1000).toFixed(1)} s (${load()})`);
+  // The save's worker (its 1.4 GB heap) ends after 5 s idle: the server's peak over the open is then the open's own.
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  return ((await response.json()) as { id: number }).id;
+}
+
+async function openInBrowser(base: string, serverPid: number, ranks: number): Promise<void> {
   const { file, bytes } = await writeTable(ranks);
+  const fromSaved = process.env.RANKSCOPE_BENCH_EDITOR_FROM === "saved";
   const { chromium } = await import("@playwright/test");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
   try {
@@ -59,9 +117,12 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
     const taskSeconds = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0);
-    await page.goto(`${base}/rank-tables/new`);
+    const savedId = fromSaved ? await saveStreamed(base, (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join("; "), file, ranks) : undefined;
     const input = page.locator('input[type="file"]').first();
-    await input.waitFor({ state: "attached" });
+    if (savedId === undefined) {
+      await page.goto(`${base}/rank-tables/new`);
+      await input.waitFor({ state: "attached" });
+    } else await page.goto(`${base}/`);
     // RANKSCOPE_BENCH_PROFILE=1: what the main thread ran from the file chosen to the report (top self times).
     const profiling = process.env.RANKSCOPE_BENCH_PROFILE === "1";
     if (profiling) {
@@ -72,9 +133,12 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     const tracing = process.env.RANKSCOPE_BENCH_TRACE;
     if (tracing) await browser.startTracing(page, { path: path.join(tracing, `editor-${ranks}.json`), categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink.user_timing"] });
     const tasksBefore = await taskSeconds();
-    const chosenAt = await page.evaluate(() => performance.now());
+    const peaks = peakRss([await browserPid(), serverPid]);
     const started = Date.now();
-    await input.setInputFiles(file);
+    if (savedId === undefined) await input.setInputFiles(file);
+    else await page.goto(`${base}/rank-tables/${savedId}`, { waitUntil: "commit" });
+    // Long tasks are judged from the file chosen, or from the saved table's page loaded.
+    const chosenAt = await page.evaluate(() => performance.now()).catch(() => 0);
     const firstCell = page.locator('[data-cell="r0:rank_id"]');
     await firstCell.waitFor();
     const drawn = Date.now() - started;
@@ -84,6 +148,7 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     const reported = Date.now() - started;
     const reportedAt = await page.evaluate(() => performance.now());
     const tasksAtReport = await taskSeconds();
+    const [browserPeak, serverPeak] = await peaks();
     if (profiling) {
       const { profile } = await cdp.send("Profiler.stop");
       const self = new Map<string, number>();
@@ -107,9 +172,10 @@ async function openInBrowser(base: string, ranks: number): Promise<void> {
     const step = (start: number) => (start < drawnAt ? "open" : start < reportedAt ? "report" : start < scrolledAt ? "after report" : "scroll");
     const long = tasks.filter((task) => task.start >= chosenAt).map((task) => `${Math.round(task.duration)} ms (${step(task.start)}, +${Math.round(task.start - chosenAt)} ms)`);
     console.log(
-      `${ranks.toLocaleString("en")} ranks (${(bytes / 1024 / 1024).toFixed(0)} MiB file): file chosen → first grid rows ${(drawn / 1000).toFixed(1)} s (main-thread tasks ${((tasksAtDrawn - tasksBefore) * 1000).toFixed(0)} ms), ` +
+      `${ranks.toLocaleString("en")} ranks (${(bytes / 1024 / 1024).toFixed(0)} MiB ${savedId === undefined ? "file): file chosen" : "saved revision): page opened"} → first grid rows ${(drawn / 1000).toFixed(1)} s (main-thread tasks ${((tasksAtDrawn - tasksBefore) * 1000).toFixed(0)} ms), ` +
         `→ report ${(reported / 1000).toFixed(1)} s (main thread ${((tasksAtReport - tasksBefore) * 1000).toFixed(0)} ms); scroll to the middle → rows ${scrolled} ms; ` +
-        `long tasks since the file was chosen: ${long.length ? long.join(", ") : "none"} (${load()})`,
+        `long tasks since the file was chosen: ${long.length ? long.join(", ") : "none"} (${load()}); ` +
+        `peak RSS to the report: browser ${mib(browserPeak!.largest)} (largest process), ${mib(browserPeak!.total)} (all), server ${mib(serverPeak!.largest)}`,
     );
   } finally {
     await browser.close();
@@ -127,7 +193,7 @@ async function run(): Promise<void> {
       await createUser(handle.db, { ...user, role: "editor" }, systemActor);
       const app = await serveApp(postgres.url());
       try {
-        for (const ranks of sizes) await openInBrowser(app.base, ranks);
+        for (const ranks of sizes) await openInBrowser(app.base, app.pid, ranks);
       } finally {
         app.stop();
       }

@@ -42,7 +42,7 @@ const saved = (await answer.json()) as { revision?: number; summary?: { valid: b
 const peakRss = process.resourceUsage().maxRSS * 1024;
 
 // Read back as the editor would (gzip as stored), decompressed here only to compare with the file.
-const read = await GET(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip" } }), context);
+const read = await GET(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { authorization: `Bearer ${token}`, accept: "application/gzip" } }), context);
 const gzip = Buffer.from(await read.arrayBuffer());
 const fileHash = createHash("sha256");
 for await (const chunk of createReadStream(file)) fileHash.update(chunk as Buffer);

@@ -17,10 +17,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { connectDatabase } from "@/db/client";
+import { connectDatabase, type DatabaseHandle } from "@/db/client";
 import { freePort, startEmbeddedPostgres, type EmbeddedServer } from "@/db/embedded";
 import { migrate } from "@/db/migrate";
 import { systemActor } from "@/db/queries/audit";
+import { loadRevisionTexts } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { serverNodeFlags, serverPreloadEnv } from "../server-node-flags";
@@ -228,7 +229,7 @@ async function killMidBatch(databaseUrl: string, token: string, pool: import("pg
 }
 
 /** Phase 3: kill -9 the app while it saves revisions of a rank table. */
-async function killMidSave(databaseUrl: string, token: string, pool: import("pg").Pool) {
+async function killMidSave(databaseUrl: string, token: string, { db, pool }: Pick<DatabaseHandle, "db" | "pool">) {
   const text = await readFile(path.resolve("lib/rank-table/fixtures/seed-super-pod.jsonc"), "utf8");
   let app = await startApp(databaseUrl);
   const created = await call(app, token, "POST", "/api/v1/rank-tables", { name: "fault injection", text });
@@ -261,14 +262,15 @@ async function killMidSave(databaseUrl: string, token: string, pool: import("pg"
     const current = await call(app, token, "GET", `/api/v1/rank-tables/${id}`);
     revision = (current.body as { revision: number }).revision;
   }
-  const { rows } = await pool.query<{ revision: number; text: string }>("select revision, text from rank_table_revisions where rank_table_id = $1 order by revision", [id]);
+  // Through the loader: a revision saved as a stream is stored gzipped (its `text` column null).
+  const rows = await loadRevisionTexts(db, id);
   const { rows: table } = await pool.query<{ revision: number }>("select revision from rank_tables where id = $1", [id]);
   const numbers = rows.map((r) => r.revision);
   const newestAcked = Math.max(...acknowledged);
   const contiguous = numbers.every((n, i) => n === i + 1);
   const complete = rows.every((r) => {
     try {
-      JSON.parse(r.text);
+      JSON.parse(r.text ?? "");
       return true;
     } catch {
       return false;
@@ -298,7 +300,7 @@ async function main(): Promise<void> {
     log(`own PostgreSQL on 127.0.0.1:${port} (${dataDir}); set up in ${Date.now() - started} ms`);
     await restartUnderLoad(pg, databaseUrl, token, handle.pool);
     await killMidBatch(databaseUrl, token, handle.pool);
-    await killMidSave(databaseUrl, token, handle.pool);
+    await killMidSave(databaseUrl, token, handle);
   } finally {
     await handle.pool.end().catch(() => {});
     await pg.server.stop();

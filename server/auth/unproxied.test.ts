@@ -27,6 +27,7 @@ describe("proxy.ts matcher", () => {
       "/api/v1/rank-tables",
       "/api/v1/rank-tables/[id]",
       "/api/v1/rank-tables/[id]/text",
+      "/api/v1/rank-tables/text",
       "/api/v1/rank-tables/validate",
     ]);
   });

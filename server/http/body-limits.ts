@@ -34,6 +34,7 @@ export const apiBodyLimits: Readonly<Record<string, number>> = {
   "POST /api/v1/rank-tables": rankTableBodyLimit,
   "PUT /api/v1/rank-tables/[id]": rankTableBodyLimit,
   "PUT /api/v1/rank-tables/[id]/text": rankTableTextLimit,
+  "POST /api/v1/rank-tables/text": rankTableTextLimit,
   "POST /api/v1/rank-tables/validate": rankTableBodyLimit,
 };
 

@@ -58,8 +58,13 @@ export const rankTableMetadataSchema = z
   .refine((value) => value.name !== undefined || value.clusterId !== undefined, "nothing to change: send name or clusterId");
 export type RankTableMetadata = z.infer<typeof rankTableMetadataSchema>;
 
-/** PUT /rank-tables/{id}/text's query (the body is the table itself). */
-export const rankTableTextSaveQuerySchema = z.object({ comment: comment.optional() });
+/**
+ * PUT /rank-tables/{id}/text's query (the body is the table itself): the fields a JSON save sends beside the text, so
+ * a rename made in the editor is saved with it.
+ */
+export const rankTableTextSaveQuerySchema = z.object({ name: name.optional(), comment: comment.optional(), clusterId: z.coerce.number().int().positive().optional() });
+/** POST /rank-tables/text's query: a new table from its text, as POST /rank-tables takes one from `{name, text, …}`. */
+export const rankTableTextCreateQuerySchema = rankTableTextSaveQuerySchema.extend({ name });
 /** GET /rank-tables/{id}/text's query. */
 export const rankTableTextQuerySchema = z.object({ revision: z.coerce.number().int().positive().optional() });
 

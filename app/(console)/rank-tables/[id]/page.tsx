@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { appDatabase } from "@/db/client";
-import { getRankTable } from "@/db/queries/rank-tables";
+import { getRankTableForEditor } from "@/db/queries/rank-tables";
 import { requirePage } from "@/server/auth/page";
 import { RankTableEditorClient } from "../editor-client";
 import { workspaceSearchParams } from "@/lib/rank-table-workspace/url";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 async function load(id: string) {
   if (!/^\d{1,9}$/.test(id)) return undefined;
-  return getRankTable(appDatabase().db, Number(id));
+  return getRankTableForEditor(appDatabase().db, Number(id));
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {

@@ -21,6 +21,9 @@ export function notFound(id: number): ApiError {
 
 export const etag = (revision: number) => `"${revision}"`;
 
+/** The query parameters, for a route's zod schema. */
+export const queryOf = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
+
 /** The revision named by If-Match: `"3"`, `W/"3"` or `3`. Missing: 428; not a revision: 400. */
 export function ifMatchRevision(request: Request): number {
   const header = request.headers.get("if-match");

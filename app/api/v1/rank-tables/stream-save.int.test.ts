@@ -6,7 +6,7 @@ import { rankTableBlob } from "@/components/rank-tables/table-blob";
 import { systemActor } from "@/db/queries/audit";
 import { createRankTable } from "@/db/queries/rank-tables";
 import { createApiToken } from "@/db/queries/tokens";
-import { rankTableRevisions } from "@/db/schema";
+import { rankTableRevisions, rankTables } from "@/db/schema";
 import { rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
@@ -87,19 +87,20 @@ describe("PUT /rank-tables/{id}/text", () => {
     expect(row).toMatchObject({ text: null, bytes: Buffer.byteLength(text), comment: "streamed" });
     expect(row!.gzip!.byteLength).toBeLessThan(text.length / 5);
 
-    const gzipped = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), "accept-encoding": "gzip, br" } }), idOf(id));
-    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    const gzipped = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), accept: "application/gzip, application/json;q=0.9" } }), idOf(id));
+    expect(gzipped.headers.get("content-type")).toBe("application/gzip");
     expect(gzipped.headers.get("etag")).toBe('"2"');
     expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString("utf8") === text).toBe(true);
-    const decoded = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: auth() }), idOf(id));
+    const decoded = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: { ...auth(), "accept-encoding": "gzip, br" } }), idOf(id));
+    expect(decoded.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(decoded.headers.get("content-encoding")).toBeNull();
     expect((await decoded.text()) === text).toBe(true);
     // The JSON detail decodes a compressed revision of this size; the first revision is still plain text.
     const detail = (await (await getDetail(new Request(`${origin}/api/v1/rank-tables/${id}`, { headers: auth() }), idOf(id))).json()) as { text: string; largeText?: unknown };
     expect(detail.text === text).toBe(true);
     expect(detail.largeText).toBeUndefined();
-    const first = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text?revision=1`, { headers: { ...auth(), "accept-encoding": "gzip" } }), idOf(id));
-    expect(first.headers.get("content-encoding")).toBeNull();
+    const first = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text?revision=1`, { headers: { ...auth(), accept: "application/gzip" } }), idOf(id));
+    expect(first.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(JSON.parse(await first.text())).toMatchObject({ version: "2.0", rank_list: [] });
   });
 
@@ -132,19 +133,21 @@ describe("PUT /rank-tables/{id}/text", () => {
     expect((await save(id, 2, [text]).answer).status).toBe(200);
   });
 
-  it("takes the editor's upload (saveRankTableText with rankTableBlob's parts), and answers its stale one with the conflict it shows", { timeout: 60_000 }, async () => {
+  it("takes the editor's upload (saveRankTableText with rankTableBlob's parts) with its rename, and answers its stale one with the conflict it shows, the name unchanged", { timeout: 60_000 }, async () => {
     const table = generateA5Table({ racks: 4, npusPerRack: 64 }) as unknown as JsonValue;
     const { id } = await createRankTable(testDatabase().db, { name: "editor upload", text: writeRankTable({ version: "2.0", rank_count: "0", rank_list: [] } as unknown as JsonValue) }, systemActor);
     // The browser's fetch, with the session's credentials, answered by the route handler.
     vi.stubGlobal("fetch", async (url: string, init: RequestInit) => put(new Request(`${origin}${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), ...auth() } }), idOf(id)));
     try {
-      const saved = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), "from the editor");
-      expect(saved).toMatchObject({ id, revision: 2, comment: "from the editor" });
+      const saved = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), { name: "editor upload, renamed", comment: "from the editor", clusterId: null });
+      expect(saved).toMatchObject({ id, revision: 2, name: "editor upload, renamed", comment: "from the editor" });
       const stored = await get(new Request(`${origin}/api/v1/rank-tables/${id}/text`, { headers: auth() }), idOf(id));
       expect(await stored.text()).toBe(writeRankTable(table));
-      const stale = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), "").catch((error: unknown) => error);
-      expect(conflictCurrent(stale)?.revision).toBe(2);
+      const stale = await saveRankTableText({ id, revision: 1 }, rankTableBlob(table), { name: "stale name", comment: "", clusterId: null }).catch((error: unknown) => error);
+      expect(conflictCurrent(stale)).toMatchObject({ revision: 2, name: "editor upload, renamed" });
       expect(await revisionCount(id)).toBe(2);
+      const [head] = await testDatabase().db.select({ name: rankTables.name }).from(rankTables).where(eq(rankTables.id, id));
+      expect(head!.name).toBe("editor upload, renamed");
     } finally {
       vi.unstubAllGlobals();
     }
