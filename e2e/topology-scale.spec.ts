@@ -140,6 +140,16 @@ test.describe("Topology at SuperCluster scale", () => {
     await expect(summary(page)).toHaveText(/^Row · 128 racks as aggregates/);
     await drawn(page, testInfo, "row 0 of the plain servers: 128 racks");
     await collect("a row of racks");
+    // The last rack of row 0 links to the first of row 1: its link lands in row 1's view with that rack selected (the
+    // cluster view draws rows, not racks), the rails between the rows drawn.
+    await page.goto(`/topology?cluster=${PLAIN}&level=row&id=row0&sel=rack%3Arack127`);
+    await drawn(page, testInfo, "row 0 with its last rack selected");
+    await details(page).getByRole("link", { name: "Rack 128 · a2-1024 – a2-1031" }).click();
+    await expect(page).toHaveURL(/level=row&id=row1&sel=rack%3Arack128/);
+    await expect(summary(page)).toHaveText(/^Row · 2 racks as aggregates/);
+    await expect(details(page)).toContainText("Rack 128 · a2-1024 – a2-1031");
+    await drawn(page, testInfo, "row 1 with rack 128 selected");
+    await collect("a rack of another row, from a link");
 
     // A link to the neighbourhood opens it again.
     await page.goto(neighbourhoodUrl);
