@@ -140,6 +140,18 @@ test.describe("Topology at SuperCluster scale", () => {
     await expect(summary(page)).toHaveText(/^Row · 128 racks as aggregates/);
     await drawn(page, testInfo, "row 0 of the plain servers: 128 racks");
     await collect("a row of racks");
+    // The last rack of row 0 links to the first of row 1: its link lands in row 1's view with that rack selected (the
+    // cluster view draws rows, not racks), the rails between the rows drawn.
+    await page.goto(`/topology?cluster=${PLAIN}&level=row&id=row0&sel=rack%3Arack127`);
+    await drawn(page, testInfo, "row 0 with its last rack selected");
+    await details(page).getByRole("link", { name: "Rack 128 · a2-1024 – a2-1031" }).click();
+    await expect(page).toHaveURL(/level=row&id=row1&sel=rack%3Arack128/);
+    await expect(summary(page)).toHaveText(/^Row · 2 racks as aggregates/);
+    // Its details: its links to the racks either side, the one before in row 0.
+    await expect(details(page).getByRole("link", { name: "Rack 127 · a2-1016 – a2-1023" })).toBeVisible();
+    await expect(details(page).getByRole("link", { name: "Rack 129 · a2-1032 – a2-1039" })).toBeVisible();
+    await drawn(page, testInfo, "row 1 with rack 128 selected");
+    await collect("a rack of another row, from a link");
 
     // A link to the neighbourhood opens it again.
     await page.goto(neighbourhoodUrl);

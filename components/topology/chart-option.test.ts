@@ -256,6 +256,29 @@ describe("chart option", () => {
     }
   });
 
+  it("draws the RoCE rails between two rows of racks, and between a row's racks, as between super pods, with the count when few", () => {
+    const plain = indexOf(largeA2Cluster(1040));
+    const size = { width: 1000, height: 700 };
+    const count = (view: ReturnType<typeof buildTopologyView>) => {
+      const option = chartOption({ view, size, theme: "light", ranks: undefined, labels });
+      const [, links, counts] = option.series;
+      const scale = (size.width - 56) / (option.xAxis.max - option.xAxis.min);
+      const coord = ([x, y]: number[]) => [28 + (x! - option.xAxis.min) * scale, 28 + (y! - option.yAxis.min) * scale];
+      return { links: links.data, text: counts.data.length > 0 ? paintText(counts, coord)?.style.text : undefined };
+    };
+    const rows = count(buildTopologyView(plain, "cluster", null));
+    expect(rows.links).toHaveLength(1);
+    expect(rows.links[0]!.lineStyle).toMatchObject({ color: LINK_STYLES.roce.color, type: LINK_STYLES.roce.type });
+    expect(rows.text).toBe("roce ×8");
+    const lastRow = count(buildTopologyView(plain, "row", "row1"));
+    expect(lastRow.links).toHaveLength(1);
+    expect(lastRow.text).toBe("roce ×8");
+    // 127 links between 128 racks: drawn, their counts on hover only.
+    const fullRow = count(buildTopologyView(plain, "row", "row0"));
+    expect(fullRow.links).toHaveLength(127);
+    expect(fullRow.text).toBeUndefined();
+  });
+
   it("tells the node or link under the pointer in its tooltip", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
     const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: new Map([["sp0-node03/d0", 7]]), labels });

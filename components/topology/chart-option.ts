@@ -3,7 +3,7 @@ import type { Box } from "@/lib/topology/layout";
 import type { NodeKind, TopologyView } from "@/lib/topology/model";
 import { cellPainter, palette, type PainterInput } from "./cell-painter";
 import { LINK_STYLES } from "./colors";
-import { linkLabelPlace, linkSegments, ROUTE_MARGIN } from "./link-routing";
+import { linkLabelPlace, linkSegments, linksJoinAggregates, ROUTE_MARGIN } from "./link-routing";
 
 const SELECTION_COLOR = "#1668dc";
 export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };
@@ -102,9 +102,10 @@ export function chartOption(input: ChartInput) {
   const colors = palette[theme];
   const painter = cellPainter(input);
   const segments = linkSegments(view);
-  // Few links (the demo's two pods) carry their counts; many would bury the pods' names: hover shows them.
+  // Few links between aggregates (the demo's two pods, two rows) carry their counts; many would bury the names: hover
+  // shows them.
   const linkLabels =
-    view.level === "cluster" && segments.length <= 4
+    (view.level === "cluster" || linksJoinAggregates(view)) && segments.length <= 4
       ? segments.filter(({ link }) => link.count > 1).map(({ link, ends }) => ({ ...linkLabelPlace(ends[0], ends[1]), text: labels.linkCount(link.kind, link.count), color: LINK_STYLES[link.kind].color }))
       : [];
   // Room outside the boxes for the routes round the grid and for counts above its top row.

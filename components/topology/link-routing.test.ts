@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
-import { largeA3Cluster } from "@/lib/topology/large-cluster";
+import { largeA2Cluster, largeA3Cluster } from "@/lib/topology/large-cluster";
 import { indexOf } from "@/lib/topology/test-support";
 import { buildTopologyView } from "@/lib/topology/view";
-import { clipBetween, linkLabelPlace, linkSegments, ROUTE_MARGIN, routeAround, touching } from "./link-routing";
+import { clipBetween, linkEndpointKind, linkLabelPlace, linkSegments, linksJoinAggregates, ROUTE_MARGIN, routeAround, touching } from "./link-routing";
 
 describe("link routing", () => {
   it("clips a link to the borders of the boxes it joins", () => {
@@ -66,6 +66,29 @@ describe("link routing", () => {
       [45, 0],
     ]);
     expect(routeAround(grid[4]!, grid[0]!, grid)).toBeNull();
+  });
+
+  it("draws the links between rows and between racks as between super pods: one line per link the view counts", () => {
+    // 1,040 plain servers: 2 rows of racks (128 and 2) joined by RoCE rails; a row's 128 racks joined in a line.
+    const plain = indexOf(largeA2Cluster(1040));
+    for (const [level, id, kind, drawn] of [
+      ["cluster", null, "row", 1],
+      ["row", "row0", "rack", 127],
+      ["row", "row1", "rack", 1],
+      ["rack", "rack3", "server", 7],
+    ] as const) {
+      const view = buildTopologyView(plain, level, id);
+      expect(linkEndpointKind(view)).toBe(kind);
+      expect(linksJoinAggregates(view)).toBe(kind !== "server");
+      const segments = linkSegments(view);
+      expect(segments).toHaveLength(drawn);
+      expect(segments.map(({ link }) => link)).toEqual(view.links);
+    }
+    // A super pod drawn by rack (more servers than POD_SERVERS_BY_RACK) joins its racks; the cluster its super pods.
+    const racked = indexOf(largeA3Cluster(2, [65, 4]));
+    expect(linkEndpointKind(buildTopologyView(racked, "superpod", "pod-0"))).toBe("rack");
+    expect(linkEndpointKind(buildTopologyView(racked, "cluster", null))).toBe("superpod");
+    expect(linkEndpointKind(buildTopologyView(racked, "superpod", "pod-1"))).toBe("server");
   });
 
   it("places a count beside a link between pods one above the other, and drops it when the gap is too thin for it", () => {

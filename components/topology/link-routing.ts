@@ -86,11 +86,23 @@ export function routeAround(a: Box, b: Box, boxes: readonly Box[]): Point[] | nu
   return best;
 }
 
-/** The kind of node a view's links join: dies in a server, servers in a super pod, super pods (or servers) above. */
+/** The kinds a view's links can join above the die, outermost first: a view's links join the outermost it draws. */
+const LINKED_KINDS = ["superpod", "row", "rack", "server"] as const satisfies readonly NodeKind[];
+
+/**
+ * The kind of node a view's links join: dies in a server; else the outermost of super pods, rows, racks and servers
+ * the view draws besides its own node (a super pod view's racks or servers, a row's racks, a rack's servers).
+ */
 export function linkEndpointKind(view: Pick<TopologyView, "level" | "nodes">): NodeKind {
   if (view.level === "server") return "die";
-  if (view.level === "superpod") return "server";
-  return view.nodes.some((node) => node.kind === "superpod") ? "superpod" : "server";
+  const drawn = new Set(view.nodes.map((node) => node.kind));
+  return LINKED_KINDS.find((kind) => kind !== view.level && drawn.has(kind)) ?? "server";
+}
+
+/** Whether a view's links join aggregates (super pods, rows, racks), whose links carry their counts when few. */
+export function linksJoinAggregates(view: Pick<TopologyView, "level" | "nodes">): boolean {
+  const kind = linkEndpointKind(view);
+  return kind === "superpod" || kind === "row" || kind === "rack";
 }
 
 /** The drawn line of one link: between the boxes of its two ends, a polyline when it goes round the grid. */

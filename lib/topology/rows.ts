@@ -67,6 +67,15 @@ export function rowOfRack(index: TopologyIndex, rack: Rack): RackRow | undefined
   return rowIndex(index).rows[Math.floor(rack.index / ROW_RACKS)];
 }
 
+/**
+ * The row id of a plain rack's id (`rack<k>` is in `row<k / ROW_RACKS>`), null for a super pod's rack: what a link to
+ * a rack lands on when the cluster view draws rows (lib/topology/url.ts landingViewOf), without the index.
+ */
+export function rowIdOfRackId(rackId: string): string | null {
+  const k = /^rack(\d+)$/.exec(rackId)?.[1];
+  return k === undefined ? null : `row${Math.floor(Number(k) / ROW_RACKS)}`;
+}
+
 export function rowLabel(row: RackRow): string {
   const first = row.racks[0]?.servers[0]?.id ?? "";
   const last = row.racks.at(-1)?.servers.at(-1)?.id ?? "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf } from "./url";
+import { drawsRows, landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf } from "./url";
 
 describe("topology search params", () => {
   it("parses a deep link and writes it back the same", () => {
@@ -50,5 +50,25 @@ describe("topology search params", () => {
     expect(landingViewOf({ kind: "switch", id: "pod:1/ub:2/sw:5" })).toEqual({ level: "superpod", id: "1", sel: "switch:pod:1/ub:2/sw:5" });
     expect(landingViewOf({ kind: "plane", id: "pod:1/ub:2" })).toEqual({ level: "superpod", id: "1", sel: "plane:pod:1/ub:2" });
     expect(landingViewOf({ kind: "plane", id: "param" })).toEqual({ level: "cluster", id: undefined, sel: "plane:param" });
+  });
+
+  it("lands on a rack in the view that draws it: its row's when the cluster draws rows, its pod's for a pod's rack", () => {
+    // Rows of 128 racks (lib/topology/rows.ts): rack 64 is in row 0, rack 129 in row 1.
+    expect(landingViewOf({ kind: "rack", id: "rack64", rowsDrawn: true })).toEqual({ level: "row", id: "row0", sel: "rack:rack64" });
+    expect(landingViewOf({ kind: "rack", id: "rack129", rowsDrawn: true })).toEqual({ level: "row", id: "row1", sel: "rack:rack129" });
+    // Few racks: the cluster view draws them.
+    expect(landingViewOf({ kind: "rack", id: "rack64" })).toEqual({ level: "cluster", id: undefined, sel: "rack:rack64" });
+    expect(landingViewOf({ kind: "rack", id: "pod-0/rack8", rowsDrawn: true })).toEqual({ level: "superpod", id: "pod-0", sel: "rack:pod-0/rack8" });
+    expect(landingViewOf({ kind: "row", id: "row1", rowsDrawn: true })).toEqual({ level: "cluster", id: undefined, sel: "row:row1" });
+    // A plain server whose rack is not known: the cluster view draws rows, not servers, so its own view.
+    expect(landingViewOf({ kind: "server", id: "a2-0517", rowsDrawn: true })).toEqual({ level: "server", id: "a2-0517", sel: "server:a2-0517" });
+    expect(landingViewOf({ kind: "server", id: "a2-0517", rackId: "rack64", rowsDrawn: true })).toEqual({ level: "rack", id: "rack64", sel: "server:a2-0517" });
+  });
+
+  it("tells a view of a cluster drawn by rows by its row nodes or the row in its path", () => {
+    const crumb = (level: "cluster" | "row" | "rack", id: string | null) => ({ level, id, label: id ?? "" });
+    expect(drawsRows({ path: [crumb("cluster", null)], nodes: [{ kind: "row" } as never] })).toBe(true);
+    expect(drawsRows({ path: [crumb("cluster", null), crumb("row", "row0"), crumb("rack", "rack64")], nodes: [] })).toBe(true);
+    expect(drawsRows({ path: [crumb("cluster", null)], nodes: [{ kind: "rack" } as never] })).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { parseBusPlaneKey, parseSwitchKey } from "@/lib/fabric/derive";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
-import { MAX_HOPS, nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel } from "@/lib/topology/model";
+import { MAX_HOPS, nodeKinds, searchFields, topologyLevels, type NodeKind, type TopologyLevel, type TopologyView } from "@/lib/topology/model";
+import { podOfRackId } from "@/lib/topology/racks";
+import { rowIdOfRackId } from "@/lib/topology/rows";
 
 /**
  * The link kinds a neighbourhood expands along, as a URL value: comma-separated, in the vocabulary's order, each
@@ -105,12 +107,27 @@ export function topologyQuery(state: Partial<TopologySearchParams>): string {
 /**
  * The view that shows a node, with the node selected: a die or NPU in its server's view, a server in its rack's (when its
  * pod is drawn by rack), a server or bus plane in its super pod's (a server without one in the cluster's), a node chip in its server's, a bus switch in its super pod's
- * (inside its plane's bar), anything else in the cluster view.
+ * (inside its plane's bar), a super pod's rack in its pod's view, anything else in the cluster view. When the cluster
+ * view draws rows of racks (`rowsDrawn`, lib/topology/rows.ts) it draws neither racks nor servers: a plain rack lands
+ * in its row's view, and a plain server whose rack is not known in its own view.
  */
-export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: string | undefined; superPodId?: string | null | undefined; rackId?: string | undefined }): Pick<TopologySearchParams, "level" | "id" | "sel"> {
+export function landingViewOf(target: {
+  kind: NodeKind;
+  id: string;
+  serverId?: string | undefined;
+  superPodId?: string | null | undefined;
+  rackId?: string | undefined;
+  rowsDrawn?: boolean | undefined;
+}): Pick<TopologySearchParams, "level" | "id" | "sel"> {
   const sel = `${target.kind}:${target.id}`;
   // A server of a pod drawn by rack: its rack's view, where it is drawn.
   if (target.kind === "server" && target.rackId) return { level: "rack", id: target.rackId, sel };
+  if (target.kind === "rack") {
+    const pod = podOfRackId(target.id);
+    if (pod !== null) return { level: "superpod", id: pod, sel };
+    const row = target.rowsDrawn ? rowIdOfRackId(target.id) : null;
+    if (row !== null) return { level: "row", id: row, sel };
+  }
   if (target.kind === "die" || target.kind === "npu") return { level: "server", id: target.serverId ?? target.id.replace(/\/(npu|d)\d+$/, ""), sel };
   if (target.kind === "switch") {
     const ref = parseSwitchKey(target.id);
@@ -119,5 +136,11 @@ export function landingViewOf(target: { kind: NodeKind; id: string; serverId?: s
   }
   const podOfPlane = target.kind === "plane" ? parseBusPlaneKey(target.id)?.superPodId : undefined;
   if ((target.kind === "server" || target.kind === "plane") && (target.superPodId ?? podOfPlane)) return { level: "superpod", id: (target.superPodId ?? podOfPlane)!, sel };
+  if (target.kind === "server" && target.rowsDrawn && !target.superPodId) return { level: "server", id: target.id, sel };
   return { level: "cluster", id: undefined, sel };
+}
+
+/** Whether the cluster of a view is drawn by rows of racks: the cluster view draws rows, a view inside one has it in its path. */
+export function drawsRows(view: Pick<TopologyView, "path" | "nodes">): boolean {
+  return view.path.some((crumb) => crumb.level === "row") || view.nodes.some((node) => node.kind === "row");
 }

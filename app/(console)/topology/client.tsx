@@ -28,7 +28,7 @@ import { useChartLabels } from "@/components/topology/use-chart-labels";
 import { useRankSource } from "@/components/topology/use-rank-source";
 import { ViewSummary } from "@/components/topology/view-summary";
 import type { Crumb, NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
-import { landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
+import { drawsRows, landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
 
 // ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
@@ -140,7 +140,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
 
   /** Shows a node in the view that contains it, selected. */
   const land = useCallback(
-    (target: { kind: NodeKind; id: string; serverId?: string; superPodId?: string | null; rackId?: string | undefined }, extra: Partial<TopologySearchParams> = {}) => {
+    (target: Parameters<typeof landingViewOf>[0], extra: Partial<TopologySearchParams> = {}) => {
       navigate({ ...landingViewOf(target), ...extra });
     },
     [navigate],
@@ -154,16 +154,15 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     [land],
   );
 
-  const selectInView = useCallback(
-    (kind: NodeKind, id: string) => {
+  /** Where a node is selected: in this view when it draws it, else in the view that shows it (the link's href too). */
+  const selectionPlace = useCallback(
+    (kind: NodeKind, id: string): Partial<TopologySearchParams> => {
       const inView = view.data?.nodes.some((n) => n.kind === kind && n.id === id);
-      if (inView) navigate({ sel: `${kind}:${id}` });
-      else if (kind === "die" || kind === "npu") land({ kind, id });
-      else if (kind === "server") land({ kind, id, superPodId: view.data?.level === "superpod" ? undefined : undefined });
-      else land({ kind, id });
+      return inView ? { sel: `${kind}:${id}` } : landingViewOf({ kind, id, rowsDrawn: view.data ? drawsRows(view.data) : false });
     },
-    [view.data, navigate, land],
+    [view.data],
   );
+  const selectInView = useCallback((kind: NodeKind, id: string) => navigate(selectionPlace(kind, id)), [navigate, selectionPlace]);
 
   if (!cluster) {
     return (
@@ -326,7 +325,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
               fileRanks={chosen}
               onOpen={open}
               onSelect={selectInView}
-              selectionHref={(kind, id) => `${pathname}?${topologyQuery({ ...state, cluster, sel: `${kind}:${id}` })}`}
+              selectionHref={(kind, id) => `${pathname}?${topologyQuery({ ...state, cluster, ...selectionPlace(kind, id), hl: undefined })}`}
               onClose={() => navigate({ sel: undefined, hl: undefined })}
               highlight={state.hl ?? null}
               onHighlight={(hl, details) => {
