@@ -135,8 +135,9 @@ export class StreamingTableParser {
   private readonly sinks: (((element: JsonValue) => void) | undefined)[] = [];
   /** The text of the last string closed at depth 1 (the key of the member whose value comes next), with its quotes. */
   private lastKey: string | undefined;
-  /** Where a string opened at depth 1 starts in the current chunk, or -1 (not at depth 1, or opened in an earlier chunk). */
+  /** Where the string open at depth 1 starts in the current chunk (0: in an earlier one), and its text before it. */
   private keyFrom = -1;
+  private keyHead = "";
   /** What ends an element of the current split array (learnt from its first one), while batches are tried. */
   private separator: string | undefined;
   private batchFailures = 0;
@@ -150,7 +151,7 @@ export class StreamingTableParser {
   /** Reads the next piece of text. Throws StreamSyntaxError where the text cannot be JSON. */
   push(chunk: string): void {
     const length = chunk.length;
-    this.keyFrom = -1;
+    this.keyFrom = 0;
     // Start of the text not yet copied to the skeleton or the current element, in this chunk.
     let start = 0;
     for (let i = 0; i < length; i++) {
@@ -178,7 +179,7 @@ export class StreamingTableParser {
           break;
         }
         this.inString = false;
-        if (this.depth === 1) this.lastKey = this.keyFrom < 0 ? undefined : chunk.slice(this.keyFrom, end + 1);
+        if (this.depth === 1) this.lastKey = this.keyHead + chunk.slice(this.keyFrom, end + 1);
         i = end;
         continue;
       }
@@ -207,6 +208,7 @@ export class StreamingTableParser {
         case QUOTE:
           this.inString = true;
           this.keyFrom = i;
+          this.keyHead = "";
           break;
         case SLASH:
           this.slash = true;
@@ -257,6 +259,7 @@ export class StreamingTableParser {
           break;
       }
     }
+    if (this.inString && this.depth === 1) this.keyHead += chunk.slice(this.keyFrom);
     if (this.splitting) this.carry += chunk.slice(start);
     else {
       this.skeleton.push(this.carry, chunk.slice(start));

@@ -21,12 +21,11 @@ import { StreamedServers } from "@/lib/rank-table/table-view";
 import { validateStreamedTable } from "@/lib/rank-table/validate";
 import { impliedLinks, inventoryFromRankTable, serverOf, superPodsOf, type Inventory } from "./import";
 
-/** Characters of text pushed to the parser at a time. */
-const CHUNK_CHARS = 1 << 20;
-/** Servers per part written (an A3 server is 16 dies: 16,384 dies a part). */
-const SERVERS_PER_PART = 1024;
-/** Links per part written. */
-const LINKS_PER_PART = 65_536;
+/**
+ * Characters of text pushed to the parser at a time; servers (an A3 server is 16 dies: 16,384 dies a part) and links
+ * per part at most.
+ */
+export const STREAM_SIZES = { chars: 1 << 20, servers: 1024, links: 65_536 };
 
 /** What the check of the first pass leaves for the second: the table's mode and super pods. */
 export interface StreamPlan {
@@ -56,12 +55,12 @@ function streamedRoot(value: JsonValue, count: number): JsonObject | undefined {
  * Pass 1: the table's findings, exactly as validateRankTable's for the whole text; a plan when it can become an
  * inventory (no errors), undefined when this table is not read streamed.
  */
-export function checkStreamedTable(text: string): { plan: StreamPlan | null; issues: Issue[] } | undefined {
+export function checkStreamedTable(text: string, { chars } = STREAM_SIZES): { plan: StreamPlan | null; issues: Issue[] } | undefined {
   const servers = new StreamedServers();
   const parser = serverListParser((entry) => servers.add(entry));
   let value: JsonValue;
   try {
-    for (let at = 0; at < text.length; at += CHUNK_CHARS) parser.push(text.slice(at, at + CHUNK_CHARS));
+    for (let at = 0; at < text.length; at += chars) parser.push(text.slice(at, at + chars));
     const table = parser.finish();
     if (table.commentCount > 0) return undefined;
     value = table.value;
@@ -82,7 +81,7 @@ export function checkStreamedTable(text: string): { plan: StreamPlan | null; iss
 const dieIds = Array.from({ length: 65 }, (_, deviceId) => Object.freeze({ deviceId }));
 
 /** Pass 2: the inventory of a table checked by checkStreamedTable, in parts: its super pods, its servers a batch at a time, then its links. */
-export function* streamedInventoryParts(text: string, { mode, superPodIds, podOf }: StreamPlan): Generator<Inventory> {
+export function* streamedInventoryParts(text: string, { mode, superPodIds, podOf }: StreamPlan, sizes = STREAM_SIZES): Generator<Inventory> {
   const part = (servers: ServerSpec[], links: Inventory["links"], pods: string[] = []): Inventory => ({ mode, superPodIds: pods, servers, links });
   yield part([], [], mode === "super-pod" ? superPodIds : []);
   // What the links need of each server: its id, pod and die ids (the ids shared, so a die costs no object here).
@@ -94,19 +93,16 @@ export function* streamedInventoryParts(text: string, { mode, superPodIds, podOf
     batch.push(server);
     linked.push({ serverId: server.serverId, superPodId: server.superPodId, npus: server.npus.map((npu) => ({ dies: npu.dies.map((die) => dieIds[die.deviceId] ?? { deviceId: die.deviceId }) })) });
   });
-  for (let at = 0; at < text.length; at += CHUNK_CHARS) {
-    parser.push(text.slice(at, at + CHUNK_CHARS));
-    if (batch.length >= SERVERS_PER_PART) {
-      yield part(batch, []);
-      batch = [];
-    }
+  for (let at = 0; at < text.length; at += sizes.chars) {
+    parser.push(text.slice(at, at + sizes.chars));
+    while (batch.length >= sizes.servers) yield part(batch.splice(0, sizes.servers), []);
   }
   parser.finish();
   if (batch.length > 0) yield part(batch, []);
   let links: Inventory["links"] = [];
   for (const link of impliedLinks(mode, superPodIds, linked)) {
     links.push(link);
-    if (links.length === LINKS_PER_PART) {
+    if (links.length === sizes.links) {
       yield part([], links);
       links = [];
     }
