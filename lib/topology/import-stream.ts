@@ -86,7 +86,7 @@ export function* streamedInventoryParts(text: string, { mode, superPodIds, podOf
   yield part([], [], mode === "super-pod" ? superPodIds : []);
   // What the links need of each server: its id, pod and die ids (the ids shared, so a die costs no object here).
   const linked: { serverId: string; superPodId: string | null; npus: { dies: { deviceId: number }[] }[] }[] = [];
-  let batch: ServerSpec[] = [];
+  const batch: ServerSpec[] = [];
   const parser = serverListParser((entry) => {
     if (!isJsonObject(entry)) return;
     const server = serverOf(entry, mode, podOf);
