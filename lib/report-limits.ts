@@ -43,6 +43,14 @@ export class FindingCap {
     return true;
   }
 
+  /** Counts as omitted what another cap left out (see Findings.append). */
+  omitAll(byCode: Readonly<Record<string, number>>): void {
+    for (const [code, count] of Object.entries(byCode)) {
+      this.omittedCount += count;
+      this.omittedByCode.set(code, (this.omittedByCode.get(code) ?? 0) + count);
+    }
+  }
+
   /** Pushes `item` onto `list` when its code may still be listed. */
   push<T>(list: T[], item: T, code: string): void {
     if (this.admit(code)) list.push(item);

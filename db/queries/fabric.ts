@@ -83,8 +83,11 @@ function refsByKey(rows: readonly Record<string, unknown>[], what: string): (key
   };
 }
 
+/** Fabric links per insert statement (those of 1,024 A3 servers' node chips, about). */
+const LINKS_PER_STATEMENT = 65_536;
+
 /**
- * Writes a derived fabric in three set-based statements whatever its size, one per table, each over array
+ * Writes a derived fabric in set-based statements, one per table (the links a batch at a time), each over array
  * parameters (unnest); each returns its ids by key for the next. Super pods are resolved by a join in SQL (a few
  * rows); the switches' and links' references travel as int arrays: joining 65,536 links to their switches by text
  * key in SQL measured slower (index probes per row, a sort spilling to disk) and depended on fresh statistics.
@@ -116,9 +119,10 @@ async function insertFabric(tx: Transaction, clusterId: number, fabric: DerivedF
       returning id, key`);
     switchRef = refsByKey(switchRows, "switch");
   }
-  // Links are the bulk (64 per A3 server): 65,536 rows for 1,024 servers in one statement.
-  if (fabric.links.length) {
-    const link = columnOf(fabric.links);
+  // Links are the bulk (64 per A3 server), written LINKS_PER_STATEMENT at a time: the array parameters of one
+  // statement are built in memory, and for all 4.2M links of a 524,288-NPU A3 cluster at once that was gigabytes.
+  for (let at = 0; at < fabric.links.length; at += LINKS_PER_STATEMENT) {
+    const link = columnOf(fabric.links.slice(at, at + LINKS_PER_STATEMENT));
     await tx.execute(sql`
       insert into fabric_links (cluster_id, plane_ref, kind, switch_ref, peer_switch_ref, server_ref, npu_index, ports)
       select ${clusterId}, u.plane_ref, u.kind::fabric_link_kind, u.switch_ref, u.peer_switch_ref, u.server_ref, u.npu_index, u.ports

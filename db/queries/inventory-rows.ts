@@ -75,12 +75,20 @@ export const inventoryCopyTargets = [
   ["links", "links (cluster_id, kind, source_device, target_device)"],
 ] as const satisfies readonly (readonly [keyof EncodedInventoryRows, string])[];
 
+/** Per server id, its dies' row ids by device id (0: none), for the links to name them by. */
+export type DieRefs = Map<string, Int32Array>;
+
 /**
  * The rows of one part. Twin server or device ids are left for the database to refuse (servers_cluster_server_id,
  * devices_server_device_id), as they always were; a server naming a super pod, or a link naming a die, that the
- * inventory does not define is refused here.
+ * inventory does not define is refused here. Links name dies of this part, or of the parts before it encoded with
+ * the same `dies` (an inventory streamed a batch of servers at a time has its links last).
  */
-export function encodeInventoryRows(part: Omit<InventoryPart, "mode"> & { mode?: InventoryPart["mode"] }, before: EncoderState): EncodedInventoryRows {
+export function encodeInventoryRows(
+  part: Omit<InventoryPart, "mode"> & { mode?: InventoryPart["mode"] },
+  before: EncoderState,
+  dieRefs: DieRefs = new Map(),
+): EncodedInventoryRows {
   const { clusterId } = before;
   const next = { ...before.next };
   const pods = { ...before.pods };
@@ -100,8 +108,6 @@ export function encodeInventoryRows(part: Omit<InventoryPart, "mode"> & { mode?:
   let npus = "";
   let devices = "";
   let netAddresses = "";
-  // Per server of this part, its dies' row ids by device id: links resolve against them (links are within a part).
-  const dieRefs = new Map<string, Int32Array>();
   for (const server of part.servers) {
     const serverRef = next.server++;
     let podRef: number | null = null;

@@ -7,7 +7,7 @@ import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
 import { rebuildFabric } from "./fabric";
 import { analyzeInventoryTables } from "./inventory-bulk";
-import { encodeInventoryRows, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
+import { encodeInventoryRows, type DieRefs, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
 import { storeInventorySnapshot } from "./inventory-snapshot";
 import { InventoryWriter, type WrittenCounts } from "./inventory-writer";
 
@@ -23,7 +23,7 @@ export type { InventoryPart } from "./inventory-rows";
 /**
  * Creates a cluster from an inventory that arrives a part at a time (a SuperCluster's tables, one per super pod), in
  * one transaction: each part is written (./inventory-writer.ts) as it comes and then dropped, so memory follows a
- * part, not the cluster. Parts must share their mode; links are within a part. `then` runs last in the transaction
+ * part, not the cluster. Parts must share their mode; links name dies of their part or an earlier one. `then` runs last in the transaction
  * (the caller's audit record). Nothing is written when a part throws.
  */
 export async function insertClusterFromParts(
@@ -37,8 +37,9 @@ export async function insertClusterFromParts(
     header,
     async function* (start) {
       let state = start;
+      const dies: DieRefs = new Map();
       for await (const part of parts) {
-        const rows = encodeInventoryRows(part, state);
+        const rows = encodeInventoryRows(part, state, dies);
         state = rows.state;
         yield rows;
       }

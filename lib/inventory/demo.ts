@@ -1,4 +1,4 @@
-import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "./model";
+import type { ClusterSpec, DieSpec, LinkedServer, LinkSpec, NpuSpec, ServerSpec } from "./model";
 import { serverModels } from "./vocabulary";
 
 /**
@@ -68,7 +68,7 @@ function dieIds(server: ServerSpec): number[] {
 }
 
 /** Die 2k ↔ 2k+1 of every NPU that has two dies. */
-export function backupRailLinks(servers: ServerSpec[]): LinkSpec[] {
+export function backupRailLinks(servers: readonly LinkedServer[]): LinkSpec[] {
   return servers.flatMap((server) =>
     server.npus
       .filter((npu) => npu.dies.length === 2)

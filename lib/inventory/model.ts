@@ -44,6 +44,13 @@ export interface ServerSpec {
   npus: NpuSpec[];
 }
 
+/** What the links between a server's dies and others' are worked out from: its id, super pod and dies' ids. */
+export interface LinkedServer {
+  serverId: string;
+  superPodId: string | null;
+  npus: readonly { readonly dies: readonly Pick<DieSpec, "deviceId">[] }[];
+}
+
 /** A link between two dies, each named by (serverId, deviceId). */
 export interface LinkSpec {
   kind: LinkKind;

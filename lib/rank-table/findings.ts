@@ -71,6 +71,19 @@ export class Findings {
     if (this.admit(code, severity)) this.list.push({ code, severity, path: "", messageId, params, offset });
   }
 
+  /**
+   * The findings of a later stretch of the same run, collected under a cap of their own (a table's servers read as
+   * they stream in, before the header they follow in the checks), as if they had been added here in their order.
+   * Exact: a finding their own cap left out is left out here too, since this cap has listed at least as many of each
+   * code (or its total) by then.
+   */
+  append(later: Findings): void {
+    for (const finding of later.list) if (this.admit(finding.code, finding.severity)) this.list.push(finding);
+    this.hasError ||= later.hasError;
+    const omitted = later.omitted();
+    if (omitted) this.cap.omitAll(omitted.byCode);
+  }
+
   private admit(code: RuleCode, severity: Severity): boolean {
     if (severity === "error") this.hasError = true;
     return this.cap.admit(code);

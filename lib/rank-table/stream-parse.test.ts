@@ -88,6 +88,59 @@ describe("StreamingTableParser's batches (elements after the first parsed many a
   });
 });
 
+describe("StreamingTableParser's element sinks", () => {
+  /** Parses `text` in pieces of `size`, handing the elements of the members `keys` names to a list per key. */
+  function sunk(text: string, size: number, keys: (key: string) => boolean) {
+    const handed: Record<string, JsonValue[]> = {};
+    const asked: string[] = [];
+    const parser = new StreamingTableParser((key) => {
+      asked.push(key);
+      if (!keys(key)) return undefined;
+      const list: JsonValue[] = (handed[key] ??= []);
+      return (element) => void list.push(element);
+    });
+    for (let at = 0; at < text.length; at += size) parser.push(text.slice(at, at + size));
+    return { ...parser.finish(), handed, asked };
+  }
+
+  it.each([1, 5, 64, 100_000])("hands a member's elements on in order, as JSON.parse reads them, in pieces of %i", (size) => {
+    const text = writeRankTable(legacy);
+    const whole = JSON.parse(text) as Record<string, JsonValue[]>;
+    const { value, handed, asked } = sunk(text, size, (key) => key === "server_list");
+    expect(asked).toEqual(["server_list", "super_pod_list"]);
+    expect(handed.server_list).toEqual(whole.server_list);
+    // The value keeps every other member as it was, and the handed-on array as that many holes.
+    const { server_list: list, ...rest } = value as Record<string, JsonValue[]>;
+    expect(list).toHaveLength(whole.server_list!.length);
+    expect(Object.keys(list!)).toEqual([]);
+    const { server_list: _, ...wholeRest } = whole;
+    expect(rest).toEqual(wholeRest);
+    expect(Object.keys(value as object)).toEqual(Object.keys(whole));
+  });
+
+  it("hands on the elements after the first in batches too (a canonical 64-rank table)", () => {
+    const text = writeRankTable(generateA5Table({ racks: 1, npusPerRack: 64 }) as unknown as JsonValue);
+    const { handed } = sunk(text, 100_000, (key) => key === "rank_list");
+    expect(handed.rank_list).toEqual((JSON.parse(text) as { rank_list: JsonValue[] }).rank_list);
+  });
+
+  it("names a member by its key whatever its escapes and pieces, and only top-level members' arrays", () => {
+    const text = '{"a\\u0062c\\"": [1, {"inner": [2]}], "n": {"deep": [3]}, "s": "[4]", "x\\\\": [[5]], "e": []}';
+    for (const size of [1, 2, 3, 7, 1000]) {
+      const { value, handed, asked } = sunk(text, size, () => true);
+      expect(asked).toEqual(['abc"', "x\\", "e"]);
+      expect(handed).toEqual({ 'abc"': [1, { inner: [2] }], "x\\": [[5]], e: [] });
+      expect(value).toEqual({ 'abc"': new Array(2), n: { deep: [3] }, s: "[4]", "x\\": new Array(1), e: [] });
+    }
+  });
+
+  it("keeps a member's elements in the value when the sink declines them", () => {
+    const { value, handed } = sunk('{"list": [1, 2], "list": [3]}', 4, () => false);
+    expect(handed).toEqual({});
+    expect(value).toEqual({ list: [3] });
+  });
+});
+
 describe("writeRankTableParts", () => {
   it.each([1, 3, 5000])("joins to writeRankTable's text (batches of %i)", (batch) => {
     for (const table of [a5, legacy, { server_list: [], version: "1.0" } as JsonValue, [1, 2] as JsonValue]) {

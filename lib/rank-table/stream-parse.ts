@@ -37,6 +37,12 @@ export interface StreamedTable {
   commentCount: number;
 }
 
+/**
+ * Where the elements of a top-level member's array go instead of into the value, if anywhere: asked with the member's
+ * key when its array opens (an import reads a table's server_list element by element and keeps none of them).
+ */
+export type ElementSink = (key: string) => ((element: JsonValue) => void) | undefined;
+
 /** Failed batch parses of one array before the pass stops trying them (each costs a parse of up to a piece). */
 const BATCH_FAILURES = 3;
 
@@ -67,6 +73,16 @@ function closingQuote(text: string, from: number): number {
     if (backslashes % 2 === 0) return quote;
   }
   return -1;
+}
+
+/** A member's key from its text with quotes; undefined when there is none (or it is no JSON string). */
+function memberKey(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -115,6 +131,13 @@ export class StreamingTableParser {
   private carry = "";
   private carryOffset = 0;
   private readonly arrays: JsonValue[][] = [];
+  /** Per split array, the sink its elements go to instead (then only counted in `arrays`' length). */
+  private readonly sinks: (((element: JsonValue) => void) | undefined)[] = [];
+  /** The text of the last string closed at depth 1 (the key of the member whose value comes next), with its quotes. */
+  private lastKey: string | undefined;
+  /** Where the string open at depth 1 starts in the current chunk (0: in an earlier one), and its text before it. */
+  private keyFrom = -1;
+  private keyHead = "";
   /** What ends an element of the current split array (learnt from its first one), while batches are tried. */
   private separator: string | undefined;
   private batchFailures = 0;
@@ -122,9 +145,13 @@ export class StreamingTableParser {
   private consumed = 0;
   private comments = 0;
 
+  /** `elements`: where the elements of a top-level member's array go instead of into the value (none by default). */
+  constructor(private readonly elements?: ElementSink) {}
+
   /** Reads the next piece of text. Throws StreamSyntaxError where the text cannot be JSON. */
   push(chunk: string): void {
     const length = chunk.length;
+    this.keyFrom = 0;
     // Start of the text not yet copied to the skeleton or the current element, in this chunk.
     let start = 0;
     for (let i = 0; i < length; i++) {
@@ -152,6 +179,7 @@ export class StreamingTableParser {
           break;
         }
         this.inString = false;
+        if (this.depth === 1) this.lastKey = this.keyHead + chunk.slice(this.keyFrom, end + 1);
         i = end;
         continue;
       }
@@ -179,6 +207,8 @@ export class StreamingTableParser {
       switch (c) {
         case QUOTE:
           this.inString = true;
+          this.keyFrom = i;
+          this.keyHead = "";
           break;
         case SLASH:
           this.slash = true;
@@ -189,6 +219,7 @@ export class StreamingTableParser {
           if (this.depth === 1 && c === LBRACKET && this.topIsObject) {
             this.skeleton.push(this.carry, chunk.slice(start, i), placeholder(this.arrays.length));
             this.arrays.push([]);
+            this.sinks.push(this.elements?.(memberKey(this.lastKey) ?? ""));
             this.separator = undefined;
             this.batchFailures = 0;
             this.splitting = true;
@@ -228,6 +259,7 @@ export class StreamingTableParser {
           break;
       }
     }
+    if (this.inString && this.depth === 1) this.keyHead += chunk.slice(this.keyFrom);
     if (this.splitting) this.carry += chunk.slice(start);
     else {
       this.skeleton.push(this.carry, chunk.slice(start));
@@ -246,7 +278,17 @@ export class StreamingTableParser {
       throw new StreamSyntaxError("unexpected-character", this.carryOffset + text.length);
     }
     // Comments were counted by the pass itself.
-    array.push(parsePiece(text, this.carryOffset).value);
+    this.take(array, parsePiece(text, this.carryOffset).value);
+  }
+
+  /** An element of the current split array: to its sink, or into the array. */
+  private take(array: JsonValue[], value: JsonValue): void {
+    const sink = this.sinks[this.sinks.length - 1];
+    if (sink === undefined) array.push(value);
+    else {
+      sink(value);
+      array.length++;
+    }
   }
 
   /**
@@ -272,7 +314,7 @@ export class StreamingTableParser {
         if (++this.batchFailures >= BATCH_FAILURES) this.separator = undefined;
         break;
       }
-      for (const value of values) array.push(value);
+      for (const value of values) this.take(array, value);
       done = comma;
       from = comma + 1;
     }
@@ -287,6 +329,7 @@ export class StreamingTableParser {
     const skeleton = this.skeleton.join("");
     this.skeleton = [];
     const { value } = parsePiece(skeleton.charCodeAt(0) === 0xfeff ? skeleton.slice(1) : skeleton, 0);
+    // An array whose elements went to a sink stays an array of their number, all holes.
     if (this.arrays.length > 0 && isJsonObject(value)) {
       for (const key of Object.keys(value)) {
         const member = value[key];

@@ -7,7 +7,8 @@
  * This pass runs for every device of tables with 131,072 ranks, so it reads fields by name (not by a computed
  * key), builds pointers only when a finding needs one, and allocates one object per device.
  */
-import type { Findings } from "./findings";
+import { Findings } from "./findings";
+import type { ReportLimits } from "../report-limits";
 import { JSON_TYPE_NAMES } from "./messages";
 import {
   DEVICE_FIELDS,
@@ -174,6 +175,40 @@ export function readTableView(root: JsonObject, reader: ViewReader): TableView {
     const server = readServerEntry(reader, entry, index, view.devices);
     if (server !== undefined) view.servers.push(server);
   });
+  view.superPods = readSuperPods(root, reader);
+  return view;
+}
+
+/**
+ * The entries of a table's server_list read one at a time as its text streams in (lib/rank-table/stream-parse.ts),
+ * before the rest of the table is known: their views, and their findings under a cap of their own (put after the
+ * root's by readStreamedTableView, where readTableView adds them). The entries themselves are not kept.
+ */
+export class StreamedServers {
+  readonly findings: Findings;
+  private readonly reader: ViewReader;
+  readonly servers: ServerView[] = [];
+  readonly devices: DeviceView[] = [];
+  /** Entries read, whatever their shape. */
+  count = 0;
+
+  constructor(limits?: Readonly<ReportLimits>) {
+    this.findings = new Findings(limits);
+    this.reader = new ViewReader(this.findings);
+  }
+
+  add(entry: JsonValue): void {
+    const server = readServerEntry(this.reader, entry, this.count++, this.devices);
+    if (server !== undefined) this.servers.push(server);
+  }
+}
+
+/** readTableView for a root whose server_list entries were read as they streamed in (`streamed`); `findings` are `reader`'s. */
+export function readStreamedTableView(root: JsonObject, reader: ViewReader, streamed: StreamedServers, findings: Findings): TableView {
+  const { view } = readRootFields(root, reader);
+  findings.append(streamed.findings);
+  view.servers = streamed.servers;
+  view.devices = streamed.devices;
   view.superPods = readSuperPods(root, reader);
   return view;
 }

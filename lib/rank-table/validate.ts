@@ -21,7 +21,7 @@ import { JSON_TYPE_NAMES } from "./messages";
 import { impliedVersion, isJsonObject, type Issue, type JsonObject, type JsonValue, type Lang, type RankTableInput, type TableMode, type TableLayout, type ValidationReport } from "./model";
 import { parseRankTable, RankTableDocument } from "./parse";
 import type { ReportLimits } from "../report-limits";
-import { jsonTypeName, readTableView, ViewReader } from "./table-view";
+import { jsonTypeName, readStreamedTableView, readTableView, ViewReader, type StreamedServers } from "./table-view";
 
 export interface ValidateOptions {
   /** Language of the `message` of each issue; codes, severities and paths do not depend on it. Default "en". */
@@ -62,6 +62,25 @@ export function validateRankTable(input: string | RankTableDocument | RankTableI
     if (isJsonObject(value)) summary = checkTable(value, findings);
     else findings.addMessage("RT000", "RT000.not-object", "", { kind: JSON_TYPE_NAMES[jsonTypeName(value ?? null)] });
   }
+  return reportOf(findings, summary, document, options);
+}
+
+/**
+ * validateRankTable for a "1.0"/"1.2" table without comments whose server_list entries were read as the text
+ * streamed in (`servers`, lib/rank-table/table-view.ts) and whose `root` is the rest, its server_list an array of
+ * their number: the same checks over the same view, hence the same report. `document` only gives positions (its
+ * text; its value is not read). Undefined for a table of another layout (legacy, "2.0", a look-alike format), which
+ * is not read this way.
+ */
+export function validateStreamedTable(root: JsonObject, servers: StreamedServers, document: RankTableDocument | undefined, options: ValidateOptions = {}): ValidationReport | undefined {
+  // A number as version is read as its text with one decimal (2 is "2.0"): such a table is read whole.
+  if (isLegacyLayout(root) || otherFormatOf(root) !== undefined || root.version === A5_VERSION || typeof root.version === "number") return undefined;
+  const findings = new Findings(options.limits);
+  const summary = checkTable(root, findings, (reader) => readStreamedTableView(root, reader, servers, findings));
+  return reportOf(findings, summary, document, options);
+}
+
+function reportOf(findings: Findings, summary: TableSummary, document: RankTableDocument | undefined, options: ValidateOptions): ValidationReport {
   const report: ValidationReport = {
     valid: !findings.hasError,
     ...summary,
@@ -72,7 +91,8 @@ export function validateRankTable(input: string | RankTableDocument | RankTableI
   return report;
 }
 
-function checkTable(root: JsonObject, findings: Findings): TableSummary {
+/** `readView` reads the servers and super pods of a "1.0"/"1.2" table for its checks (whole, or as streamed). */
+function checkTable(root: JsonObject, findings: Findings, readView = (reader: ViewReader) => readTableView(root, reader)): TableSummary {
   const reader = new ViewReader(findings);
   if (isLegacyLayout(root)) return checkLegacyTable(root, reader, findings);
   const otherFormat = otherFormatOf(root);
@@ -85,7 +105,7 @@ function checkTable(root: JsonObject, findings: Findings): TableSummary {
   checkStatus(reader.scalar(root.status, "status", DOCUMENT), findings);
   if (!checkVersionSupported(declaredVersion, root, findings)) return { ...EMPTY_SUMMARY, version: declaredVersion ?? null };
 
-  const view = readTableView(root, reader);
+  const view = readView(reader);
   const superPodListPresent = root.super_pod_list !== undefined;
   const version = impliedVersion(declaredVersion, superPodListPresent);
   const context: CheckContext = { view, findings, version, declaredVersion, deviceByIp: new Map() };

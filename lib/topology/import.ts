@@ -1,5 +1,5 @@
 import { backupRailLinks } from "@/lib/inventory/demo";
-import type { ClusterSpec, DieSpec, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
+import type { ClusterSpec, DieSpec, LinkedServer, LinkSpec, NpuSpec, ServerSpec } from "@/lib/inventory/model";
 import type { ClusterMode, ServerModel } from "@/lib/inventory/vocabulary";
 import { isJsonObject, parseRankTable, validateRankTable, type Issue, type JsonObject } from "@/lib/rank-table";
 import { A5_VERSION } from "@/lib/rank-table/a5-model";
@@ -37,40 +37,75 @@ function npusOf(devices: DieSpec[], model: ServerModel): NpuSpec[] {
 /**
  * The inventory links a table implies: the backup rail of every two-die NPU, the HCCS plane (a ring through each
  * super pod's servers, rail by rail; a full mesh of NPUs inside an A2 server) and the RoCE plane (the same slot and
- * rail of neighbouring super pods; neighbouring servers in AI Server mode) — as the demo inventory draws them.
+ * rail of neighbouring super pods; neighbouring servers in AI Server mode) — as the demo inventory draws them. One
+ * at a time, in the same order every time (a streamed import writes them in batches: lib/topology/import-stream.ts).
  */
-export function impliedLinks(mode: ClusterMode, superPodIds: string[], servers: ServerSpec[]): LinkSpec[] {
-  const rail = (kind: LinkSpec["kind"], a: ServerSpec, b: ServerSpec): LinkSpec[] => {
+export function* impliedLinks(mode: ClusterMode, superPodIds: readonly string[], servers: readonly LinkedServer[]): Generator<LinkSpec> {
+  const rail = (kind: LinkSpec["kind"], a: LinkedServer, b: LinkedServer): LinkSpec[] => {
     const theirs = new Set(b.npus.flatMap((n) => n.dies.map((d) => d.deviceId)));
     return a.npus
       .flatMap((n) => n.dies.map((d) => d.deviceId))
       .filter((deviceId) => theirs.has(deviceId))
       .map((deviceId) => ({ kind, source: { serverId: a.serverId, deviceId }, target: { serverId: b.serverId, deviceId } }));
   };
-  const links: LinkSpec[] = backupRailLinks(servers);
+  for (const server of servers) yield* backupRailLinks([server]);
   if (mode === "super-pod") {
     const pods = superPodIds.map((id) => servers.filter((s) => s.superPodId === id));
     for (const pod of pods) {
       const last = pod.length > 2 ? pod.length : pod.length - 1;
-      for (let i = 0; i < last; i++) links.push(...rail("hccs", pod[i]!, pod[(i + 1) % pod.length]!));
+      for (let i = 0; i < last; i++) yield* rail("hccs", pod[i]!, pod[(i + 1) % pod.length]!);
     }
     for (let p = 0; p + 1 < pods.length; p++) {
       const a = pods[p]!;
       const b = pods[p + 1]!;
-      for (let slot = 0; slot < Math.min(a.length, b.length); slot++) links.push(...rail("roce", a[slot]!, b[slot]!));
+      for (let slot = 0; slot < Math.min(a.length, b.length); slot++) yield* rail("roce", a[slot]!, b[slot]!);
     }
   } else {
     for (const server of servers) {
       const firsts = server.npus.map((n) => n.dies[0]!.deviceId);
       for (let i = 0; i < firsts.length; i++) {
         for (let j = i + 1; j < firsts.length; j++) {
-          links.push({ kind: "hccs", source: { serverId: server.serverId, deviceId: firsts[i]! }, target: { serverId: server.serverId, deviceId: firsts[j]! } });
+          yield { kind: "hccs", source: { serverId: server.serverId, deviceId: firsts[i]! }, target: { serverId: server.serverId, deviceId: firsts[j]! } };
         }
       }
     }
-    for (let i = 0; i + 1 < servers.length; i++) links.push(...rail("roce", servers[i]!, servers[i + 1]!));
+    for (let i = 0; i + 1 < servers.length; i++) yield* rail("roce", servers[i]!, servers[i + 1]!);
   }
-  return links;
+}
+
+/** A valid "1.x" table's super pods: their ids in order, and each listed server's pod (a later pod's listing wins). */
+export function superPodsOf(table: JsonObject): { superPodIds: string[]; podOf: Map<string, string> } {
+  const podOf = new Map<string, string>();
+  const superPodIds: string[] = [];
+  for (const pod of Array.isArray(table.super_pod_list) ? table.super_pod_list : []) {
+    if (!isJsonObject(pod)) continue;
+    const id = text(pod.super_pod_id);
+    if (id === null) continue;
+    superPodIds.push(id);
+    for (const entry of Array.isArray(pod.server_list) ? pod.server_list : []) {
+      const serverId = isJsonObject(entry) ? text(entry.server_id) : null;
+      if (serverId !== null) podOf.set(serverId, id);
+    }
+  }
+  return { superPodIds, podOf };
+}
+
+/** One server_list entry of a valid "1.x" table, in a table of `mode` whose servers are in the pods `podOf` says. */
+export function serverOf(raw: JsonObject, mode: ClusterMode, podOf: ReadonlyMap<string, string>): ServerSpec {
+  const serverId = text(raw.server_id)!;
+  const devices = (Array.isArray(raw.device) ? raw.device : []).filter(isJsonObject).map((d: JsonObject) => ({
+    deviceId: int(d.device_id) ?? 0,
+    dieIndex: 0 as 0 | 1,
+    superDeviceId: int(d.super_device_id),
+    deviceIp: text(d.device_ip),
+    devicePort: int(d.device_port),
+    backupDeviceIp: text(d.backup_device_ip),
+    backupDevicePort: int(d.backup_device_port),
+    hostPort: int(d.host_port),
+  }));
+  const model: ServerModel = mode === "super-pod" || devices.some((d) => d.deviceId > 7) ? "Atlas 800T A3" : "Atlas 800T A2";
+  for (const die of devices) die.dieIndex = model === "Atlas 800T A3" ? ((die.deviceId % 2) as 0 | 1) : 0;
+  return { serverId, hostIp: text(raw.host_ip), model, superPodId: mode === "super-pod" ? (podOf.get(serverId) ?? null) : null, npus: npusOf(devices, model) };
 }
 
 /** Reads a rank table's text ("1.0", "1.2" or "2.0") into an inventory; null inventory when the table has errors or is not a table. */
@@ -82,37 +117,9 @@ export function inventoryFromRankTable(source: string): { inventory: Inventory |
   if (errors.length === 0 && isJsonObject(value) && report.layout === A5_VERSION) return { inventory: inventoryFromA5Table(value), issues: report.issues };
   if (errors.length > 0 || !isJsonObject(value) || !Array.isArray(value.server_list)) return { inventory: null, issues: report.issues };
   const mode: ClusterMode = report.mode;
-  const podOf = new Map<string, string>();
-  const superPodIds: string[] = [];
-  for (const pod of Array.isArray(value.super_pod_list) ? value.super_pod_list : []) {
-    if (!isJsonObject(pod)) continue;
-    const id = text(pod.super_pod_id);
-    if (id === null) continue;
-    superPodIds.push(id);
-    for (const entry of Array.isArray(pod.server_list) ? pod.server_list : []) {
-      const serverId = isJsonObject(entry) ? text(entry.server_id) : null;
-      if (serverId !== null) podOf.set(serverId, id);
-    }
-  }
-  const servers: ServerSpec[] = [];
-  for (const raw of value.server_list) {
-    if (!isJsonObject(raw)) continue;
-    const serverId = text(raw.server_id)!;
-    const devices = (Array.isArray(raw.device) ? raw.device : []).filter(isJsonObject).map((d: JsonObject) => ({
-      deviceId: int(d.device_id) ?? 0,
-      dieIndex: 0 as 0 | 1,
-      superDeviceId: int(d.super_device_id),
-      deviceIp: text(d.device_ip),
-      devicePort: int(d.device_port),
-      backupDeviceIp: text(d.backup_device_ip),
-      backupDevicePort: int(d.backup_device_port),
-      hostPort: int(d.host_port),
-    }));
-    const model: ServerModel = mode === "super-pod" || devices.some((d) => d.deviceId > 7) ? "Atlas 800T A3" : "Atlas 800T A2";
-    for (const die of devices) die.dieIndex = model === "Atlas 800T A3" ? ((die.deviceId % 2) as 0 | 1) : 0;
-    servers.push({ serverId, hostIp: text(raw.host_ip), model, superPodId: mode === "super-pod" ? (podOf.get(serverId) ?? null) : null, npus: npusOf(devices, model) });
-  }
-  return { inventory: { mode, superPodIds: mode === "super-pod" ? superPodIds : [], servers, links: impliedLinks(mode, superPodIds, servers) }, issues: report.issues };
+  const { superPodIds, podOf } = superPodsOf(value);
+  const servers = value.server_list.filter(isJsonObject).map((raw) => serverOf(raw, mode, podOf));
+  return { inventory: { mode, superPodIds: mode === "super-pod" ? superPodIds : [], servers, links: [...impliedLinks(mode, superPodIds, servers)] }, issues: report.issues };
 }
 
 export interface FieldChange {

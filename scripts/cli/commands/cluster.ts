@@ -5,7 +5,8 @@ import type { Transaction } from "../../../db/queries/inventory";
 import type { EncodedInventoryRows, EncoderState } from "../../../db/queries/inventory-rows";
 import type { WrittenCounts } from "../../../db/queries/inventory-writer";
 import type { ClusterLosses } from "../../../db/queries/cluster-delete";
-import { inventoryFromRankTable, type Inventory } from "../../../lib/topology/import";
+import type { Inventory } from "../../../lib/topology/import";
+import { inventoryPartsFromRankTable } from "../../../lib/topology/import-stream";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_TROUBLE, parseCommandArgs, readInput, UsageError, type Command } from "../command";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "../../../server/workers/worker-pool";
 import type { CliIo } from "../io";
@@ -138,13 +139,14 @@ export const clusterCommand: Command = {
     const from = values.from;
     const files = await tableFiles(io, from);
     // A single table is read before the database is opened: a bad file fails fast, as it always did.
-    let first: Inventory | undefined;
+    // Its inventory comes in parts (lib/topology/import-stream.ts): a 1.x table's servers a batch at a time.
+    let single: Iterable<Inventory> | undefined;
     if (files.length === 1) {
       const text = await readInput(io, files[0]!);
       if (text === undefined) return EXIT_TROUBLE;
-      const { inventory, issues } = inventoryFromRankTable(text);
-      if (!inventory) return refused(io, new RefusedTable(from, issues));
-      first = inventory;
+      const { parts, issues } = inventoryPartsFromRankTable(text);
+      if (!parts) return refused(io, new RefusedTable(from, issues));
+      single = parts;
     }
     const [{ insertClusterFromParts, insertClusterFromRows }, { recordAudit }] = await Promise.all([import("../../../db/queries/inventory"), import("../../../db/queries/audit")]);
     return database(async ({ db, pool }) => {
@@ -159,8 +161,8 @@ export const clusterCommand: Command = {
         const audit = async (tx: Transaction, _id: number, counts: WrittenCounts) => {
           await recordAudit(tx, { actor: cliActor(), action: "cluster.create", target: { type: "cluster", id: slug }, details: { servers: counts.servers, dies: counts.devices, tables: files.length } });
         };
-        const { counts } = first
-          ? await insertClusterFromParts(db, header, [first], audit)
+        const { counts } = single
+          ? await insertClusterFromParts(db, header, single, audit)
           : await insertClusterFromRows(db, header, (start) => tableRows(io, files, start), audit);
         io.stdout(`created cluster ${slug} (${name}): ${counts.superPods} super pods, ${counts.servers} servers, ${counts.devices} dies\n`);
         return EXIT_OK;
