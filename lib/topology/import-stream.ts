@@ -72,8 +72,8 @@ export function checkStreamedTable(text: string, { chars } = STREAM_SIZES): { pl
   if (root === undefined) return undefined;
   const report = validateStreamedTable(root, servers, new RankTableDocument(text, undefined, undefined, 0, -1));
   if (report === undefined) return undefined;
-  // As inventoryFromRankTable decides: the errors listed.
-  if (report.issues.some((issue) => issue.severity === "error")) return { plan: null, issues: report.issues };
+  // As inventoryFromRankTable decides: any error, listed or left out by the report's cap.
+  if (!report.valid) return { plan: null, issues: report.issues };
   return { plan: { mode: report.mode, ...superPodsOf(root) }, issues: report.issues };
 }
 

@@ -112,10 +112,10 @@ export function serverOf(raw: JsonObject, mode: ClusterMode, podOf: ReadonlyMap<
 export function inventoryFromRankTable(source: string): { inventory: Inventory | null; issues: Issue[] } {
   const document = parseRankTable(source);
   const report = validateRankTable(document);
-  const errors = report.issues.filter((issue) => issue.severity === "error");
+  // `valid` counts every error, the listed ones and any the report's cap left out (lib/report-limits.ts).
   const value = document.value;
-  if (errors.length === 0 && isJsonObject(value) && report.layout === A5_VERSION) return { inventory: inventoryFromA5Table(value), issues: report.issues };
-  if (errors.length > 0 || !isJsonObject(value) || !Array.isArray(value.server_list)) return { inventory: null, issues: report.issues };
+  if (report.valid && isJsonObject(value) && report.layout === A5_VERSION) return { inventory: inventoryFromA5Table(value), issues: report.issues };
+  if (!report.valid || !isJsonObject(value) || !Array.isArray(value.server_list)) return { inventory: null, issues: report.issues };
   const mode: ClusterMode = report.mode;
   const { superPodIds, podOf } = superPodsOf(value);
   const servers = value.server_list.filter(isJsonObject).map((raw) => serverOf(raw, mode, podOf));
