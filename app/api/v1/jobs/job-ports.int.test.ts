@@ -6,8 +6,9 @@
  * (`rankEnvironment`) are stored, filtered, audited and checked (PT005); an ended job holds no ports.
  */
 import { and, desc, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { systemActor } from "@/db/queries/audit";
+import { jobPortCheck } from "@/db/queries/ports";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
@@ -20,6 +21,13 @@ import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
 
 withAppDatabase();
+
+// Counts the checks run: the job page's requests are to reuse the one its write kept (db/queries/job-ports.ts).
+vi.mock("@/db/queries/ports", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/db/queries/ports")>();
+  return { ...actual, jobPortCheck: vi.fn(actual.jobPortCheck) };
+});
+const checksOf = (id: number) => vi.mocked(jobPortCheck).mock.calls.filter(([, jobId]) => jobId === id).length;
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 type Answer = JobDetail & { ports: JobPortSummary };
@@ -99,6 +107,8 @@ describe("the port check that runs when a job is written", () => {
 
   it("answers the job page's bounded check: the write's counts again, then bindings and findings a page at a time", async () => {
     const base = `/api/v1/jobs/${gpt.id}/ports`;
+    const checks = checksOf(gpt.id);
+    expect(checks).toBeGreaterThan(0); // the write's own
     const all = await bindingsOf(gpt.id);
     const summary = await get<JobPortSummary>(routes.summary, gpt.id, base);
     expect(summary).toEqual(gpt.ports);
@@ -113,6 +123,10 @@ describe("the port check that runs when a job is written", () => {
     expect(findings.items[0]?.serverCount).toBe(2);
     const bad = await routes.bindings(jsonRequest(`${base}/bindings?limit=501`, "GET", undefined, auth()), { params: Promise.resolve({ id: String(gpt.id) }) });
     expect(bad.status).toBe(400);
+    // The page asks for its counts and first pages at once, and again on a reload: every answer from the write's check.
+    const page1 = () => Promise.all([get(routes.summary, gpt.id, base), get(routes.bindings, gpt.id, `${base}/bindings?offset=0&limit=20`), get(routes.findings, gpt.id, `${base}/findings?offset=0&limit=10`)]);
+    expect(await page1()).toEqual(await page1());
+    expect(checksOf(gpt.id)).toBe(checks);
   });
 
   it("checks again on PATCH: a block of its own ends the clash", async () => {
