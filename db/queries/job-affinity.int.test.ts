@@ -6,8 +6,8 @@ import { demoFailedJob } from "@/lib/jobs/demo-job";
 import { testDatabase } from "@/test/database";
 import { systemActor } from "./audit";
 import { listServerCpuLayouts, saveServerCpuLayout } from "./cpu-layout";
-import { loadJobAffinity } from "./job-affinity";
-import { createJob } from "./jobs";
+import { keptAffinity, loadJobAffinity } from "./job-affinity";
+import { createJob, updateJob } from "./jobs";
 
 /** A2 nodes 0-1 are Atlas 800T A2 (NPU0 on node 6), node 2 labelled Atlas 800T A3 (the second model the schema knows; its NPUs stay A2-shaped: only the grouping matters here) with the default mapping, node 3 unknown. */
 function mixedCluster() {
@@ -87,5 +87,44 @@ describe("a job's CPU binding across two server models", () => {
     expect(view.groups[0]!.check!.findings.map((f) => f.code)).toContain("CA011");
     expect(view.env).toBe("");
     await expect(loadJobAffinity(handle.db, 999_999)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
+  it("keeps the answer until the job or a CPU layout of its cluster is written, then answers from the write", async () => {
+    const handle = testDatabase();
+    const spec = mixedCluster();
+    await seedDemo(handle.db, [spec]);
+    const [node0, node1] = spec.servers.map((server) => server.serverId);
+    await saveServerCpuLayout(handle.db, "mixed-a2", node0!, { lscpu: shapes.kunpeng920Lscpu, topo: shapes.a2TopoNotDefault, scope: "model" }, systemActor);
+    const { rankTable } = demoFailedJob(spec, { phase: "load", servers: 2, culpritRank: 1 });
+    const job = await createJob(handle, { cluster: "mixed-a2", name: "kept-job", rankTable, environment: { CPU_AFFINITY_CONF: "mode:1" } }, systemActor);
+    const computations = () => keptAffinity.computed;
+    const start = computations();
+
+    const first = await loadJobAffinity(handle.db, job.id);
+    expect(await loadJobAffinity(handle.db, job.id)).toBe(first);
+    expect(computations()).toBe(start + 1);
+    expect(first.value).toBe("mode:1");
+    expect(first.groups.map((g) => g.servers)).toEqual([[node0, node1]]);
+    // Other options are another answer, computed once and kept as well.
+    await loadJobAffinity(handle.db, job.id, { reserve: 2 });
+    await loadJobAffinity(handle.db, job.id, { reserve: 2 });
+    expect(computations()).toBe(start + 2);
+
+    // A write to the job (its environment) gives an answer with the new value.
+    await updateJob(handle, job.id, { environment: { CPU_AFFINITY_CONF: "mode:2" } }, systemActor);
+    const rewritten = await loadJobAffinity(handle.db, job.id);
+    expect(computations()).toBe(start + 3);
+    expect(rewritten.value).toBe("mode:2");
+    expect(await loadJobAffinity(handle.db, job.id)).toBe(rewritten);
+
+    // A write to one of its servers' CPU layout splits the model's line.
+    await saveServerCpuLayout(handle.db, "mixed-a2", node1!, { lscpu: shapes.kunpeng920Lscpu, topo: shapes.a2TopoInterleavedFlushHeader, scope: "server" }, systemActor);
+    const relaid = await loadJobAffinity(handle.db, job.id);
+    expect(computations()).toBe(start + 4);
+    expect(relaid.groups.map((g) => g.servers)).toEqual([[node0], [node1]]);
+    // Writing it back as it was joins the line again.
+    await saveServerCpuLayout(handle.db, "mixed-a2", node1!, { lscpu: shapes.kunpeng920Lscpu, topo: shapes.a2TopoNotDefault, scope: "server" }, systemActor);
+    expect((await loadJobAffinity(handle.db, job.id)).groups.map((g) => g.servers)).toEqual([[node0, node1]]);
+    expect(computations()).toBe(start + 5);
   });
 });
