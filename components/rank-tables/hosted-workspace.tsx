@@ -131,8 +131,12 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
   const onSaved = useCallback(() => {
     draftedRevision.current = summary.revision;
   }, [summary.revision]);
-  // A restored revision is saved from the server's text, not the worker's table: the page opens the saved table again.
-  const { saved, saving, save, restore } = useHostedSave({ initial, name, clusterId: link.clusterId, write: exportBlob, onSaved, onRestored: () => window.location.reload() });
+  // A restored revision is saved from the server's text, not the worker's table: the page opens the saved table again
+  // (its worker reads it from GET …/text), on its own address (a table created here is still on /rank-tables/new).
+  // A full load, not the router's: on the same route the router keeps this workspace (and its worker's table) mounted.
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+  const onRestored = useCallback((id: number) => window.location.assign(`/rank-tables/${id}?tab=history`), []);
+  const { saved, saving, save, restore } = useHostedSave({ initial, name, clusterId: link.clusterId, write: exportBlob, onSaved, onRestored });
   useEffect(() => {
     if (summary.revision === 0 || summary.revision === draftedRevision.current) return;
     let superseded = false;

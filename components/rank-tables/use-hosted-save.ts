@@ -14,8 +14,8 @@ interface Options {
   clusterId: number | null;
   write: (jsonString: boolean) => Promise<Blob>;
   onSaved: () => void;
-  /** After a restore is saved: the editor shows the table saved, which the worker does not keep yet. */
-  onRestored: () => void;
+  /** After a restore is saved (table `id`): the editor is to show the table saved, which the worker does not keep. */
+  onRestored: (id: number) => void;
 }
 
 /** What a save stores: the worker's table, or (`restoreOf`) an earlier revision's text as the server sent it. */
@@ -51,7 +51,7 @@ export function useHostedSave({ initial, name, clusterId, write, onSaved, onRest
       // The answer has no text to put in the cache: the list and the table's entry are fetched again when next shown.
       void queryClient.invalidateQueries({ queryKey: rankTablesKey });
       message.success(t("saved", { revision: detail.revision }));
-      if (attempt.restoreOf !== undefined) onRestored();
+      if (attempt.restoreOf !== undefined) onRestored(detail.id);
     } catch (error) {
       const theirs = conflictCurrent(error);
       if (!theirs) {
