@@ -105,7 +105,8 @@ async function restoreFirst(page: Page, id: number): Promise<void> {
   expect(theirs.status()).toBe(200);
   await page.getByRole("row", { name: /^#1 / }).getByRole("button", { name: "Restore" }).click();
   await page.locator(".ant-popover:visible").getByRole("button", { name: "Restore" }).click();
-  const dialog = page.getByRole("dialog", { name: "Someone saved this table in the meantime" });
+  // modal.confirm's title is in its body, not the dialog's label.
+  const dialog = page.getByRole("dialog").filter({ hasText: "Someone saved this table in the meantime" });
   await expect(dialog).toContainText("Saving revision 1 over it", { timeout: 120_000 });
   await dialog.getByRole("button", { name: "Save mine over revision 5" }).click();
   await page.waitForURL(`**/rank-tables/${id}?tab=history`, { timeout: 120_000 });
