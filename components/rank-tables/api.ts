@@ -55,6 +55,17 @@ export async function getRevisionText(id: number, revision: number): Promise<str
   return response.text();
 }
 
+/**
+ * A revision's canonical text as a Blob (GET …/text, decoded by the server if stored gzipped): the browser holds its
+ * bytes, this thread never makes it a string (a 524,288-rank table's is about 830 MiB). A hosted table's restore sends
+ * it back as the new revision.
+ */
+export async function getRevisionBlob(id: number, revision: number): Promise<Blob> {
+  const response = await fetch(`/api/v1/rank-tables/${id}/text?revision=${revision}`);
+  if (!response.ok) throw new ApiRequestError(response.status, "http_error", `revision ${revision} could not be read`);
+  return response.blob();
+}
+
 export function createRankTable(body: { name: string; text: string; clusterId?: number | null; comment?: string }): Promise<RankTableDetail> {
   return call("/api/v1/rank-tables", detailSchema, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }

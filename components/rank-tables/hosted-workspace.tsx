@@ -1,6 +1,6 @@
 "use client";
 
-import { Alert, Button, Input, Space, Tooltip, Typography } from "antd";
+import { Alert, Button, Input, Space, Tabs, Tooltip, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
@@ -16,6 +16,7 @@ import { downloadBlob, exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
 import { ProblemsTable, type Problem } from "./problems-table";
+import { RevisionsPanel } from "./revisions-panel";
 import type { SeverityFilter } from "./severity-counts";
 import { StructureTree } from "./structure-tree";
 import { useHostedSave } from "./use-hosted-save";
@@ -23,6 +24,7 @@ import { useHostedTable } from "./use-hosted-table";
 import type { HostedChannel } from "./use-validation";
 import { useWorkspaceShortcuts } from "./use-workspace-shortcuts";
 import { GRID_HEIGHT } from "./visual-editor";
+import type { WorkspaceTab } from "./workspace";
 
 /**
  * A draft is written this long after the last edit: writing a 524,288-rank table takes the worker seconds (bench:
@@ -64,6 +66,9 @@ interface Props {
   link: ClusterLinkValue;
   /** The saved revision the editor started from (undefined: a new table). */
   initial: SavedRevision | undefined;
+  /** The page's view: the table or, once saved, its history (the JSON view needs the text here, so it is the table's). */
+  tab: WorkspaceTab;
+  onTabChange: (tab: WorkspaceTab) => void;
 }
 
 /**
@@ -72,7 +77,7 @@ interface Props {
  * stream in. Edits, undo and redo go to the worker; export, save and drafts take Blob parts the worker writes. The
  * JSON text view, the repairs and the diff need the whole table (or its text) here, so they are said to be off.
  */
-export function HostedWorkspace({ channel, summary: opened, notes, lang, name, onNameChange, link, initial }: Props) {
+export function HostedWorkspace({ channel, summary: opened, notes, lang, name, onNameChange, link, initial, tab, onTabChange }: Props) {
   const t = useTranslations("rankTables.editor");
   const tRoot = useTranslations("rankTables");
   const canWrite = useCan("write");
@@ -126,7 +131,12 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
   const onSaved = useCallback(() => {
     draftedRevision.current = summary.revision;
   }, [summary.revision]);
-  const { saved, saving, save } = useHostedSave({ initial, name, clusterId: link.clusterId, write: exportBlob, onSaved });
+  // A restored revision is saved from the server's text, not the worker's table: the page opens the saved table again
+  // (its worker reads it from GET …/text), on its own address (a table created here is still on /rank-tables/new).
+  // A full load, not the router's: on the same route the router keeps this workspace (and its worker's table) mounted.
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+  const onRestored = useCallback((id: number) => window.location.assign(`/rank-tables/${id}?tab=history`), []);
+  const { saved, saving, save, restore } = useHostedSave({ initial, name, clusterId: link.clusterId, write: exportBlob, onSaved, onRestored });
   useEffect(() => {
     if (summary.revision === 0 || summary.revision === draftedRevision.current) return;
     let superseded = false;
@@ -188,37 +198,50 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
         }
       />
       <Alert type="info" showIcon title={t("hostedTitle", { rows: summary.rows })} description={t("hostedNotice", { limit: HOSTED_FROM_ROWS })} />
-      <FindingsContext value={store}>
-        <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
-          <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
-            <StructureTree structure={structure} selected={node} onSelect={onSelectNode} height={GRID_HEIGHT} dies={false} />
-          </div>
-          <div>
-            {node && (
-              <Space style={{ marginBottom: 8 }}>
-                <Typography.Text type="secondary">{t("showing", { count: rowCountOf(summary, node), total: summary.rows })}</Typography.Text>
-                <Button size="small" type="link" onClick={() => setNode(undefined)}>
-                  {t("showAll")}
-                </Button>
-              </Space>
-            )}
-            <HostedGrid
-              ref={grid}
-              channel={channel}
-              node={node}
-              rowCount={rowCountOf(summary, node)}
-              revision={summary.revision}
-              fields={summary.fields}
-              readOnly={!canWrite}
-              selectedRow={selectedRow}
-              onSelectRow={setSelectedRow}
-              onChange={onCellChange}
-              onRemove={onRemoveRow}
-              height={GRID_HEIGHT}
-            />
-          </div>
-        </div>
-      </FindingsContext>
+      <Tabs
+        activeKey={tab === "history" && saved ? "history" : "visual"}
+        onChange={(next) => onTabChange(next as WorkspaceTab)}
+        items={[
+          {
+            key: "visual",
+            label: t("visual"),
+            children: (
+                <FindingsContext value={store}>
+                  <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
+                    <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
+                      <StructureTree structure={structure} selected={node} onSelect={onSelectNode} height={GRID_HEIGHT} dies={false} />
+                    </div>
+                    <div>
+                      {node && (
+                        <Space style={{ marginBottom: 8 }}>
+                          <Typography.Text type="secondary">{t("showing", { count: rowCountOf(summary, node), total: summary.rows })}</Typography.Text>
+                          <Button size="small" type="link" onClick={() => setNode(undefined)}>
+                            {t("showAll")}
+                          </Button>
+                        </Space>
+                      )}
+                      <HostedGrid
+                        ref={grid}
+                        channel={channel}
+                        node={node}
+                        rowCount={rowCountOf(summary, node)}
+                        revision={summary.revision}
+                        fields={summary.fields}
+                        readOnly={!canWrite}
+                        selectedRow={selectedRow}
+                        onSelectRow={setSelectedRow}
+                        onChange={onCellChange}
+                        onRemove={onRemoveRow}
+                        height={GRID_HEIGHT}
+                      />
+                    </div>
+                  </div>
+                </FindingsContext>
+            ),
+          },
+          ...(saved ? [{ key: "history", label: t("history"), children: tab === "history" ? <RevisionsPanel id={saved.id} current={saved.revision} canWrite={canWrite} onRestore={restore} compare={false} /> : null }] : []),
+        ]}
+      />
       <ProblemsTable issues={problems} counts={head ? { ...counts, all: counts.error + counts.warning + counts.info } : undefined} severity={severity} onSeverityChange={setSeverity} onSelect={(issue) => void selectIssue(issue)} />
     </Space>
   );

@@ -7,11 +7,25 @@ import { useState } from "react";
 import type { RevisionInfo } from "@/db/schema/rank-table/validation";
 import { parseRankTable } from "@/lib/rank-table";
 import { diffTables } from "@/lib/rank-table-workspace/diff";
+import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { getRevisionText, listRevisions, revisionsKey } from "./api";
 import { DiffList } from "./diff-list";
 
+interface Props {
+  id: number;
+  current: number;
+  canWrite: boolean;
+  /** Reads the revision and saves it as the new one; a rejection is a read that failed (a failed save says so itself). */
+  onRestore: (revision: number) => Promise<void>;
+  /**
+   * The structural diff parses both revisions' texts on this thread: off for a table the worker keeps (HOSTED_FROM_ROWS
+   * dies or more; its texts run to hundreds of MB), with the reason shown instead.
+   */
+  compare?: boolean;
+}
+
 /** The history of a saved table: every revision, a structural diff between any two, and restore-as-new. */
-export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: number; current: number; canWrite: boolean; onRestore: (revision: number, text: string) => void }) {
+export function RevisionsPanel({ id, current, canWrite, onRestore, compare = true }: Props) {
   const t = useTranslations("rankTables.revisions");
   const format = useFormatter();
   const { message } = App.useApp();
@@ -21,6 +35,7 @@ export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: numbe
   const a = from ?? Math.max(1, current - 1);
   const b = to ?? current;
   const diff = useQuery({
+    enabled: compare,
     queryKey: [...revisionsKey(id), "diff", a, b],
     queryFn: async () => {
       const [before, after] = await Promise.all([getRevisionText(id, a), getRevisionText(id, b)]);
@@ -58,12 +73,7 @@ export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: numbe
                 <Popconfirm
                   title={t("restoreConfirm", { revision: row.revision, next: current + 1 })}
                   okText={t("restore")}
-                  onConfirm={() =>
-                    getRevisionText(id, row.revision).then(
-                      (text) => onRestore(row.revision, text),
-                      (error: Error) => void message.error(t("readFailed", { revision: row.revision, reason: error.message })),
-                    )
-                  }
+                  onConfirm={() => onRestore(row.revision).catch((error: Error) => void message.error(t("readFailed", { revision: row.revision, reason: error.message })))}
                 >
                   <Button size="small">{t("restore")}</Button>
                 </Popconfirm>
@@ -71,18 +81,21 @@ export function RevisionsPanel({ id, current, canWrite, onRestore }: { id: numbe
           },
         ]}
       />
-      <Space wrap>
-        <Typography.Text strong>{t("compare")}</Typography.Text>
-        <Select aria-label={t("from")} value={a} options={options} onChange={setFrom} style={{ width: 100 }} />
-        <span>→</span>
-        <Select aria-label={t("to")} value={b} options={options} onChange={setTo} style={{ width: 100 }} />
-        {diff.data && (
-          <Typography.Text type="secondary">
-            {t("counts", diff.data.counts)}
-          </Typography.Text>
-        )}
-      </Space>
-      {diff.isPending ? <Skeleton active /> : diff.isError ? <Alert type="error" title={diff.error.message} /> : <DiffList diff={diff.data} beforeLabel={`#${a}`} afterLabel={`#${b}`} height={360} />}
+      {!compare && <Alert type="info" showIcon title={t("compare")} description={t("compareHosted", { limit: HOSTED_FROM_ROWS })} />}
+      {compare && (
+        <Space wrap>
+          <Typography.Text strong>{t("compare")}</Typography.Text>
+          <Select aria-label={t("from")} value={a} options={options} onChange={setFrom} style={{ width: 100 }} />
+          <span>→</span>
+          <Select aria-label={t("to")} value={b} options={options} onChange={setTo} style={{ width: 100 }} />
+          {diff.data && (
+            <Typography.Text type="secondary">
+              {t("counts", diff.data.counts)}
+            </Typography.Text>
+          )}
+        </Space>
+      )}
+      {compare && (diff.isPending ? <Skeleton active /> : diff.isError ? <Alert type="error" title={diff.error.message} /> : <DiffList diff={diff.data} beforeLabel={`#${a}`} afterLabel={`#${b}`} height={360} />)}
     </Space>
   );
 }

@@ -8,6 +8,7 @@ import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { parseRankTable, validateRankTable, writeRankTable, type Issue } from "@/lib/rank-table";
 import { NO_STRUCTURE } from "@/lib/rank-table-workspace/editor-state";
 import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
+import { getRevisionText } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
 import { ConflictDialog } from "./conflict-dialog";
 import { DraftAlert } from "./draft-alert";
@@ -147,7 +148,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
   const draftAlert = drafts.offer && <DraftAlert draft={drafts.offer} onRestore={() => restoreDraft(drafts.offer!)} onDiscard={drafts.discard} />;
 
   if (hosted) {
-    return <HostedWorkspace channel={validation.hosted} summary={hosted.summary} notes={hosted.notes} lang={lang} name={name} onNameChange={setName} link={link} initial={saved && { id: saved.id, revision: saved.revision }} />;
+    return <HostedWorkspace tab={tab} onTabChange={onTabChange} channel={validation.hosted} summary={hosted.summary} notes={hosted.notes} lang={lang} name={name} onNameChange={setName} link={link} initial={saved && { id: saved.id, revision: saved.revision }} />;
   }
 
   if (!state) {
@@ -233,7 +234,7 @@ export function RankTableWorkspace({ initial, tab, onTabChange, inventoryActions
             label: t("json"),
             children: tab === "json" ? <RawJsonView ref={rawRef} text={jsonText} issues={issues} readOnly={!canWrite} label={t("jsonLabel")} height={GRID_HEIGHT} onChange={history.type} /> : null,
           },
-          ...(saved ? [{ key: "history", label: t("history"), children: tab === "history" ? <RevisionsPanel id={saved.id} current={saved.revision} canWrite={canWrite} onRestore={(revision, text) => void save({ restoreOf: revision, text })} /> : null }] : []),
+          ...(saved ? [{ key: "history", label: t("history"), children: tab === "history" ? <RevisionsPanel id={saved.id} current={saved.revision} canWrite={canWrite} onRestore={(revision) => getRevisionText(saved.id, revision).then((text) => void save({ restoreOf: revision, text }))} /> : null }] : []),
         ]}
       />
       <ProblemsTable issues={problems} severity={severity} onSeverityChange={setSeverity} onSelect={selectIssue} />

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { conflictCurrent, saveRankTableText } from "@/components/rank-tables/api";
+import { conflictCurrent, getRevisionBlob, saveRankTableText } from "@/components/rank-tables/api";
 import { rankTableBlob } from "@/components/rank-tables/table-blob";
 import { systemActor } from "@/db/queries/audit";
 import { createRankTable } from "@/db/queries/rank-tables";
@@ -148,6 +148,34 @@ describe("PUT /rank-tables/{id}/text", () => {
       expect(await revisionCount(id)).toBe(2);
       const [head] = await testDatabase().db.select({ name: rankTables.name }).from(rankTables).where(eq(rankTables.id, id));
       expect(head!.name).toBe("editor upload, renamed");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("restores as the hosted editor does: a revision stored gzipped read as a Blob (getRevisionBlob) is saved as the newest with the restore's comment, and a stale restore is the conflict", { timeout: 60_000 }, async () => {
+    const [first, second] = [2, 3].map((racks) => generateA5Table({ racks, npusPerRack: 64 }) as unknown as JsonValue);
+    const { id } = await createRankTable(testDatabase().db, { name: "hosted restore", text: writeRankTable({ version: "2.0", rank_count: "0", rank_list: [] } as unknown as JsonValue) }, systemActor);
+    // The browser's fetch, with the session's credentials: GET …/text and PUT …/text answered by their handlers.
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+      const request = new Request(`${origin}${url}`, { ...init, headers: { ...(init.headers as Record<string, string>), ...auth() } });
+      return (request.method === "PUT" ? put : get)(request, idOf(id));
+    });
+    try {
+      await saveRankTableText({ id, revision: 1 }, rankTableBlob(first!), { name: "hosted restore", comment: "", clusterId: null });
+      await saveRankTableText({ id, revision: 2 }, rankTableBlob(second!), { name: "hosted restore", comment: "", clusterId: null });
+      const text = await getRevisionBlob(id, 2);
+      expect(await text.text()).toBe(writeRankTable(first!));
+      const restored = await saveRankTableText({ id, revision: 3 }, text, { name: "hosted restore", comment: "Restored revision 2", clusterId: null });
+      expect(restored).toMatchObject({ id, revision: 4, comment: "Restored revision 2" });
+      const [row] = await testDatabase().db.select({ comment: rankTableRevisions.comment, gzip: rankTableRevisions.textGzip }).from(rankTableRevisions).where(eq(rankTableRevisions.revision, 4));
+      expect(row!.comment).toBe("Restored revision 2");
+      expect(gunzipSync(row!.gzip!).toString()).toBe(writeRankTable(first!));
+
+      const stale = await saveRankTableText({ id, revision: 3 }, await getRevisionBlob(id, 1), { name: "hosted restore", comment: "Restored revision 1", clusterId: null }).catch((error: unknown) => error);
+      expect(conflictCurrent(stale)).toMatchObject({ revision: 4 });
+      expect(await revisionCount(id)).toBe(4);
+      expect(await getRevisionBlob(id, 9).catch((error: Error) => error.message)).toBe("revision 9 could not be read");
     } finally {
       vi.unstubAllGlobals();
     }
