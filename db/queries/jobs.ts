@@ -184,6 +184,12 @@ export async function deleteJob(db: Database, id: number, actor: AuditActor): Pr
   });
 }
 
+/** Whether there is a job `id`: one row of one column, for answers that only need the job to exist. */
+export async function jobExists(db: Database, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.id, id));
+  return row !== undefined;
+}
+
 /**
  * The whole job with every rank, for the server's own work on it (its CPU binding, a diagnosis): never an answer to
  * a browser or the API, which get `loadJobSummary` and pages of ranks (db/queries/job-ranks.ts).

@@ -303,11 +303,13 @@ describe("diagnosing a failed job", () => {
     expect(anonymous.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
-  it("answers 400 for an empty upload and 404 for an unknown job", async () => {
+  it("answers 400 for an empty upload, and 404 for an unknown job's upload and list", async () => {
     const job = ((await (await routes.list(jsonRequest("/api/v1/jobs", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] }).items[0]!;
     const empty = await routes.diagnose(new Request(`${origin}/api/v1/jobs/${job.id}/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: "" }), idOf(job.id));
     expect(empty.status).toBe(400);
     const unknown = await routes.diagnose(new Request(`${origin}/api/v1/jobs/999999/diagnoses`, { method: "POST", headers: { ...auth(), "content-type": "text/plain" }, body: "x" }), idOf(999_999));
     expect(unknown.status).toBe(404);
+    expect((await routes.diagnoses(jsonRequest("/api/v1/jobs/999999/diagnoses", "GET", undefined, auth()), idOf(999_999))).status).toBe(404);
+    expect((await routes.diagnoses(jsonRequest(`/api/v1/jobs/${job.id}/diagnoses`, "GET", undefined, auth()), idOf(job.id))).status).toBe(200);
   });
 });

@@ -1,7 +1,8 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
 import { listDiagnoses, storeDiagnosis } from "@/db/queries/job-diagnoses";
-import { getJob } from "@/db/queries/jobs";
+import { loadJobRankTable } from "@/db/queries/job-ranks";
+import { jobExists } from "@/db/queries/jobs";
 import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { LogDiagnoser } from "@/lib/hccl-diagnose";
@@ -17,7 +18,7 @@ export const dynamic = "force-dynamic";
 /** The job's diagnoses, newest first, each with its report. */
 export const GET = unproxiedRoute<JobContext>("read", async ({ context }) => {
   const id = await jobIdOf(context);
-  if (!(await getJob(appDatabase().db, id))) throw notFound(`there is no job ${id}`);
+  if (!(await jobExists(appDatabase().db, id))) throw notFound(`there is no job ${id}`);
   return NextResponse.json({ items: await listDiagnoses(appDatabase().db, id) });
 });
 
@@ -32,10 +33,11 @@ export const POST = unproxiedRoute<JobContext>("write", async ({ request, contex
   const id = await jobIdOf(context);
   // A declared length over the limit is refused here, before the job is looked up.
   const body = bodyChunks(request, diagnosisBodyLimit);
-  const job = await getJob(appDatabase().db, id);
-  if (!job) throw notFound(`there is no job ${id}`);
+  // The rank table is all the diagnoser needs of the job (getJob would read every rank: 100,000 of them at scale).
+  const rankTable = await loadJobRankTable(appDatabase().db, id);
+  if (rankTable === undefined) throw notFound(`there is no job ${id}`);
   if (!request.body) throw new DomainError("bad_request", "send the logs: files as multipart/form-data, or text", { code: "no_logs" });
-  const diagnoser = new LogDiagnoser(job.rankTableText ? { rankTable: job.rankTableText } : {});
+  const diagnoser = new LogDiagnoser(rankTable ? { rankTable } : {});
   const counter = { bytes: 0 };
   const name = new URL(request.url).searchParams.get("name")?.slice(0, 500) || "pasted.log";
   const skipped: SkippedInput[] = [];
