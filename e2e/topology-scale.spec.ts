@@ -147,7 +147,11 @@ test.describe("Topology at SuperCluster scale", () => {
     await details(page).getByRole("link", { name: "Rack 128 · a2-1024 – a2-1031" }).click();
     await expect(page).toHaveURL(/level=row&id=row1&sel=rack%3Arack128/);
     await expect(summary(page)).toHaveText(/^Row · 2 racks as aggregates/);
-    // Its details: its links to the racks either side, the one before in row 0.
+    // Its details: named by its label, not its id, with no server id; its links to the racks either side, the one
+    // before in row 0.
+    await expect(details(page).getByText("Rack 128 · a2-1024 – a2-1031", { exact: true }).first()).toBeVisible();
+    await expect(details(page).getByText("Rack rack128")).toHaveCount(0);
+    await expect(details(page).getByText("Server id")).toHaveCount(0);
     await expect(details(page).getByRole("link", { name: "Rack 127 · a2-1016 – a2-1023" })).toBeVisible();
     await expect(details(page).getByRole("link", { name: "Rack 129 · a2-1032 – a2-1039" })).toBeVisible();
     await drawn(page, testInfo, "row 1 with rack 128 selected");

@@ -50,7 +50,9 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
   }
 
   const kindLabel = selection.kind === "plane" && selection.id.startsWith("param") ? t("kinds.parameterPlane") : t(`kinds.${selection.kind}`);
-  const title = `${kindLabel} ${selection.id}`;
+  // A rack's or row's id (rack128) means nothing to a reader; its label names it and its servers.
+  const grouped = (selection.kind === "rack" || selection.kind === "row") && query.data;
+  const title = grouped ? query.data.node.label : `${kindLabel} ${selection.id}`;
   return (
     <Card
       size="small"
@@ -136,7 +138,7 @@ function DetailsBody({
     value === null || value === undefined ? null : <Typography.Text code copyable={{ text: String(value) }}>{String(value)}</Typography.Text>;
   add("health", <HealthLabel health={node.health} theme={theme} />);
   if (node.kind === "superpod") add("superPodId", mono(node.superPodId));
-  if (node.kind !== "superpod" && node.kind !== "plane" && node.kind !== "switch") add("serverId", mono(node.serverId));
+  if (node.kind === "server" || node.kind === "npu" || node.kind === "die") add("serverId", mono(node.serverId));
   if (node.kind === "plane" && node.planeKind === "parameter") {
     if (node.superPodId) add("superPodId", node.superPodId);
     add("shape", node.shape ?? t("details.shapeUnknown"));
