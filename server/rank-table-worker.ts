@@ -4,6 +4,7 @@ import type { EncoderState } from "@/db/queries/inventory-rows";
 import { inventoryBodyLimit, rankTableBodyLimit, rankTableTextLimit } from "@/db/schema/rank-table/constants";
 import { validateRankTable, type Lang, type ValidationReport } from "@/lib/rank-table";
 import { assertJsonType, bodyChunks, readBytes } from "./http/body";
+import { bodyTransfer, owned, portedBody, type WorkerBody } from "./workers/body-port";
 import { readRankTableBody, type RankTableBody, type RankTableBodyKind } from "./workers/rank-table-body";
 import type { StreamedText, TextChunk } from "./workers/rank-table-text";
 import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "./workers/worker-pool";
@@ -13,16 +14,17 @@ import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "
  * canonicalisation for a save (POST /rank-tables, PUT /rank-tables/{id}) and the inventory a table describes
  * (the inventory preview and import). Bodies up to `inlineLimit` bytes are handled on the request thread (a few
  * milliseconds); larger ones in the worker (server/workers/worker-pool.ts), one at a time with a short queue. The
- * worker gets the body's bytes (read once, as they stream in: these routes do not pass proxy.ts) and does all the
- * rest (decoding, JSON, the schema, the table), so a 32 MB body of hostile JSON costs the request thread one copy
- * of its bytes, not seconds of CPU, its heap, or the garbage collections of strings and objects as large.
+ * worker gets the body's bytes (read once, as they stream in: these routes do not pass proxy.ts; a body sent without
+ * a length moves to the worker's port chunk by chunk, server/workers/body-port.ts) and does all the rest (decoding,
+ * JSON, the schema, the table), so a 32 MB body of hostile JSON costs the request thread one copy of its bytes, not
+ * seconds of CPU, its heap, or the garbage collections of strings and objects as large.
  */
 export const inlineLimit = 256 * 1024;
 
 /** One job of server/workers/rank-table.worker.ts. */
 export type RankTableJob =
-  | { job: "validate"; bytes: Uint8Array; lang: Lang }
-  | { job: "body"; kind: RankTableBodyKind; bytes: Uint8Array }
+  | { job: "validate"; body: WorkerBody; lang: Lang }
+  | { job: "body"; kind: RankTableBodyKind; body: WorkerBody }
   // The CLI's `cluster add --from DIR` (scripts/cli/commands/cluster.ts): one SuperPoD table's inventory, read while
   // the previous one is written.
   | { job: "inventory"; text: string }
@@ -72,17 +74,26 @@ function runJob<T>(job: RankTableJob, transfer: TransferListItem[] = []): Promis
   return (job.job === "text" ? textPool() : pool()).run<T>(job, transfer);
 }
 
-/** The bytes as a buffer of their own (a body larger than Node's small-buffer pool already is one), to transfer. */
-function owned(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+/**
+ * The body of at most `limit` bytes for the worker: read into one buffer when its length is declared, moved to a port
+ * as it arrives when not (past `inlineLimit`: server/workers/body-port.ts). A buffer of at most `inlineLimit` bytes
+ * is handled on the request thread; a larger one is made the worker's own to transfer.
+ */
+async function workerBody(request: Request, limit: number): Promise<WorkerBody> {
+  if (request.headers.has("content-length")) {
+    const bytes = await readBytes(request, limit);
+    return bytes.byteLength <= inlineLimit ? bytes : owned(bytes);
+  }
+  return portedBody(bodyChunks(request, limit), inlineLimit);
 }
+
+const handledInline = (body: WorkerBody): body is Uint8Array => body instanceof Uint8Array && body.byteLength <= inlineLimit;
 
 /** The validator's report on a table sent as the raw body (any content type). */
 export async function validateRankTableBody(request: Request, lang: Lang): Promise<ValidationReport> {
-  const bytes = await readBytes(request, rankTableBodyLimit);
-  if (bytes.byteLength <= inlineLimit) return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), { lang });
-  const job = owned(bytes);
-  return runJob<ValidationReport>({ job: "validate", bytes: job, lang }, [job.buffer as ArrayBuffer]);
+  const body = await workerBody(request, rankTableBodyLimit);
+  if (handledInline(body)) return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(body), { lang });
+  return runJob<ValidationReport>({ job: "validate", body, lang }, bodyTransfer(body));
 }
 
 /**
@@ -91,10 +102,9 @@ export async function validateRankTableBody(request: Request, lang: Lang): Promi
  */
 export async function rankTableBody<K extends RankTableBodyKind>(request: Request, kind: K): Promise<RankTableBody<K>> {
   assertJsonType(request);
-  const bytes = await readBytes(request, kind === "create" || kind === "update" ? rankTableBodyLimit : inventoryBodyLimit);
-  if (bytes.byteLength <= inlineLimit) return readRankTableBody(kind, bytes);
-  const job = owned(bytes);
-  return runJob<RankTableBody<K>>({ job: "body", kind, bytes: job }, [job.buffer as ArrayBuffer]);
+  const body = await workerBody(request, kind === "create" || kind === "update" ? rankTableBodyLimit : inventoryBodyLimit);
+  if (handledInline(body)) return readRankTableBody(kind, body);
+  return runJob<RankTableBody<K>>({ job: "body", kind, body }, bodyTransfer(body));
 }
 
 /** Body bytes sent to the worker and not yet parsed there, at most: the body waits in the socket, not in memory. */
@@ -131,7 +141,7 @@ export async function rankTableTextBody(request: Request): Promise<StreamedText>
     for await (const value of chunks) {
       if (failed) break;
       // A chunk of its own memory (not a view into a shared pool) to transfer.
-      const chunk = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
+      const chunk = owned(value);
       inFlight += chunk.byteLength;
       post(chunk);
       if (inFlight > inFlightLimit && !failed) await new Promise<void>((resolve) => (wake = resolve));

@@ -15,6 +15,7 @@ import { inventoryFromRankTable } from "@/lib/topology/import";
 import type { RankTableJob } from "@/server/rank-table-worker";
 // Aliased, not relative: a build copies this file alone to .next*/server/assets and, as runsFromSource() sees the
 // bundle's import.meta.url as the source's, starts it from there through tsx, which resolves @/ from tsconfig.json.
+import { gatheredBody } from "@/server/workers/body-port";
 import { readRankTableBody } from "@/server/workers/rank-table-body";
 import { readTextStream } from "@/server/workers/rank-table-text";
 import { workerFailure, type WorkerAnswer } from "@/server/workers/worker-pool";
@@ -22,9 +23,9 @@ import { workerFailure, type WorkerAnswer } from "@/server/workers/worker-pool";
 function run(job: RankTableJob): unknown {
   switch (job.job) {
     case "validate":
-      return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(job.bytes), { lang: job.lang as Lang });
+      return validateRankTable(new TextDecoder("utf-8", { ignoreBOM: true }).decode(gatheredBody(job.body)), { lang: job.lang as Lang });
     case "body":
-      return readRankTableBody(job.kind, job.bytes);
+      return readRankTableBody(job.kind, gatheredBody(job.body));
     case "inventory":
       return inventoryFromRankTable(job.text);
     case "text":

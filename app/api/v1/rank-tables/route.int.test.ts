@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { systemActor } from "@/db/queries/audit";
 import { createApiToken } from "@/db/queries/tokens";
+import { rankTableBodyLimit } from "@/db/schema/rank-table/constants";
 import { auditLog } from "@/db/schema";
 import { generateFromTemplate, writeRankTable } from "@/lib/rank-table";
 import { inlineLimit } from "@/server/rank-table-worker";
@@ -40,6 +41,14 @@ beforeAll(async () => {
 
 const auth = (role: keyof typeof tokens = "editor", extra: Record<string, string> = {}) => ({ authorization: `Bearer ${tokens[role]}`, ...extra });
 const none = { params: Promise.resolve({}) };
+/** `bytes` as a stream of `size`-byte chunks: a body without a declared length. */
+const chunked = (bytes: Uint8Array, size: number) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let at = 0; at < bytes.byteLength; at += size) controller.enqueue(bytes.subarray(at, at + size));
+      controller.close();
+    },
+  });
 const idOf = (id: number | string) => ({ params: Promise.resolve({ id: String(id) }) });
 
 async function createTable(name: string, text: string, role: keyof typeof tokens = "editor") {
@@ -68,12 +77,26 @@ describe("POST /api/v1/rank-tables/validate", () => {
     expect(report.issues[0].message).toMatch(/[\u4e00-\u9fff]/);
   });
 
-  it("accepts a 16,384-rank table (several MB)", async () => {
+  it("accepts a 16,384-rank table (several MB), with its length declared or sent chunked (moved to the worker's port)", async () => {
     const big = writeRankTable(generateFromTemplate({ superPods: 16, serversPerSuperPod: 64, basePort: 20000 }));
     expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
-    const response = await validate(new Request(`${origin}/api/v1/rank-tables/validate`, { method: "POST", body: big, headers: auth("viewer") }), none);
-    expect(response.status).toBe(200);
-    expect((await response.json()).stats.devices).toBe(16384);
+    const bytes = Buffer.from(big);
+    const declared = { ...auth("viewer"), "content-length": String(bytes.byteLength) };
+    const reports = [];
+    for (const [body, headers] of [[bytes, declared], [chunked(bytes, 64 * 1024), auth("viewer")]] as const) {
+      const response = await validate(new Request(`${origin}/api/v1/rank-tables/validate`, { method: "POST", body, headers, duplex: "half" } as RequestInit), none);
+      expect(response.status).toBe(200);
+      reports.push(await response.json());
+    }
+    expect(reports[0].stats.devices).toBe(16384);
+    expect(reports[1]).toEqual(reports[0]);
+  });
+
+  it("answers 413 in the error shape to a chunked body past the limit", async () => {
+    const over = Buffer.alloc(rankTableBodyLimit + 1, 0x20);
+    const response = await validate(new Request(`${origin}/api/v1/rank-tables/validate`, { method: "POST", body: chunked(over, 1024 * 1024), headers: auth("viewer"), duplex: "half" } as RequestInit), none);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe("payload_too_large");
   });
 
   it("caps the report of a table with millions of broken elements and counts what it left out (issue 13)", async () => {

@@ -1,0 +1,88 @@
+/**
+ * A request body on its way to the rank-table worker (server/rank-table-worker.ts), either as one buffer or, when it
+ * came without a Content-Length, as chunks already queued on a MessagePort.
+ *
+ * A chunked body's size is only known at its end, so it cannot be read into one buffer allocated up front, and
+ * gathered as it arrived (a list of the socket's 64 KiB chunks on the request thread) it held up to 128 MiB of
+ * external memory there until the worker got it: V8 answered that with a full collection every few hundred
+ * milliseconds while the body streamed in, and /api/health waited behind them (the hostile-input suite's
+ * "over the limit, chunked" was the request beside every slow poll; one landing CI failed on a 123 ms poll). A
+ * server's event loop, with a heap of 1.5M small objects as ballast, receiving 128 MiB chunked: max lag 95–298 ms
+ * with the chunks gathered, 18–65 ms with each chunk transferred out as it arrived (load average 11–12, alternated).
+ * So each chunk is copied into a buffer of its own and transferred into a port's queue, which holds it outside the
+ * request thread's heap; the worker is given the port only once the body has ended (the job is queued then, so a
+ * slow sender never holds the worker), and drains it at once.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type TransferListItem } from "node:worker_threads";
+
+export interface PortedBody {
+  port: MessagePort;
+  byteLength: number;
+}
+
+export type WorkerBody = Uint8Array | PortedBody;
+
+/**
+ * The bytes as a buffer of their own (a body larger than Node's small-buffer pool already is one), to transfer: a
+ * copy unless they are all of theirs. Not `bytes.slice()`, which on a Buffer (a Node stream's chunk) is a view of the
+ * same memory, so the transfer would take the whole shared buffer and the worker could not read the message.
+ */
+export function owned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+/** What to transfer with a job carrying `body`. */
+export function bodyTransfer(body: WorkerBody): TransferListItem[] {
+  return body instanceof Uint8Array ? [body.buffer as ArrayBuffer] : [body.port];
+}
+
+/**
+ * Request thread: reads `chunks` (the limit is theirs to enforce: bodyChunks, server/http/body.ts). A body of at most
+ * `keepUpTo` bytes comes back as one buffer; a longer one is moved chunk by chunk into a port's queue as it arrives.
+ * When reading fails (a 413 past the limit, a client gone), whatever was queued is dropped with the port.
+ */
+export async function portedBody(chunks: AsyncIterable<Uint8Array>, keepUpTo: number): Promise<WorkerBody> {
+  const head: Uint8Array[] = [];
+  let size = 0;
+  let channel: MessageChannel | undefined;
+  const post = (chunk: Uint8Array) => {
+    const own = owned(chunk);
+    channel!.port1.postMessage(own, [own.buffer as ArrayBuffer]);
+  };
+  try {
+    for await (const value of chunks) {
+      size += value.byteLength;
+      if (!channel && size <= keepUpTo) {
+        head.push(value);
+        continue;
+      }
+      if (!channel) {
+        channel = new MessageChannel();
+        head.splice(0).forEach(post);
+      }
+      post(value);
+    }
+  } catch (error) {
+    channel?.port1.close();
+    channel?.port2.close();
+    throw error;
+  }
+  if (!channel) return Buffer.concat(head, size);
+  channel.port1.close();
+  return { port: channel.port2, byteLength: size };
+}
+
+/** Worker: the body's bytes, one buffer (a ported body's chunks were all queued before the job was sent). */
+export function gatheredBody(body: WorkerBody): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  const bytes = new Uint8Array(body.byteLength);
+  let at = 0;
+  for (let message = receiveMessageOnPort(body.port); message; message = receiveMessageOnPort(body.port)) {
+    const chunk = message.message as Uint8Array;
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  body.port.close();
+  if (at !== body.byteLength) throw new Error(`the body arrived with ${at} of its ${body.byteLength} bytes`);
+  return bytes;
+}
