@@ -7,7 +7,7 @@ import { clusterLosses, deleteCluster, inventoryTables } from "./cluster-delete"
 import { getClusterOrThrow } from "./clusters";
 import { createRankTable } from "./rank-tables";
 import { putPortPolicy } from "./ports";
-import { replaceInventory } from "./topology";
+import { replaceInventory } from "./inventory-replace";
 import { demoA2Cluster } from "@/lib/inventory/demo";
 import { inventoryFromRankTable } from "@/lib/topology/import";
 import { rankscope } from "@/test/cli";

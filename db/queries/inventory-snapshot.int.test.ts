@@ -13,7 +13,8 @@ import { getClusterOrThrow } from "./clusters";
 import { insertCluster } from "./inventory";
 import { snapshotOfInventory } from "@/lib/topology/inventory-snapshot";
 import { loadInventorySnapshot, loadSnapshotColumns } from "./inventory-snapshot";
-import { loadClusterInventory, replaceInventory } from "./topology";
+import { replaceInventory } from "./inventory-replace";
+import { loadClusterInventory } from "./topology";
 
 beforeAll(() => {
   process.env.DATABASE_URL = testDatabase().url;

@@ -17,7 +17,8 @@ import { systemActor } from "@/db/queries/audit";
 import { clearInventory, deleteCluster } from "@/db/queries/cluster-delete";
 import { getClusterOrThrow } from "@/db/queries/clusters";
 import { listClusterSummaries } from "@/db/queries/inventory";
-import { loadClusterInventory, replaceInventory } from "@/db/queries/topology";
+import { replaceInventory } from "@/db/queries/inventory-replace";
+import { loadClusterInventory } from "@/db/queries/topology";
 import { watchDatabaseCpu } from "./pg-cpu";
 
 const [url, slug] = process.argv.slice(2);

@@ -13,7 +13,7 @@ import { getRankTable, listRankTables } from "@/db/queries/rank-tables";
 import { jobs, rankTables } from "@/db/schema";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import type { JobRanksQueryInput } from "@/db/schema/job/ranks";
-import { loadNodeDetails } from "@/db/queries/topology";
+import { loadNodeDetails } from "@/db/queries/node-details";
 import { loadTopologyView } from "@/db/queries/topology-view";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";

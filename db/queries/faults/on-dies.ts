@@ -17,7 +17,7 @@ export interface DieFault {
 /**
  * The events of some kinds that hit these dies (`<server>/<device>`: the die itself, or a link at it) and overlapped
  * `from`..`to`, oldest first, at most `limit`. One arm per index, as a node's recent faults read them
- * (db/queries/topology.ts recentNodeFaults): the target index for the dies, the two link-end indexes for links.
+ * (db/queries/node-details.ts recentNodeFaults): the target index for the dies, the two link-end indexes for links.
  */
 export async function faultsOnDies(pool: pg.Pool, clusterId: number, dies: readonly string[], kinds: readonly FaultKind[], from: number, to: number, limit: number): Promise<DieFault[]> {
   if (dies.length === 0 || kinds.length === 0) return [];

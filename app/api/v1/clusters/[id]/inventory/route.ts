@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { replaceInventory } from "@/db/queries/topology";
+import { replaceInventory } from "@/db/queries/inventory-replace";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { ApiError } from "@/server/http/errors";

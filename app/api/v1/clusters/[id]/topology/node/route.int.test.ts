@@ -3,7 +3,7 @@ import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createJob } from "@/db/queries/jobs";
 import { createRankTable, updateRankTable } from "@/db/queries/rank-tables";
-import { parsedRevisionCount } from "@/db/queries/topology";
+import { parsedRevisionCount } from "@/db/queries/node-details";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { nodeDetailsSchema, type NodeDetails } from "@/lib/topology/model";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { loadNodeDetails } from "@/db/queries/topology";
+import { loadNodeDetails } from "@/db/queries/node-details";
 import { nodeKinds } from "@/lib/topology/model";
 import { route } from "@/server/auth/guard";
 import { cachedJson, etagFor, queryOf, type ClusterRouteContext } from "../shared";
