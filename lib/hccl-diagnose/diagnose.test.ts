@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { generateFromTemplate, writeRankTable } from "../rank-table";
 import { diagnoseTexts, generateFailedJobLogs, LogDiagnoser } from "./index";
-import { identityFromPath, parseRankList, readLine } from "./patterns";
+import { identityFromPath } from "./identity";
+import { parseRankList, readLine } from "./patterns";
 
 const table = (servers: number) => writeRankTable(generateFromTemplate({ version: "1.0", serversPerSuperPod: servers, npusPerServer: 8, diesPerNpu: 1 }));
 

@@ -5,7 +5,8 @@
 import { decide } from "./decide";
 import type { Observation, RankFacts } from "./observations";
 import { readJobTable, type JobTable } from "./job-table";
-import { identityFromPath, readLine, type Identity } from "./patterns";
+import { identityFromPath, type Identity } from "./identity";
+import { readLine } from "./patterns";
 import type { DiagnoseOptions, DiagnosisReport, Evidence, LogFile } from "./model";
 
 /** Evidence lines longer than this are cut; a report stays small however long the lines are. */

@@ -4,6 +4,7 @@
  * seen. `readLine` turns one line into what it says about the speaker (identity) and at most one finding; lines that
  * say nothing we know are reported as unknown, never as an error.
  */
+import { identityOf, int, type Identity } from "./identity";
 
 /** Where in the life of a communicator a finding belongs (the seed's phases, plus config and port conflicts). */
 export type FindingKind =
@@ -19,19 +20,6 @@ export type FindingKind =
   | "notify_timeout" // notify wait / task timeout during execution (EI0002)
   | "error_cqe" // RDMA retransmissions exhausted (EI0013, "error cqe")
   | "other_error"; // another error code: a first error, not a timeout
-
-export interface Identity {
-  rank?: number;
-  rankSize?: number;
-  deviceId?: number;
-  deviceIp?: string;
-  hostIp?: string;
-  serverId?: string;
-  /** The speaker called HcclGetRootInfo: it is the root rank. */
-  root?: boolean;
-  /** How sure the rank is: 5 the communicator's own entry line … 1 a sub-group's rank, 0 a path. */
-  weight?: number;
-}
 
 export interface Finding {
   kind: FindingKind;
@@ -70,9 +58,6 @@ export interface LineReading {
  *  hicann/hccl error_cqe_report_EI0013.md). The pid may be followed by an empty process name: `HCCL(55694,)`
  *  (vllm-ascend#9872 https://github.com/vllm-project/vllm-ascend/issues/9872). */
 const PLOG_PREFIX = /^\[(ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] [A-Z_0-9]+\(\d+,/;
-/** torch_npu screen error: `[ERROR] 2025-04-08-18:07:20 (PID:1292363, Device:1, RankID:1) ERR01100 …`
- *  (vllm-ascend#486 https://github.com/vllm-project/vllm-ascend/issues/486). */
-const TORCH_NPU_ERROR = /\(PID:\s*\d+, Device:\s*(-?\d+), RankID:\s*(-?\d+)\)/;
 /** torchrun's per-rank prefix `[rank1]: …` / `[rank11]:[E313 …]` (vllm-ascend#486, vllm-ascend#7384). */
 const TORCHRUN_RANK = /^\[rank(\d+)\]:/;
 /** vLLM worker prefix `(VllmWorker rank=0 pid=234357) …` (vllm-ascend#3196
@@ -89,26 +74,10 @@ const OTHER_KNOWN = /^\s*(?:Traceback|File "|RuntimeError|Solution:|Possible Cau
 /** An IPv4 or IPv6 address (never swallowing a sentence's final dot). */
 const IP = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:]+)`;
 
-// --- identity ----------------------------------------------------------------------------------------------------
-
-/** `Entry-HcclCommInitRootInfoInner:ranks[4], rank[3], rootinfo: host ip[127.10.0.1] port[60000] … deviceLogicId[3]`
- *  (hicann/hccl docs/zh/user_guide/fault_diagnosis/notify_wait_timeout_EI0002.md). */
-const ENTRY_INIT = /Entry-HcclCommInit\w*:\s*ranks\[(\d+)\], rank\[(\d+)\](?:.*?deviceLogicId\[(\d+)\])?/;
-/** `Entry-HcclGetRootInfo:rootInfo[…], deviceLogicId[0]`: the root rank (hicann/hccl cluster_info_nego.md). */
-const ENTRY_ROOT = /Entry-HcclGetRootInfo\b(?:.*?deviceLogicId\[(\d+)\])?/;
-/** `| comm error, device[3]` in LINK_ERROR_INFO (hcomm hccl_socket_manager.cc PrintErrorConnection). */
-const COMM_ERROR_DEVICE = /comm error, device\[(\d+)\]/;
 /** `Task run failed, groupRank information is group:[…], user define information[], rankSize[4], rankId[0].`
  *  (hicann/hccl notify_wait_timeout_EI0002.md) and EI0002's `group information: [group:[…], …, rankSize[32],
  *  rankId[25 24]]` (vllm-ascend#3413 https://github.com/vllm-project/vllm-ascend/issues/3413). */
 const GROUP_RANK = /rankSize\[(\d+)\], rankId\[(\d+)/;
-/** `localRank[0]`, `userRank[5]`, `deviceLogicId[2]` as HCCL prints them in INFO lines (hicann/hccl
- *  notify_wait_timeout_EI0002.md: `Entry-HcclAllReduce: … localRank[0], streamId[7], … deviceLogicId[0]`). */
-const USER_RANK = /\buserRank\[(\d+)\]/;
-const DEVICE_LOGIC_ID = /\bdeviceLogicId\[(\d+)\]/;
-/** The runtime's `The error from device(chipId:3, dieId:0), … hccl fftsplus task timeout …` (Ascend/pytorch#54). */
-const CHIP_ID = /error from device\(chipId:(\d+), dieId:\d+\)/;
-
 // --- findings ----------------------------------------------------------------------------------------------------
 
 /** Port in use: `socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail. Please check the port
@@ -205,11 +174,6 @@ const CONFIG_TEXT = /\[RanktableCheck\]|\[RanktableConfig\]|\[EnvConfig\]|is not
 const CONSEQUENCE_CODES = new Set(["EI0002", "EI0006", "EI0015", "EI0013", "EI9999", "EH9999", "EE1002"]);
 const CRASH = /Segmentation fault|core dumped|Out of memory|out of memory|Killed\b|exitcode\s*:\s*-?(?:9|11)\b/;
 
-function int(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d+$/.test(text)) return undefined;
-  return Number(text);
-}
-
 /** `[0000000000000002],[4]` or `1,3,5,7,` or `16-23` → rank numbers. */
 export function parseRankList(text: string): number[] {
   const ranks: number[] = [];
@@ -226,25 +190,6 @@ export function parseRankList(text: string): number[] {
 
 /** A cheap test first: most lines of a big plog are INFO chatter that can hold none of the patterns below. */
 const WORTH_A_LOOK = /ERROR|EI\d{4}|EJ\d{4}|Entry-Hccl|rror|imeout|time out|fail|\||rank|Rank|deviceLogicId|cqe|CQE|Killed|Segmentation/;
-
-function identityOf(line: string): Identity | undefined {
-  // Literal guards first: most lines hold none of these, and a substring test is far cheaper than a regex scan.
-  let match = line.includes("Entry-HcclCommInit") ? ENTRY_INIT.exec(line) : null;
-  if (match) return { rankSize: int(match[1]), rank: int(match[2]), deviceId: int(match[3]), weight: 5 };
-  match = line.includes("Entry-HcclGetRootInfo") ? ENTRY_ROOT.exec(line) : null;
-  if (match) return { root: true, deviceId: int(match[1]) };
-  match = line.includes("RankID:") ? TORCH_NPU_ERROR.exec(line) : null;
-  if (match) return { deviceId: int(match[1]), rank: int(match[2]), weight: 4 };
-  match = line.includes("comm error") ? COMM_ERROR_DEVICE.exec(line) : null;
-  if (match) return { deviceId: int(match[1]) };
-  match = line.includes("userRank[") ? USER_RANK.exec(line) : null;
-  if (match) return { rank: int(match[1]), deviceId: int(DEVICE_LOGIC_ID.exec(line)?.[1]), weight: 2 };
-  match = line.includes("deviceLogicId[") ? DEVICE_LOGIC_ID.exec(line) : null;
-  if (match) return { deviceId: int(match[1]) };
-  match = line.includes("chipId:") ? CHIP_ID.exec(line) : null;
-  if (match) return { deviceId: int(match[1]) };
-  return undefined;
-}
 
 function findingOf(line: string): { finding?: Finding; identity?: Identity } {
   let match = LISTEN_FAIL.exec(line);
@@ -347,24 +292,4 @@ export function readLine(line: string): LineReading {
     speakerRank,
     finding,
   };
-}
-
-/** What a file's path says about its speaker: `…/rank_3/…`, `…/device-5/…`, a node directory (first directory when
- *  the path has several), a host IP in a directory name, msrun's `worker_<rank>.log`. plog names (`plog-<pid>_<time>.log`) carry only the pid. */
-export function identityFromPath(path: string): Identity {
-  const identity: Identity = {};
-  const parts = path.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
-  const rank = /(?:^|[^a-z])rank[_-]?(\d+)(?!\d)/i.exec(path);
-  if (rank) identity.rank = Number(rank[1]);
-  const device = /(?:^|[^a-z])(?:device|dev|npu)[_-]?(\d+)(?!\d)/i.exec(path);
-  if (device) identity.deviceId = Number(device[1]);
-  const ip = /(?:^|[^\d.])((?:\d{1,3}\.){3}\d{1,3})(?![\d.]*\d)/.exec(parts.slice(0, -1).join("/"));
-  if (ip) identity.hostIp = ip[1];
-  // msrun writes each worker's stdout to `worker_<rank>.log` (MindSpore Transformers logging docs,
-  // https://www.mindspore.cn/mindformers/docs/zh-CN/r2.1.0/feature/logging.html).
-  const msrun = /^worker_(\d+)\.log$/.exec(parts[parts.length - 1] ?? "");
-  if (msrun && identity.rank === undefined) identity.rank = Number(msrun[1]);
-  const node = parts.slice(0, -1).find((part) => /^(?:node|worker|host|server|master)[-_]?\w*$/i.test(part));
-  if (node) identity.serverId = node;
-  return identity;
 }
