@@ -5,7 +5,8 @@ import { nodeChipKey } from "@/lib/fabric/derive";
 import { testDatabase } from "@/test/database";
 import { clusters, servers } from "../schema";
 import { systemActor } from "./audit";
-import { nodeChipsOfServer, podBusPlanes, setFabricProfile } from "./fabric";
+import { nodeChipsOfServer, podBusPlanes } from "./fabric";
+import { setFabricProfile } from "./fabric-build";
 import { insertCluster } from "./inventory";
 
 const actor = systemActor;

@@ -5,7 +5,7 @@ import type { ClusterSpec } from "@/lib/inventory/model";
 import type { Database } from "../client";
 import { DomainError } from "@/lib/errors";
 import { clusters } from "../schema";
-import { rebuildFabric } from "./fabric";
+import { rebuildFabric } from "./fabric-build";
 import { analyzeInventoryTables } from "./inventory-bulk";
 import { encodeInventoryRows, type DieRefs, type EncodedInventoryRows, type EncoderState, type InventoryPart } from "./inventory-rows";
 import { storeInventorySnapshot } from "./inventory-snapshot";
@@ -89,7 +89,7 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
  * Writes super pods, servers, NPUs, dies and links of an (empty) cluster in batches (./inventory-writer.ts), then
- * derives its fabric (planes, switches, links: db/queries/fabric.ts) from the cluster's profile, inside the caller's
+ * derives its fabric (planes, switches, links: db/queries/fabric-build.ts) from the cluster's profile, inside the caller's
  * transaction.
  */
 export async function insertInventory(

@@ -8,7 +8,7 @@ import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
 import { ranksFromRankTable } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
 import { rankTableRevisions } from "../schema";
-import { clusterFabricProfile } from "./fabric";
+import { clusterFabricProfile } from "./fabric-build";
 import { withStoredFabric } from "./fabric-details";
 import { dieFaultOf, faultHealthSnapshot, type FaultEventRow } from "./faults";
 import { decodableGzip, revisionText } from "./rank-tables";

@@ -5,7 +5,7 @@
  * Prints medians with the machine's load; it never asserts timings.
  */
 import os from "node:os";
-import { rebuildFabric } from "@/db/queries/fabric";
+import { rebuildFabric } from "@/db/queries/fabric-build";
 import { insertCluster } from "@/db/queries/inventory";
 import { largeA3Cluster } from "@/lib/topology/large-cluster";
 import { withDemoDatabase } from "./demo-database";

@@ -75,7 +75,7 @@ export const fabricSwitches = pgTable(
 
 /**
  * A link into a plane: node chip ↔ bus switch (uplink), NPU ↔ parameter plane (parameter).
- * The bulk of the fabric (64 rows per A3 server), rebuilt whole by db/queries/fabric.ts `rebuildFabric`: the switch
+ * The bulk of the fabric (64 rows per A3 server), rebuilt whole by db/queries/fabric-build.ts `rebuildFabric`: the switch
  * refs have no foreign keys (two index lookups fewer per row); the plane and server keys remove a link with either.
  */
 export const fabricLinks = pgTable(
