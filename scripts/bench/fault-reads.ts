@@ -86,7 +86,7 @@ async function run(): Promise<void> {
       costs.statistics.push(statistics);
       sizes = { timeline: timeline.bytes, timelineJson: timeline.json, statistics: statistics.bytes, statisticsJson: statistics.json, events: shown, total };
     }
-    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
     const med = (values: Cost[], of: (c: Cost) => number) => ms(median(values.map(of)));
     const line = (name: string, values: Cost[]) =>
       `${name}: CPU per answer, median of ${values.length}: Node.js ${med(values, (c) => c.node)}, PostgreSQL ${med(values, (c) => c.postgres)}; wall ${med(values, (c) => c.wall)}`;
