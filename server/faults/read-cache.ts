@@ -87,7 +87,8 @@ interface JsonAnswer {
   headers: Record<string, string>;
   /**
    * The JSON gzipped, made when a caller first asks for it (`Accept: application/gzip`: the console does) and kept
-   * with the answer, so it is compressed once per answer, not per response, and goes when the answer goes.
+   * with the answer, so it is compressed once per answer, not per response, and goes when the answer goes (not counted
+   * in its size: a tenth of the JSON's, 990 KiB of a day's 9.6 MB timeline).
    */
   gzip?: Promise<Buffer>;
 }
