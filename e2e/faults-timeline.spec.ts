@@ -8,9 +8,12 @@ async function shown(page: import("@playwright/test").Page): Promise<number> {
 
 test.describe("Fault timeline", () => {
   test("shows the simulator's day on swimlanes, and filtering narrows it", async ({ page }, testInfo) => {
+    // The timeline comes as the gzip file the server made once for every viewer, decoded by the page (lib/gzip-answer.ts).
+    const timelineAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/v1/fault-events" && response.request().method() === "GET");
     await page.goto("/faults?cluster=atlas-a3-demo");
     await expect(page.getByRole("heading", { level: 1, name: "Faults" })).toBeVisible();
     await expect(page.getByTestId("fault-total")).toHaveText(/[1-9]\d\d? of \d+ events/);
+    expect((await timelineAnswer).headers()["content-type"]).toBe("application/gzip");
     const all = await shown(page);
     expect(all).toBeGreaterThan(150);
     await expect(page.getByTestId("fault-timeline").locator("canvas").first()).toBeVisible();

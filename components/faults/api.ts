@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
+import { gzipJsonAccept } from "@/lib/gzip-answer";
 import type { DeviceInfoResult, FaultSettings, FaultStatistics, TimelineResult } from "@/lib/faults/api-types";
 import type { FaultReport } from "@/lib/faults/report";
 import { reportApiUrl } from "@/lib/faults/report-url";
@@ -41,12 +42,13 @@ export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise
   if (f.code) params.set("code", f.code);
   if (f.target) params.set("target", f.target);
   if (f.job) params.set("job", String(f.job));
-  return fetchJson(`/api/v1/fault-events?${params}`, timelineSchema, { signal });
+  // A day's timeline is megabytes of JSON: asked as the gzip the server made once for every viewer (lib/gzip-answer.ts).
+  return fetchJson(`/api/v1/fault-events?${params}`, timelineSchema, { signal, headers: { accept: gzipJsonAccept } });
 }
 
 export function fetchStatistics(cluster: string, from: number, to: number, signal?: AbortSignal): Promise<FaultStatistics> {
   const params = new URLSearchParams({ cluster, from: String(from), to: String(to) });
-  return fetchJson(`/api/v1/fault-events/stats?${params}`, statisticsSchema, { signal });
+  return fetchJson(`/api/v1/fault-events/stats?${params}`, statisticsSchema, { signal, headers: { accept: gzipJsonAccept } });
 }
 
 export function fetchReport(cluster: string, from: number, to: number, compare: boolean, signal?: AbortSignal): Promise<FaultReport> {

@@ -4,6 +4,7 @@
  * findings in pages and writing the table as Blob parts. The message types are shared with the main thread
  * (use-validation.ts, use-hosted-table.ts).
  */
+import { gzipJsonAccept, isGzipType } from "@/lib/gzip-answer";
 import { countIssues, formatMessage, type Issue, type JsonValue, type Lang, type Severity, type ValidationReport } from "@/lib/rank-table";
 import { StreamingTableParser, StreamSyntaxError } from "@/lib/rank-table/stream-parse";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
@@ -106,9 +107,9 @@ async function sourceStream(source: Blob | RemoteText): Promise<{ stream: Readab
   if (source instanceof Blob) return { stream: source.stream(), size: source.size };
   // A revision stored gzipped comes as stored (a fourteenth of the text at 524,288 ranks) and is decoded here as it
   // arrives; a plain one as its text.
-  const response = await fetch(source.url, { headers: { accept: "application/gzip, application/json;q=0.9" } });
+  const response = await fetch(source.url, { headers: { accept: gzipJsonAccept } });
   if (!response.ok || !response.body) throw new Error(`${source.url} answered ${response.status}`);
-  const gzip = response.headers.get("content-type")?.startsWith("application/gzip");
+  const gzip = isGzipType(response.headers.get("content-type"));
   return { stream: gzip ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body, size: source.bytes };
 }
 

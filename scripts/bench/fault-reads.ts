@@ -2,8 +2,10 @@
  * `npm run bench -- fault-reads`: what one viewer's fault timeline and statistics of the last 24 h cost while events
  * are ingested (issue 20, item 7), in CPU, which the machine's load does not change much: the load bench's data (the
  * demo, then batches of 1,000 events 50 ms apart from 20 h ago on: scripts/bench/load.ts), and after each new batch
- * the two answers as the server gives them (computed, serialised, compressed as Next.js does each response), their
- * Node.js CPU (this process) and PostgreSQL's (the embedded server's processes) measured apart. The batches are
+ * the two answers as the server gives them (computed, serialised, compressed once: server/faults/read-cache.ts), their
+ * Node.js CPU (this process) and PostgreSQL's (the embedded server's processes) measured apart; and what each further
+ * response of a kept answer costs: the gzip file as kept (the console asks for it) nothing but its copy to the socket,
+ * the plain JSON a gzip by Next.js every time (timed here as that: `gzip` is zlib's default level, as Next.js's). The batches are
  * ingested between the reads, not during them, so each figure is one answer's own cost on data a batch just changed.
  * Every FAULT_READS_REFRESH_EVERY (3) batches the rollups are refreshed as the servers' refresher does after
  * ingestion (server/faults/rollup-refresher.ts: at most one every 5 s, the load bench's 600 events/s being a batch
@@ -31,6 +33,8 @@ interface Cost {
   node: number;
   postgres: number;
   wall: number;
+  /** Node.js CPU of the gzip alone: what Next.js spends on each response of the plain JSON. */
+  gzip: number;
 }
 
 async function run(): Promise<void> {
@@ -44,19 +48,25 @@ async function run(): Promise<void> {
     await handle.pool.query("vacuum analyze");
 
     /** One answer's cost: Node.js CPU around it, PostgreSQL's read before and after (outside the Node.js figure). */
-    const measure = async (work: () => Promise<unknown>): Promise<Cost & { bytes: number }> => {
+    const cpuMs = (since: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(since);
+      return (used.user + used.system) / 1000;
+    };
+    const measure = async (work: () => Promise<unknown>): Promise<Cost & { bytes: number; json: number }> => {
       const pgBefore = await postgresCpuMs(server.dataDir);
       const began = performance.now();
       const cpu = process.cpuUsage();
       const value = await work();
       const body = Buffer.from(JSON.stringify(value));
+      const zipping = process.cpuUsage();
       const compressed = gzipSync(body);
-      const used = process.cpuUsage(cpu);
+      const gzip = cpuMs(zipping);
+      const node = cpuMs(cpu);
       const wall = performance.now() - began;
-      return { node: (used.user + used.system) / 1000, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length };
+      return { node, gzip, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length, json: body.length };
     };
     const costs = { timeline: [] as Cost[], statistics: [] as Cost[], refresh: [] as Cost[] };
-    let sizes = { timeline: 0, statistics: 0, events: 0, total: 0 };
+    let sizes = { timeline: 0, timelineJson: 0, statistics: 0, statisticsJson: 0, events: 0, total: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       await ingest();
       if (round % REFRESH_EVERY === REFRESH_EVERY - 1) costs.refresh.push(await measure(() => refreshFaultRollupsUnlessBusy(handle.pool, cluster.id)));
@@ -74,15 +84,19 @@ async function run(): Promise<void> {
       const statistics = await measure(() => faultStatistics(handle.pool, cluster, to - day, to, now));
       costs.timeline.push(timeline);
       costs.statistics.push(statistics);
-      sizes = { timeline: timeline.bytes, statistics: statistics.bytes, events: shown, total };
+      sizes = { timeline: timeline.bytes, timelineJson: timeline.json, statistics: statistics.bytes, statisticsJson: statistics.json, events: shown, total };
     }
-    const line = (name: string, values: Cost[], bytes: number) =>
-      `${name}: CPU per call, median of ${values.length}: Node.js ${ms(median(values.map((c) => c.node)))}, PostgreSQL ${ms(median(values.map((c) => c.postgres)))}; ` +
-      `wall ${ms(median(values.map((c) => c.wall)))}; answer ${(bytes / 1024).toFixed(0)} KiB gzipped`;
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
+    const med = (values: Cost[], of: (c: Cost) => number) => ms(median(values.map(of)));
+    const line = (name: string, values: Cost[]) =>
+      `${name}: CPU per answer, median of ${values.length}: Node.js ${med(values, (c) => c.node)}, PostgreSQL ${med(values, (c) => c.postgres)}; wall ${med(values, (c) => c.wall)}`;
+    const answer = (name: string, values: Cost[], json: number, gzipped: number) =>
+      `${line(name, values)}; answer ${kib(json)} of JSON, ${kib(gzipped)} gzipped (once: ${med(values, (c) => c.gzip)} of the Node.js CPU); ` +
+      `each further response of a kept answer: the plain JSON gzipped again by Next.js, ${med(values, (c) => c.gzip)}, the gzip file as kept, none`;
     console.log(`${PRELOAD} batches of 1,000 events before, then ${ROUNDS} rounds of a batch and the two answers (the timeline: ${sizes.events.toLocaleString("en-US")} of ${sizes.total.toLocaleString("en-US")} events)`);
-    console.log(line("timeline, 24 h", costs.timeline, sizes.timeline));
-    console.log(line("statistics, 24 h", costs.statistics, sizes.statistics));
-    console.log(line(`rollup refresh after ${REFRESH_EVERY} batches (off the readers' path)`, costs.refresh, 0).replace(/; answer.*/, ""));
+    console.log(answer("timeline, 24 h", costs.timeline, sizes.timelineJson, sizes.timeline));
+    console.log(answer("statistics, 24 h", costs.statistics, sizes.statisticsJson, sizes.statistics));
+    console.log(line(`rollup refresh after ${REFRESH_EVERY} batches (off the readers' path)`, costs.refresh));
     console.log(`load average: ${loadAverage()}`);
   });
 }

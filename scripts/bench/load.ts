@@ -27,6 +27,7 @@ import { batchOf } from "./fault-ingest";
 import type { BenchSection } from "./index";
 import { loadAverage, ms, spread } from "./percentiles";
 import { liveWindowEnd } from "@/lib/faults/url";
+import { gzipJsonAccept } from "@/lib/gzip-answer";
 
 
 const VIEWERS = 100;
@@ -39,7 +40,8 @@ const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
 const cluster = "atlas-a3-demo";
 const day = 86_400_000;
 
-type Call = [endpoint: string, path: string];
+/** `accept`: what the page asks with, when not plain JSON (the timeline and statistics as gzip: lib/gzip-answer.ts). */
+type Call = [endpoint: string, path: string, accept?: string];
 
 /** The API calls each page makes when it loads (components/topology/queries.ts, components/faults/api.ts, …). */
 function pageCalls(now: number): Call[][] {
@@ -52,8 +54,8 @@ function pageCalls(now: number): Call[][] {
       ["GET fault-events/health", `/api/v1/fault-events/health?cluster=${cluster}`],
     ],
     [
-      ["GET fault-events (timeline, 24 h)", `/api/v1/fault-events?cluster=${cluster}&${window}&state=all`],
-      ["GET fault-events/stats (24 h)", `/api/v1/fault-events/stats?cluster=${cluster}&${window}`],
+      ["GET fault-events (timeline, 24 h)", `/api/v1/fault-events?cluster=${cluster}&${window}&state=all`, gzipJsonAccept],
+      ["GET fault-events/stats (24 h)", `/api/v1/fault-events/stats?cluster=${cluster}&${window}`, gzipJsonAccept],
     ],
     [
       ["GET clusters", "/api/v1/clusters"],
@@ -112,7 +114,7 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
       const instance = instances[turn++ % instances.length]!;
       const calls = pageCalls(Date.now());
       const page = calls[Math.floor(Math.random() * calls.length)]!;
-      await Promise.all(page.map(([endpoint, url]) => call(instance, endpoint, url, { headers: { cookie } })));
+      await Promise.all(page.map(([endpoint, url, accept]) => call(instance, endpoint, url, { headers: { cookie, accept: accept ?? "application/json" } })));
       await sleep(500 + Math.random() * 1000);
     }
   };

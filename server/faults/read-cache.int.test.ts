@@ -1,9 +1,11 @@
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase } from "@/db/client";
 import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
+import { decodedTypeHeader, gzipJsonAccept } from "@/lib/gzip-answer";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import type { SharedAnswers } from "@/lib/shared-answers";
 import { withAppDatabase } from "@/test/app-database";
@@ -95,5 +97,31 @@ describe("shared fault reads", () => {
     const own = await read(timeline, timelinePath, { cookie: "rankscope-written=0/16B3748" });
     expect(own.body.total).toBe(first.body.total + 1);
     expect(answers().computed).toBe(before);
+  });
+
+  it("are answered gzipped, compressed once, to a caller that asks for a gzip file: the JSON answer's very bytes", async () => {
+    const ask = async (accept: string) => {
+      const response = await timeline(new Request(`${origin}${timelinePath}`, { headers: { authorization: `Bearer ${token}`, accept } }), none);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("vary")).toBe("Accept");
+      return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const plain = await ask("application/json");
+    const gzipped = await ask(gzipJsonAccept);
+    expect(plain.response.headers.get("content-type")).toBe("application/json");
+    expect(gzipped.response.headers.get("content-type")).toBe("application/gzip");
+    expect(gzipped.response.headers.get(decodedTypeHeader)).toBe("application/json");
+    expect(gunzipSync(gzipped.bytes).equals(plain.bytes)).toBe(true);
+    const kept = answers().computed;
+    expect((await ask(gzipJsonAccept)).bytes.equals(gzipped.bytes)).toBe(true);
+    expect(answers().computed).toBe(kept);
+
+    const revision = faultRevision("atlas-a3-demo");
+    await writeElsewhere([linkDown("sp0-node03", 0, 30, null)]);
+    await until(() => faultRevision("atlas-a3-demo") !== revision);
+    const after = await ask(gzipJsonAccept);
+    const decoded = JSON.parse(gunzipSync(after.bytes).toString()) as { total: number };
+    expect(decoded.total).toBe((JSON.parse(plain.bytes.toString()) as { total: number }).total + 1);
+    expect(gunzipSync(after.bytes).equals((await ask("application/json")).bytes)).toBe(true);
   });
 });

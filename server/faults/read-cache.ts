@@ -1,6 +1,9 @@
 import "server-only";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { DatabaseHandle } from "@/db/client";
 import { lagHintMs, isReplicaPool } from "@/db/read-database";
+import { acceptsGzip, decodedTypeHeader } from "@/lib/gzip-answer";
 import { SharedAnswers, type Computed } from "@/lib/shared-answers";
 import { carriesOwnWrite, readFor, readHeaders } from "@/server/http/read-routing";
 import { listeningToFaults, subscribeFaults } from "./notifications";
@@ -82,12 +85,21 @@ interface JsonAnswer {
   /** The JSON, serialised once for everyone. */
   body: Buffer;
   headers: Record<string, string>;
+  /**
+   * The JSON gzipped, made when a caller first asks for it (`Accept: application/gzip`: the console does) and kept
+   * with the answer, so it is compressed once per answer, not per response, and goes when the answer goes (not counted
+   * in its size: a tenth of the JSON's, 990 KiB of a day's 9.6 MB timeline).
+   */
+  gzip?: Promise<Buffer>;
 }
+
+const gzipped = promisify(gzip);
 
 /**
  * A heavy fault read answered as JSON (`jsonRead`), shared by callers asking the same `key` of `cluster` at the same
- * revision. The answer is serialised once; Next.js compresses each response (it drops a Content-Encoding a route
- * handler sets, node_modules/next/dist/server/send-response.js, so an answer cannot be compressed once for all).
+ * revision. The answer is serialised once; to a caller that asks for a gzip file (lib/gzip-answer.ts) it is sent as
+ * one, compressed once (off the event loop, on libuv's threads), while Next.js compresses the plain JSON again for
+ * each response: a day's timeline is 9.8 MB of JSON, 70–95 ms of CPU to gzip.
  */
 export async function sharedFaultJson(request: Request, cluster: string, key: string, work: (handle: DatabaseHandle) => Promise<unknown>): Promise<Response> {
   const revision = faultRevision(cluster);
@@ -97,7 +109,12 @@ export async function sharedFaultJson(request: Request, cluster: string, key: st
     return { value: { body, headers: readHeaders(read) }, size: body.length, maxAgeMs: read.source === "replica" ? lagHintMs : maxAgeMs };
   };
   const answer = revision === undefined || carriesOwnWrite(request) ? (await compute()).value : await answers<JsonAnswer>().get(key, () => revisionNow(cluster), compute);
-  return new Response(new Uint8Array(answer.body), { status: 200, headers: { ...answer.headers, "content-type": "application/json" } });
+  const headers = { ...answer.headers, vary: "Accept" };
+  if (acceptsGzip(request.headers.get("accept"))) {
+    const bytes = await (answer.gzip ??= gzipped(answer.body));
+    return new Response(new Uint8Array(bytes), { status: 200, headers: { ...headers, "content-type": "application/gzip", [decodedTypeHeader]: "application/json" } });
+  }
+  return new Response(new Uint8Array(answer.body), { status: 200, headers: { ...headers, "content-type": "application/json" } });
 }
 
 /** The key of a read: its name and its query, normalised (parameter order does not matter). */

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { appDatabase } from "@/db/client";
 import { assertCurrentRevision, checkCluster, storedRankTableText, updateRankTable } from "@/db/queries/rank-tables";
+import { acceptsGzip } from "@/lib/gzip-answer";
 import { rankTableTextQuerySchema, rankTableTextSaveQuerySchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { ApiError } from "@/server/http/errors";
@@ -27,7 +28,7 @@ export const GET = unproxiedRoute<IdContext>("read", async ({ request, context }
   if (!stored) throw new ApiError(404, "not_found", revision ? `rank table ${id} has no revision ${revision}` : `there is no rank table ${id}`);
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", etag: etag(stored.revision), vary: "Accept" };
   if (stored.gzip === null) return new Response(stored.text, { headers });
-  if (/\bapplication\/gzip\b/i.test(request.headers.get("accept") ?? "")) {
+  if (acceptsGzip(request.headers.get("accept"))) {
     return new Response(new Uint8Array(stored.gzip), { headers: { ...headers, "content-type": "application/gzip" } });
   }
   return new Response(Readable.toWeb(Readable.from([stored.gzip]).pipe(createGunzip())) as ReadableStream<Uint8Array>, { headers });
