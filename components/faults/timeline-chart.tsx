@@ -1,7 +1,7 @@
 "use client";
 
 import { BarChart, CustomChart } from "echarts/charts";
-import { BrushComponent, DataZoomComponent, GridComponent, ToolboxComponent, TooltipComponent } from "echarts/components";
+import { BrushComponent, DataZoomComponent, GridComponent, ToolboxComponent, TooltipComponent, VisualMapPiecewiseComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { useEffect, useMemo, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
@@ -11,10 +11,12 @@ import type { Lane } from "@/lib/faults/timeline";
 import { levelColors } from "./level-colors";
 
 // Tree-shaken: the swimlanes are a custom series, the density strip a stacked bar series.
-echarts.use([CustomChart, BarChart, GridComponent, DataZoomComponent, BrushComponent, ToolboxComponent, TooltipComponent]);
+echarts.use([CustomChart, BarChart, GridComponent, DataZoomComponent, BrushComponent, ToolboxComponent, TooltipComponent, VisualMapPiecewiseComponent]);
+
+/** Each level's colour as a visual of the level's index (dimension 3 of an event's row). */
+const levelPieces = faultLevels.map((level, index) => ({ value: index, color: levelColors[level] }));
 
 export interface TimelineChartLabels {
-  laneToggle: (lane: Lane) => string;
   density: string;
   tooltip: (event: TimelineEvent) => string;
   brush: string;
@@ -24,6 +26,8 @@ export interface TimelineChartLabels {
 interface Props {
   events: TimelineEvent[];
   lanes: Lane[];
+  /** Each lane's label (with its open/closed mark), as the y axis shows it and a click names it. */
+  laneNames: string[];
   laneOf: Map<string, number>;
   density: { bucketMs: number; buckets: DensityBucket[] };
   from: number;
@@ -31,7 +35,6 @@ interface Props {
   now: number;
   zoom: [number, number] | null;
   brush: [number, number] | null;
-  selectedId: string | undefined;
   theme: "light" | "dark";
   labels: TimelineChartLabels;
   onZoom: (range: [number, number] | null) => void;
@@ -56,13 +59,15 @@ export function TimelineChart(props: Props) {
   });
   const height = Math.max(160, props.lanes.length * laneHeight) + densityHeight + 110;
 
+  const { events, lanes, laneNames, laneOf, density, from, to, now, labels } = props;
+  // The page makes a new pair on every render.
+  const [zoomFrom, zoomTo] = props.zoom ?? [];
+  // Built again only when what it draws changes: each build is a full setOption (issue 21: 5,000 events took
+  // 0.4-1 s a task, once per render of the page). The tooltip reads its labels when shown (callbacks).
   const option = useMemo(() => {
-    const { events, lanes, laneOf, density, from, to, now, selectedId, labels } = props;
-    const data = events.map((e) => ({
-      value: [laneOf.get(e.id) ?? 0, e.beganAt, e.endedAt ?? now, faultLevels.indexOf(e.level), e.endedAt === null ? 1 : 0],
-      id: e.id,
-      itemStyle: { color: levelColors[e.level] },
-    }));
+    // Rows of numbers, coloured by the visual map: an object per event with its own itemStyle made ECharts build a
+    // model per event.
+    const data = events.map((e) => [laneOf.get(e.id) ?? 0, e.beganAt, e.endedAt ?? now, faultLevels.indexOf(e.level), e.endedAt === null ? 1 : 0]);
     const densitySeries = faultLevels.map((level: FaultLevel) => ({
       type: "bar" as const,
       name: level,
@@ -83,7 +88,8 @@ export function TimelineChart(props: Props) {
       ],
       toolbox: { right: 24, top: 0, feature: { brush: { type: ["lineX", "clear"], title: { lineX: labels.brush, clear: labels.clearBrush } } } },
       brush: { xAxisIndex: 0, brushLink: "none", throttleType: "debounce", throttleDelay: 250, outOfBrush: { colorAlpha: 0.25 } },
-      tooltip: { trigger: "item", confine: true, formatter: (p: { dataIndex: number; seriesType: string }) => (p.seriesType === "custom" ? labels.tooltip(events[p.dataIndex]!) : "") },
+      tooltip: { trigger: "item", confine: true, formatter: (p: { dataIndex: number; seriesType: string }) => (p.seriesType === "custom" ? callbacks.current.labels.tooltip(events[p.dataIndex]!) : "") },
+      visualMap: { type: "piecewise", show: false, seriesIndex: 0, dimension: 3, pieces: levelPieces },
       xAxis: [
         { type: "time", min: from, max: to, gridIndex: 0, position: "top", splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
         { type: "time", min: from, max: to, gridIndex: 1, axisLabel: { show: false }, axisTick: { show: false } },
@@ -93,7 +99,7 @@ export function TimelineChart(props: Props) {
           type: "category",
           gridIndex: 0,
           inverse: true,
-          data: lanes.map((lane) => labels.laneToggle(lane)),
+          data: laneNames,
           triggerEvent: true,
           axisLabel: { fontSize: 11, width: 180, overflow: "truncate", align: "right", fontFamily: "monospace" },
           splitLine: { show: true, lineStyle: { opacity: 0.15 } },
@@ -101,8 +107,8 @@ export function TimelineChart(props: Props) {
         { type: "value", gridIndex: 1, name: labels.density, nameLocation: "middle", nameGap: 40, nameTextStyle: { fontSize: 11 }, splitNumber: 2, axisLabel: { fontSize: 10 } },
       ],
       dataZoom: [
-        { type: "inside", xAxisIndex: [0, 1], filterMode: "weakFilter", ...(props.zoom ? { startValue: props.zoom[0], endValue: props.zoom[1] } : { start: 0, end: 100 }) },
-        { type: "slider", xAxisIndex: [0, 1], filterMode: "weakFilter", bottom: 8, height: 24, ...(props.zoom ? { startValue: props.zoom[0], endValue: props.zoom[1] } : { start: 0, end: 100 }) },
+        { type: "inside", xAxisIndex: [0, 1], filterMode: "weakFilter", ...(zoomFrom !== undefined ? { startValue: zoomFrom, endValue: zoomTo } : { start: 0, end: 100 }) },
+        { type: "slider", xAxisIndex: [0, 1], filterMode: "weakFilter", bottom: 8, height: 24, ...(zoomFrom !== undefined ? { startValue: zoomFrom, endValue: zoomTo } : { start: 0, end: 100 }) },
       ],
       series: [
         {
@@ -129,15 +135,16 @@ export function TimelineChart(props: Props) {
         },
         ...densitySeries,
       ],
-      // Keep the selected event visible as a marker line.
-      ...(selectedId ? {} : {}),
     };
-  }, [props]);
+  }, [events, lanes, laneNames, laneOf, density, from, to, now, zoomFrom, zoomTo, labels.density, labels.brush, labels.clearBrush]);
+  /** The option the chart holds: the chart is created with it (onReady), and set again only when it changes. */
+  const shown = useRef<typeof option | null>(null);
 
   useEffect(() => {
     const chart = chartRef.current;
     if (!chart) return;
-    chart.setOption(option, { notMerge: true });
+    if (shown.current !== option) chart.setOption(option, { notMerge: true });
+    shown.current = option;
     if (props.brush) {
       chart.dispatchAction({ type: "brush", areas: [{ brushType: "lineX", xAxisIndex: 0, coordRange: props.brush }] });
     }
@@ -151,10 +158,11 @@ export function TimelineChart(props: Props) {
         onReady={(chart) => {
           chartRef.current = chart;
           chart.setOption(option, { notMerge: true });
+          shown.current = option;
           chart.on("click", (params: { componentType?: string; value?: unknown; dataIndex?: number; seriesType?: string }) => {
             const current = callbacks.current;
             if (params.componentType === "yAxis") {
-              const index = current.lanes.findIndex((lane) => current.labels.laneToggle(lane) === params.value);
+              const index = current.laneNames.indexOf(String(params.value));
               const lane = current.lanes[index];
               if (lane?.expandable) current.onToggleLane(lane);
             } else if (params.seriesType === "custom" && params.dataIndex !== undefined) {
