@@ -77,7 +77,10 @@ export function TimelineChart(props: Props) {
       barWidth: "100%",
       itemStyle: { color: levelColors[level] },
       data: density.buckets.filter((b) => b.counts[level]).map((b) => [b.at + density.bucketMs / 2, b.counts[level]]),
+      // Always one path per level (ECharts' large mode), never an element with its label per bar: below the default
+      // threshold of 400 bars each bar was an element, up to 9 × 288 of them a day (issue 21).
       large: true,
+      largeThreshold: 1,
       silent: true,
     }));
     return {
