@@ -125,7 +125,7 @@ export function TimelineChart(props: Props) {
           progressive: 200,
           progressiveThreshold: 1000,
           data,
-          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; style: () => Record<string, unknown> }) => {
+          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; visual: (type: "color" | "opacity") => unknown }) => {
             const lane = api.value(0);
             const start = api.coord([api.value(1), lane]);
             const end = api.coord([api.value(2), lane]);
@@ -135,7 +135,9 @@ export function TimelineChart(props: Props) {
             return {
               type: "rect",
               shape: { x: start[0], y: start[1] - band / 2, width, height: band, r: 2 },
-              style: { ...api.style(), ...(open ? { stroke: "#000", lineDash: [3, 2], lineWidth: 1 } : {}) },
+              // The colour and opacity the visual map and the brush gave the event, as a literal style: `api.style()`
+              // (deprecated) also built a label for every event, laid out and measured on every frame.
+              style: { fill: api.visual("color"), opacity: api.visual("opacity"), ...(open ? { stroke: "#000", lineDash: [3, 2], lineWidth: 1 } : {}) },
             };
           },
         },
