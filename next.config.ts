@@ -13,6 +13,9 @@ const nextConfig: NextConfig = {
   // The test runners' shared build and the offline archive (scripts/production-build.ts) are standalone: server.js
   // with the node_modules it needs; `npm run build` / `npm start` stay as they are.
   output: process.env.RANKSCOPE_STANDALONE === "1" ? "standalone" : undefined,
+  // A browser bench's CPU profile names the source lines of its long tasks only with the bundles' source maps
+  // (scripts/bench/job-page.ts); never in a build that ships.
+  productionBrowserSourceMaps: process.env.RANKSCOPE_SOURCE_MAPS === "1",
   experimental: {
     // Turbopack keeps the build's work in <distDir>/cache for the next build (tracking dependencies for it). CI
     // builds once in a fresh clone, where the cache is never read and writing it cost 109 s of a 7.5-minute build

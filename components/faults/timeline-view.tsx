@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, DatePicker, Descriptions, Empty, Input, Segmented, Select, Skeleton, Space, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { useTranslations } from "next-intl";
-import { useMemo } from "react";
+import { useCallback, useDeferredValue, useMemo } from "react";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
@@ -95,20 +95,29 @@ export function TimelineView({
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
-  const events = useMemo(() => query.data?.events ?? [], [query.data]);
+  // The answer (thousands of events) is drawn in a deferred render, not in the query's notification task, which
+  // re-renders its subscribers synchronously and runs their effects (the chart's setOption) in the same task (issue 21).
+  const data = useDeferredValue(query.data);
+  const events = useMemo(() => data?.events ?? [], [data]);
   const expanded = useMemo(() => new Set(state.open), [state.open]);
   const { lanes, laneOf } = useMemo(() => buildLanes(events, expanded), [events, expanded]);
+  const laneName = useCallback(
+    (lane: Lane) => {
+      if (lane.kind === "pod") return t("superPod", { id: lane.label });
+      if (lane.kind === "cluster") return t("clusterLane");
+      if (lane.kind === "fabric") return t("fabricLane");
+      if (lane.kind === "plane") return t("planeLane", { plane: lane.label });
+      return lane.label;
+    },
+    [t],
+  );
+  const laneNames = useMemo(
+    () => lanes.map((lane) => `${lane.expandable ? (lane.expanded ? "▾ " : "▸ ") : "  "}${"  ".repeat(lane.depth)}${laneName(lane)} (${lane.count})`),
+    [lanes, laneName],
+  );
   const range = state.brush ?? state.zoom;
   const selection = useMemo(() => (range ? overlapping(events, range[0], range[1], now) : events), [events, range, now]);
   const selected = state.sel ? events.find((e) => e.id === state.sel) : undefined;
-
-  const laneName = (lane: Lane) => {
-    if (lane.kind === "pod") return t("superPod", { id: lane.label });
-    if (lane.kind === "cluster") return t("clusterLane");
-    if (lane.kind === "fabric") return t("fabricLane");
-    if (lane.kind === "plane") return t("planeLane", { plane: lane.label });
-    return lane.label;
-  };
 
   const toggleLane = (key: string) => {
     const open = expanded.has(key) ? state.open.filter((k) => k !== key) : [...state.open, key];
@@ -229,7 +238,7 @@ export function TimelineView({
           </Space>
         }
       >
-        {query.isPending ? (
+        {!data ? (
           <Skeleton active paragraph={{ rows: 8 }} />
         ) : events.length === 0 ? (
           <Empty description={t("empty")} />
@@ -242,16 +251,15 @@ export function TimelineView({
               events={events}
               lanes={lanes}
               laneOf={laneOf}
-              density={query.data!.density}
+              density={data.density}
               from={state.from}
               to={state.to}
               now={now}
               zoom={state.zoom}
               brush={state.brush}
-              selectedId={state.sel}
+              laneNames={laneNames}
               theme={theme}
               labels={{
-                laneToggle: (lane) => `${lane.expandable ? (lane.expanded ? "▾ " : "▸ ") : "  "}${"  ".repeat(lane.depth)}${laneName(lane)} (${lane.count})`,
                 density: t("density"),
                 brush: t("brush"),
                 clearBrush: t("clearBrush"),

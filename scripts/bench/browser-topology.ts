@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { freePort } from "@/db/embedded";
 import { buildStandalone, standaloneServer } from "../production-build";
+import { startProfile } from "./page-profile";
 import { median } from "./percentiles";
 
 export const BROWSER_RUNS = 5;
@@ -81,6 +82,8 @@ export interface BrowserCase {
    * sections answer after its topology is drawn, and their renders are long tasks of the load as well).
    */
   settled?: string[];
+  /** What marks the page drawn when it has no topology (`[data-drawn="true"]`); such a page is not zoomed. */
+  drawn?: string;
 }
 /** Per page, over the runs: medians and maxima (ms), and the worst run's longest tasks in words. */
 export interface BrowserFigure {
@@ -96,6 +99,8 @@ export interface BrowserFigure {
   zoom: number;
   zoomMax: number;
   worst: string;
+  /** With `options.profile`: where the last run's long tasks after hydration spent their time (./page-profile.ts). */
+  profile: string;
 }
 
 /** What the page's observers collected (see the init script in browserFigures). */
@@ -137,7 +142,7 @@ function attribute({ tasks, frames }: { tasks: BenchWindow["__longTasks"]; frame
 }
 
 /** Opens each page `runs` times in Chromium and measures it (see the file's comment). */
-export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS): Promise<BrowserFigure[]> {
+export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS, options: { profile?: string } = {}): Promise<BrowserFigure[]> {
   const { chromium } = await import("@playwright/test");
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -188,19 +193,28 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       /** Per run, the longest load task that started once the page had hydrated: the topology's own work. */
       const ownLoad: number[] = [];
       const zoomTasks: AttributedTask[][] = [];
+      const profiles: string[] = [];
       for (let i = 0; i < runs; i++) {
         const page = await context.newPage();
+        const profiling = options.profile && i === runs - 1 ? await startProfile(page, base) : null;
         await page.goto(base + c.path);
-        await page.waitForSelector('[data-drawn="true"]', { timeout: 60_000 });
+        await page.waitForSelector(c.drawn ?? '[data-drawn="true"]', { timeout: 60_000 });
+        const drawn = await page.evaluate(() => performance.now());
         for (const selector of c.settled ?? []) await page.waitForSelector(selector, { timeout: 60_000 });
         const settled = await page.evaluate(() => performance.now());
         await page.waitForTimeout(300);
-        drawnAt.push(await page.evaluate(() => performance.getEntriesByName("topology:drawn")[0]?.startTime ?? NaN));
+        drawnAt.push(c.drawn ? drawn : await page.evaluate(() => performance.getEntriesByName("topology:drawn")[0]?.startTime ?? NaN));
         settledAt.push(c.settled?.length ? settled : drawnAt.at(-1)!);
         const hydratedAt = await page.evaluate(() => performance.getEntriesByName("topology:hydrated")[0]?.startTime ?? 0);
-        const tasks = attribute(await takeTasks(page));
+        const taken = await takeTasks(page);
+        const tasks = attribute(taken);
         loadTasks.push(tasks);
         ownLoad.push(tasks.find((task) => task.start >= hydratedAt)?.duration ?? 0);
+        if (profiling) profiles.push(await profiling.stop(c.label, taken.tasks.filter((task) => task.start >= hydratedAt), options.profile!));
+        if (c.drawn) {
+          await page.close();
+          continue;
+        }
         // Zoom in through the levels of detail and back out, as an operator would with the wheel.
         const canvas = (await page.locator("canvas").first().boundingBox())!;
         await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
@@ -214,7 +228,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       }
       const longest = (runs: AttributedTask[][]) => runs.map((tasks) => tasks[0]?.duration ?? 0);
       const load = longest(loadTasks);
-      const zoom = longest(zoomTasks);
+      const zoom = zoomTasks.length ? longest(zoomTasks) : [0];
       // The run with the longest task, its three longest tasks: what is left to split.
       const top = [...loadTasks, ...zoomTasks].reduce((a, b) => ((b[0]?.duration ?? 0) > (a[0]?.duration ?? 0) ? b : a), []);
       figures.push({
@@ -228,6 +242,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
         zoom: median(zoom),
         zoomMax: Math.max(...zoom),
         worst: top.length === 0 ? "no task over 50 ms" : top.slice(0, 3).map((task) => `${ms(task.duration)} at ${task.start.toFixed(0)} ms (${task.what})`).join("; "),
+        profile: profiles.join("\n"),
       });
     }
     return figures;

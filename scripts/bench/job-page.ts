@@ -4,7 +4,11 @@
  * `JOB_PAGE_DATABASE_URL=postgres://… npm run bench -- job-page` opens the page of every job named as the scale
  * bench names its job (`JOB_PAGE_JOBS=12,13` picks others), `JOB_PAGE_RUNS` times each (default 3), and prints per
  * page: navigation → drawn (the topology), navigation → settled (every section answered and rendered), the longest
- * main-thread task after hydration, its three longest tasks with what ran in them, and the load average.
+ * main-thread task after hydration, its three longest tasks with what ran in them, and the load average. Then the
+ * console's other pages on the same data: the fault timeline of each job's cluster (its events over the last day,
+ * the chart and the table), the overview and the rank-table list (`JOB_PAGE_OTHERS=0` skips them).
+ * `JOB_PAGE_PROFILE=DIR` also CPU-profiles each page's last load (./page-profile.ts: the busiest functions of its long
+ * tasks; build with RANKSCOPE_SOURCE_MAPS=1 to read them against the sources).
  * `JOB_PAGE_BUILD=0` serves the build already in .next-e2e instead of building it. It never asserts timings.
  */
 import os from "node:os";
@@ -30,7 +34,16 @@ async function jobCases(url: string): Promise<BrowserCase[]> {
        where ${wanted ? "j.id = any($1)" : "j.name = $1"} order by j.id`,
       [wanted ?? SCALE_JOB_NAME],
     );
-    return rows.map((row) => ({ label: `${row.slug}, job ${row.id} (${Number(row.ranks).toLocaleString("en")} ranks)`, path: `/jobs/${row.id}`, settled: sections }));
+    const jobs = rows.map((row) => ({ label: `${row.slug}, job ${row.id} (${Number(row.ranks).toLocaleString("en")} ranks)`, path: `/jobs/${row.id}`, settled: sections }));
+    if (process.env.JOB_PAGE_OTHERS === "0") return jobs;
+    const others: BrowserCase[] = [...new Set(rows.map((row) => row.slug))].map((slug) => ({
+      label: `${slug}, fault timeline`,
+      path: `/faults?cluster=${slug}`,
+      drawn: '[data-testid="fault-timeline"] canvas',
+      settled: ['[data-testid="fault-events-table"] .ant-table-row'],
+    }));
+    others.push({ label: "overview", path: "/", drawn: "main section" }, { label: "rank-table list", path: "/rank-tables", drawn: ".ant-table-row" });
+    return [...jobs, ...others];
   } finally {
     await client.end();
   }
@@ -55,11 +68,12 @@ export const jobPageBench: BenchSection = {
       const cases = await jobCases(url);
       for (const c of cases) {
         const load = os.loadavg().map((value) => value.toFixed(1)).join(" / ");
-        const [figure] = await measureTopologyPages(app.base, [c], runs);
+        const [figure] = await measureTopologyPages(app.base, [c], runs, { profile: process.env.JOB_PAGE_PROFILE });
         console.log(
           `| ${figure!.label} | drawn ${ms(figure!.drawn)} | settled ${ms(figure!.settled)} | after hydration ${ms(figure!.own)} / ${ms(figure!.ownMax)} | zoom ${ms(figure!.zoom)} / ${ms(figure!.zoomMax)} | load ${load} |`,
         );
         console.log(`  worst run: ${figure!.worst}`);
+        if (figure!.profile) console.log(figure!.profile);
       }
     } finally {
       app.stop();

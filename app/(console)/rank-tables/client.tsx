@@ -9,6 +9,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
 import { rankTableListQuery, rankTableListSearchParams, type RankTableListSearchParams } from "@/lib/rank-table-workspace/url";
@@ -18,6 +19,7 @@ type ClusterFilter = "all" | "none" | number;
 
 export function RankTableListClient({ initial }: { initial: RankTableListItem[] }) {
   const t = useTranslations("rankTables.list");
+  useHydratedMark();
   const tRoot = useTranslations("rankTables");
   const format = useFormatter();
   const { modal, message } = App.useApp();

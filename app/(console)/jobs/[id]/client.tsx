@@ -5,7 +5,7 @@ import { Breadcrumb, Card, Descriptions, Space, Typography } from "antd";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useMemo } from "react";
 import { useDuration, useNow } from "@/components/faults/format";
 import { fetchDiagnoses, fetchJob, jobKeys, type JobDiagnosis, type JobSummary } from "@/components/jobs/api";
 import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
@@ -17,6 +17,7 @@ import { JobStateTag } from "@/components/jobs/state-tag";
 import { JobPorts } from "@/components/ports/job-ports";
 import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
 
 /** The run's duration, ticking while it runs: the clock re-renders this text only, not the page's sections. */
@@ -31,8 +32,7 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const state = useMemo(() => jobPageSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
-  // As on the topology page: the scale bench counts the long tasks after this mark (hydration itself before it).
-  useEffect(() => void performance.mark("topology:hydrated"), []);
+  useHydratedMark();
   const id = initialJob.id;
   const job = useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => fetchJob(id, signal), initialData: initialJob }).data;
   const diagnoses = useQuery({ queryKey: jobKeys.diagnoses(id), queryFn: ({ signal }) => fetchDiagnoses(id, signal), initialData: initialDiagnoses }).data;
