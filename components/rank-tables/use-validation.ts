@@ -5,7 +5,8 @@ import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lan
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
 import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
-import type { HostedAnswer, HostedRequest, RemoteText } from "./hosted-table";
+import type { HostedAnswer, HostedRequest } from "./hosted-table";
+import { canTransferStreams, openTextSource, type RemoteText } from "./text-source";
 import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
@@ -149,10 +150,10 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   }, [stopWorker, accept]);
 
   const ask = useCallback(
-    (request: ValidationRequest) =>
+    (request: ValidationRequest, transfer: Transferable[] = []) =>
       new Promise<ValidationAnswer>((resolve, reject) => {
         waiting.current.set(request.seq, { resolve, reject });
-        ensureWorker().postMessage(request);
+        ensureWorker().postMessage(request, transfer);
       }),
     [ensureWorker],
   );
@@ -247,7 +248,9 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
       noteListeners.current.set(current, onNotes);
       progressListeners.current.set(current, onProgress);
       try {
-        const answer = await ask({ type: "open", seq: current, source, lang });
+        // Opened here and handed over as a stream where the browser can: the decoding then runs beside the parse.
+        const text = canTransferStreams() ? await openTextSource(source) : undefined;
+        const answer = await ask({ type: "open", seq: current, source: text ?? source, lang }, text ? [text.stream] : []);
         switch (answer.type) {
           case "parsed":
             if (answer.table === undefined) throw new Error("unexpected answer");
