@@ -3,6 +3,8 @@
  * kept sorted, so the first one (the one the full validator remembers and names as "other") is always at hand.
  * Most keys have one holder: it is stored as a bare number, and only a duplicated key costs an array.
  */
+import type { KeyedMap } from "../string-map";
+
 export type Holders = number | number[];
 
 export function firstHolder(holders: Holders): number {
@@ -26,7 +28,7 @@ function lowerBound(list: readonly number[], value: number): number {
   return low;
 }
 
-export function addHolder<K>(map: Map<K, Holders>, key: K, holder: number): void {
+export function addHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): void {
   const current = map.get(key);
   if (current === undefined) map.set(key, holder);
   else if (typeof current === "number") map.set(key, current < holder ? [current, holder] : [holder, current]);
@@ -35,7 +37,7 @@ export function addHolder<K>(map: Map<K, Holders>, key: K, holder: number): void
   else current.splice(lowerBound(current, holder), 0, holder);
 }
 
-export function removeHolder<K>(map: Map<K, Holders>, key: K, holder: number): void {
+export function removeHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): void {
   const current = map.get(key);
   if (current === undefined) return;
   if (typeof current === "number") {
