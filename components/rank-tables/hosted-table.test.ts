@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { answerHosted, dropHostedTable, openFile, type HostedAnswer } from "./hosted-table";
-import { openTextSource } from "./text-source";
 
 /**
  * A saved revision's text opened in the worker from GET …/text (issue 21: a revision too long for the page): the
@@ -67,26 +66,6 @@ describe("openFile from a saved revision's text", () => {
     });
     const { answers } = await open({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) });
     expect(answers.at(-1)).toMatchObject({ type: "hosted", summary: { rows: HOSTED_FROM_ROWS } });
-  });
-
-  it("parses a text the page opened and handed over as a stream of strings (the gzip decoded on the page's thread)", { timeout: 60_000 }, async () => {
-    const gzipped = gzipSync(text);
-    vi.stubGlobal("fetch", async () => new Response(new Blob([gzipped]).stream(), { headers: { "content-type": "application/gzip" } }));
-    const source = await openTextSource({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) });
-    // Fetched by the page: the worker only reads the strings.
-    vi.stubGlobal("fetch", () => {
-      throw new Error("the worker fetched again");
-    });
-    const { answers } = await open(source);
-    expect(answers.at(-1)).toMatchObject({ type: "hosted", summary: { rows: HOSTED_FROM_ROWS } });
-    const rows: HostedAnswer[] = [];
-    answerHosted({ type: "rows", seq: 2, node: undefined, from: HOSTED_FROM_ROWS - 1, to: HOSTED_FROM_ROWS }, (answer) => rows.push(answer));
-    expect(rows[0]).toMatchObject({ type: "rows", rows: [{ rank: HOSTED_FROM_ROWS - 1 }] });
-  });
-
-  it("rejects on the page when the server does not answer the text", async () => {
-    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "not_found" } }, { status: 404 }));
-    await expect(openTextSource({ url: "/api/v1/rank-tables/7/text", bytes: 1000 })).rejects.toThrow("/api/v1/rank-tables/7/text answered 404");
   });
 
   it("answers failed when the server does not answer the text (a revision deleted meanwhile, a session gone)", async () => {

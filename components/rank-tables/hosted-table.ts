@@ -11,8 +11,16 @@ import { HOSTED_FROM_ROWS, TableHost, type TableSummary } from "@/lib/rank-table
 import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
 import type { SyntaxReason } from "@/lib/rank-table/json-scanner";
 import { rankTableBlob } from "./table-blob";
-import { openTextSource, type RemoteText, type TextSource } from "./text-source";
 import { validateInWorker } from "./worker-validator";
+
+/**
+ * A saved revision's text read from the server (GET /rank-tables/{id}/text) as it arrives, by the worker itself: the
+ * page never holds it (a 524,288-rank table's is about 830 MiB). `bytes`: its decoded length, for the progress.
+ */
+export interface RemoteText {
+  url: string;
+  bytes: number;
+}
 
 /** A report without its findings, which follow in pages; `counts` counts every finding, listed or not. */
 export type ReportHead = Omit<ValidationReport, "issues"> & { counts: Record<Severity, number>; listed: number };
@@ -20,9 +28,9 @@ export type ReportHead = Omit<ValidationReport, "issues"> & { counts: Record<Sev
 export type HostedRequest =
   /**
    * Reads a file, or a saved revision's text from the server, in chunks and parses it: answers `parsed` (a small
-   * table, handed over whole), `hosted`, `notJson` or `failed`. A TextSource is one the page opened and transferred.
+   * table, handed over whole), `hosted`, `notJson` or `failed`.
    */
-  | { type: "open"; seq: number; source: Blob | RemoteText | TextSource; lang: Lang }
+  | { type: "open"; seq: number; source: Blob | RemoteText; lang: Lang }
   | { type: "rows"; seq: number; node: string | undefined; from: number; to: number }
   | { type: "locate"; seq: number; node: string | undefined; path: string }
   /** An edit, or an undo/redo step, of the hosted table: answers `edited`, then its findings. */
@@ -93,9 +101,21 @@ const PROGRESS_EVERY_MS = 250;
 /** RT001 for a file with comments (they are dropped on export), as the validator words it for a text. */
 const commentNote = (count: number, lang: Lang): Issue => ({ code: "RT001", severity: "info", path: "", message: formatMessage("RT001", { count }, lang) });
 
-async function parseSource(source: Blob | RemoteText | TextSource, onProgress: (percent: number) => void): Promise<{ value: JsonValue; commentCount: number }> {
+/** The source's bytes as they come, and how many there are; a revision the server does not answer is `failed`. */
+async function sourceStream(source: Blob | RemoteText): Promise<{ stream: ReadableStream<Uint8Array>; size: number }> {
+  if (source instanceof Blob) return { stream: source.stream(), size: source.size };
+  // A revision stored gzipped comes as stored (a fourteenth of the text at 524,288 ranks) and is decoded here as it
+  // arrives; a plain one as its text.
+  const response = await fetch(source.url, { headers: { accept: "application/gzip, application/json;q=0.9" } });
+  if (!response.ok || !response.body) throw new Error(`${source.url} answered ${response.status}`);
+  const gzip = response.headers.get("content-type")?.startsWith("application/gzip");
+  return { stream: gzip ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body, size: source.bytes };
+}
+
+async function parseSource(source: Blob | RemoteText, onProgress: (percent: number) => void): Promise<{ value: JsonValue; commentCount: number }> {
   const parser = new StreamingTableParser();
-  const { stream, size } = source instanceof Blob || !("stream" in source) ? await openTextSource(source) : source;
+  const decoder = new TextDecoder("utf-8");
+  const { stream, size } = await sourceStream(source);
   const reader = stream.getReader();
   let read = 0;
   let reported = -1;
@@ -103,8 +123,8 @@ async function parseSource(source: Blob | RemoteText | TextSource, onProgress: (
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    read += value.length;
-    parser.push(value);
+    read += value.byteLength;
+    parser.push(decoder.decode(value, { stream: true }));
     const percent = Math.min(100, Math.floor((read / Math.max(1, size)) * 100));
     // Each message re-renders the page's workspace, whose main thread shares the cores with this worker: a few a
     // second, not one per percent (the page ran 1.2 s of React work while 131,072 ranks were opened; trace of the
@@ -114,6 +134,7 @@ async function parseSource(source: Blob | RemoteText | TextSource, onProgress: (
       reportedAt = performance.now();
     }
   }
+  parser.push(decoder.decode());
   return parser.finish();
 }
 

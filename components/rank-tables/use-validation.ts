@@ -5,8 +5,7 @@ import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lan
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
 import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
-import type { HostedAnswer, HostedRequest } from "./hosted-table";
-import { canTransferStreams, openTextSource, type RemoteText } from "./text-source";
+import type { HostedAnswer, HostedRequest, RemoteText } from "./hosted-table";
 import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
@@ -150,10 +149,10 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   }, [stopWorker, accept]);
 
   const ask = useCallback(
-    (request: ValidationRequest, transfer: Transferable[] = []) =>
+    (request: ValidationRequest) =>
       new Promise<ValidationAnswer>((resolve, reject) => {
         waiting.current.set(request.seq, { resolve, reject });
-        ensureWorker().postMessage(request, transfer);
+        ensureWorker().postMessage(request);
       }),
     [ensureWorker],
   );
@@ -248,9 +247,7 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
       noteListeners.current.set(current, onNotes);
       progressListeners.current.set(current, onProgress);
       try {
-        // Opened here and handed over as a stream where the browser can: the decoding then runs beside the parse.
-        const text = canTransferStreams() ? await openTextSource(source) : undefined;
-        const answer = await ask({ type: "open", seq: current, source: text ?? source, lang }, text ? [text.stream] : []);
+        const answer = await ask({ type: "open", seq: current, source, lang });
         switch (answer.type) {
           case "parsed":
             if (answer.table === undefined) throw new Error("unexpected answer");
