@@ -31,9 +31,20 @@ export class StringMap<V> implements KeyedMap<string, V> {
   /** Entries freed by delete, reused by set. */
   private free: number[] = [];
   private count = 0;
+  /** The last key hashed and its hash: a get then a set of one key (addHolder, rememberFirst) hash it once. */
+  private lastKey: string | undefined;
+  private lastHash = 0;
 
   get size(): number {
     return this.count;
+  }
+
+  private hash(key: string): number {
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastHash = hashOf(key);
+    }
+    return this.lastHash;
   }
 
   /** The slot holding `key`, or -1 − the empty slot where it would go. */
@@ -47,16 +58,16 @@ export class StringMap<V> implements KeyedMap<string, V> {
   }
 
   get(key: string): V | undefined {
-    const slot = this.find(key, hashOf(key));
+    const slot = this.find(key, this.hash(key));
     return slot < 0 ? undefined : this.values[this.slots[slot]!];
   }
 
   has(key: string): boolean {
-    return this.find(key, hashOf(key)) >= 0;
+    return this.find(key, this.hash(key)) >= 0;
   }
 
   set(key: string, value: V): this {
-    const hash = hashOf(key);
+    const hash = this.hash(key);
     const slot = this.find(key, hash);
     if (slot >= 0) {
       this.values[this.slots[slot]!] = value;
@@ -73,7 +84,7 @@ export class StringMap<V> implements KeyedMap<string, V> {
   }
 
   delete(key: string): boolean {
-    const slot = this.find(key, hashOf(key));
+    const slot = this.find(key, this.hash(key));
     if (slot < 0) return false;
     const entry = this.slots[slot]!;
     this.keys[entry] = undefined as unknown as string;

@@ -28,13 +28,21 @@ function lowerBound(list: readonly number[], value: number): number {
   return low;
 }
 
-export function addHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): void {
+/** Files `holder` under `key`; answers the key's first holder now (no second lookup for the caller). */
+export function addHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): number {
   const current = map.get(key);
-  if (current === undefined) map.set(key, holder);
-  else if (typeof current === "number") map.set(key, current < holder ? [current, holder] : [holder, current]);
+  if (current === undefined) {
+    map.set(key, holder);
+    return holder;
+  }
+  if (typeof current === "number") {
+    map.set(key, current < holder ? [current, holder] : [holder, current]);
+    return Math.min(current, holder);
+  }
   // Building walks the table in order: appending is the usual case.
-  else if (current[current.length - 1]! < holder) current.push(holder);
+  if (current[current.length - 1]! < holder) current.push(holder);
   else current.splice(lowerBound(current, holder), 0, holder);
+  return current[0]!;
 }
 
 export function removeHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): void {
