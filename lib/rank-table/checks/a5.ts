@@ -12,6 +12,7 @@ import type { A5AddressView, A5LevelView, A5RankView, A5View } from "../a5-view"
 import type { Findings } from "../findings";
 import { FIRST_UNRESERVED_PORT, MAX_PORT, type JsonObject } from "../model";
 import { addressKey, ipv4Value } from "../net";
+import { StringMap } from "../string-map";
 import { formatRanges, isContiguous, rememberFirst } from "./context";
 import { isPlaceholder } from "./legacy";
 
@@ -226,8 +227,8 @@ export function checkServer(server: string, ranks: A5RankView[], findings: Findi
  */
 function checkAddressesUnique(view: A5View, findings: Findings): void {
   // One map for EIDs and one per net_layer for host addresses: keyed by the address itself, no key strings built.
-  const byEid = new Map<string, A5AddressView>();
-  const byLayer = new Map<number | undefined, Map<string, A5AddressView>>();
+  const byEid = new StringMap<A5AddressView>();
+  const byLayer = new Map<number | undefined, StringMap<A5AddressView>>();
   for (const rank of view.ranks) {
     for (const level of rank.levels) {
       for (const address of level.addresses) {
@@ -235,7 +236,7 @@ function checkAddressesUnique(view: A5View, findings: Findings): void {
         if (addr === undefined) continue;
         const eid = addrType === "EID" || addrType?.toUpperCase() === "EID";
         let seen = eid ? byEid : byLayer.get(level.netLayer);
-        if (seen === undefined) byLayer.set(level.netLayer, (seen = new Map()));
+        if (seen === undefined) byLayer.set(level.netLayer, (seen = new StringMap()));
         // EIDs compare without case; only one with upper-case digits pays for a lower-cased copy.
         const key = eid && eidForm(addr) === 2 ? addr.toLowerCase() : addr;
         const earlier = rememberFirst(seen, key, address);

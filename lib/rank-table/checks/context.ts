@@ -1,5 +1,6 @@
 import type { Findings } from "../findings";
 import type { AddressKey } from "../net";
+import type { KeyedMap } from "../string-map";
 import type { DeviceView, TableView } from "../table-view";
 
 /** What every rule check reads: the table view, where findings go, and the version the table is checked as. */
@@ -37,7 +38,7 @@ export function isContiguous(sorted: readonly number[]): boolean {
 }
 
 /** Records the first item seen under each key; for any later item, returns the first one (for "also used by"). */
-export function rememberFirst<K, V>(seen: Map<K, V>, key: K, item: V): V | undefined {
+export function rememberFirst<K, V>(seen: KeyedMap<K, V>, key: K, item: V): V | undefined {
   const earlier = seen.get(key);
   if (earlier === undefined) seen.set(key, item);
   return earlier;

@@ -5,9 +5,10 @@
  */
 import type { A5AddressView, A5RankView } from "../a5-view";
 import { eidForm } from "../checks/a5";
+import { StringMap, type KeyedMap } from "../string-map";
 import { firstHolder, type Holders } from "./holders";
 
-export type AddressVisit = (map: Map<string, Holders>, key: string, ordinal: number, address: A5AddressView, eid: boolean) => void;
+export type AddressVisit = (map: StringMap<Holders>, key: string, ordinal: number, address: A5AddressView, eid: boolean) => void;
 
 /**
  * What an update touched: the first holder, before the update, of every rank_id and address key a changed rank held
@@ -18,7 +19,7 @@ export type AddressVisit = (map: Map<string, Holders>, key: string, ordinal: num
  */
 export interface Touched {
   ids: Map<number, number | undefined>;
-  addresses: Map<Map<string, Holders>, Map<string, number | undefined>>;
+  addresses: Map<StringMap<Holders>, Map<string, number | undefined>>;
   servers: Set<string>;
   keptLevels: Set<number>;
   rekeyed: Set<number>;
@@ -27,7 +28,7 @@ export interface Touched {
 export const newTouched = (): Touched => ({ ids: new Map(), addresses: new Map(), servers: new Set(), keptLevels: new Set(), rekeyed: new Set() });
 
 /** Notes a key's first holder the first time an update touches it. */
-export function noteFirst<K>(firsts: Map<K, number | undefined>, key: K, holders: Map<K, Holders>): void {
+export function noteFirst<K>(firsts: Map<K, number | undefined>, key: K, holders: KeyedMap<K, Holders>): void {
   if (firsts.has(key)) return;
   const current = holders.get(key);
   firsts.set(key, current === undefined ? undefined : firstHolder(current));
@@ -40,8 +41,8 @@ export function addressCount(rank: A5RankView): number {
 }
 
 export class AddressIndex {
-  private readonly byEid = new Map<string, Holders>();
-  private readonly byLayer = new Map<number | undefined, Map<string, Holders>>();
+  private readonly byEid = new StringMap<Holders>();
+  private readonly byLayer = new Map<number | undefined, StringMap<Holders>>();
   /** An address holder is key × stride + its ordinal in the rank (a power of two above any rank's count). */
   stride = 1;
 
@@ -55,7 +56,7 @@ export class AddressIndex {
         if (addr === undefined) continue;
         const eid = addrType === "EID" || addrType?.toUpperCase() === "EID";
         let map = eid ? this.byEid : this.byLayer.get(level.netLayer);
-        if (map === undefined) this.byLayer.set(level.netLayer, (map = new Map()));
+        if (map === undefined) this.byLayer.set(level.netLayer, (map = new StringMap()));
         visit(map, eid && eidForm(addr) === 2 ? addr.toLowerCase() : addr, at, address, eid);
       }
     }

@@ -150,8 +150,7 @@ export abstract class A5Checks {
       return;
     }
     this.addresses.each(rank, (map, text, ordinal, address, eid) => {
-      addHolder(map, text, base + ordinal);
-      this.checkAddress(position, firstHolder(map.get(text)!), base + ordinal, address, eid);
+      this.checkAddress(position, addHolder(map, text, base + ordinal), base + ordinal, address, eid);
     });
     this.replace(this.addressFindings, position, takeSince(this.sink, 0));
   }

@@ -3,6 +3,8 @@
  * kept sorted, so the first one (the one the full validator remembers and names as "other") is always at hand.
  * Most keys have one holder: it is stored as a bare number, and only a duplicated key costs an array.
  */
+import type { KeyedMap } from "../string-map";
+
 export type Holders = number | number[];
 
 export function firstHolder(holders: Holders): number {
@@ -26,16 +28,24 @@ function lowerBound(list: readonly number[], value: number): number {
   return low;
 }
 
-export function addHolder<K>(map: Map<K, Holders>, key: K, holder: number): void {
+/** Files `holder` under `key`; answers the key's first holder now (no second lookup for the caller). */
+export function addHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): number {
   const current = map.get(key);
-  if (current === undefined) map.set(key, holder);
-  else if (typeof current === "number") map.set(key, current < holder ? [current, holder] : [holder, current]);
+  if (current === undefined) {
+    map.set(key, holder);
+    return holder;
+  }
+  if (typeof current === "number") {
+    map.set(key, current < holder ? [current, holder] : [holder, current]);
+    return Math.min(current, holder);
+  }
   // Building walks the table in order: appending is the usual case.
-  else if (current[current.length - 1]! < holder) current.push(holder);
+  if (current[current.length - 1]! < holder) current.push(holder);
   else current.splice(lowerBound(current, holder), 0, holder);
+  return current[0]!;
 }
 
-export function removeHolder<K>(map: Map<K, Holders>, key: K, holder: number): void {
+export function removeHolder<K>(map: KeyedMap<K, Holders>, key: K, holder: number): void {
   const current = map.get(key);
   if (current === undefined) return;
   if (typeof current === "number") {
