@@ -17,8 +17,8 @@ export const MAX_ZOOM = 40;
  * view of one chunk or less is drawn at once. At 16,384 NPUs (profiles of the served build, load 9–10):
  * - A plain cell (a super pod, server or die of a larger view, labelled only when zoomed in): 50 a frame. Before, views
  *   under 500 cells were drawn at once: a cluster of 2 pods and 256 servers was one frame of 130 ms.
- * - A server view labels every NPU, die and node chip with several lines of text: a frame of 24 of them took 76 ms, so
- *   16 a frame (its neighbourhoods too).
+ * - A server view labels every NPU, die and node chip with several lines of text (an Atlas 950 server's 64 NPUs, 64
+ *   dies and fabric at once: 110–200 ms); a frame of 24 of them took 76 ms, so 16 a frame (its neighbourhoods too).
  * - An aggregate (a rack, a super pod) is a group of rects with several lines of rich text: 32 of them were a frame of
  *   120 ms (256 at once, 100 ms on an idle machine), so 16 a frame.
  */
