@@ -7,7 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { benchUser, type BrowserCase } from "./browser-topology";
+import { benchBrowser, type BrowserCase } from "./browser-topology";
 
 interface ProfileNode {
   id: number;
@@ -79,14 +79,8 @@ export function longStretches(profile: Profile, origin: number, after: number, t
 
 /** Loads `c` once under the CPU profiler, writes the profile to `file` and prints its long stretches. */
 export async function profilePage(base: string, c: BrowserCase, file: string): Promise<void> {
-  const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+  const { browser, context } = await benchBrowser(base);
   try {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-    await context.request.post(`${base}/api/auth/sign-in`, { data: benchUser, headers: { origin: base } });
     const page = await context.newPage();
     // A page of the same site first, so that the profiled navigation stays in the renderer the session profiles.
     await page.goto(`${base}/api/health`);

@@ -13,11 +13,7 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { connectDatabase } from "@/db/client";
-import { systemActor } from "@/db/queries/audit";
-import { createUser } from "@/db/queries/users";
-import { lockCheckout } from "../e2e-lock";
-import { benchUser, measureTopologyPages, ms, serveApp, signIn, startApp, type BrowserCase } from "./browser-topology";
+import { appOnExisting, measureTopologyPages, ms, signIn, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { profilePage } from "./page-profile";
 import { browserCases } from "./scale";
@@ -62,14 +58,7 @@ export const topologyPagesBench: BenchSection = {
     if (!url) throw new Error("TOPOLOGY_PAGES_DATABASE_URL: the database holding the clusters (see scripts/bench/topology-pages.ts)");
     const runs = Number(process.env.TOPOLOGY_PAGES_RUNS ?? 3);
     const profileDir = process.env.TOPOLOGY_PAGES_PROFILE;
-    const handle = connectDatabase(url, { max: 1 });
-    try {
-      await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor).catch(() => undefined); // kept from an earlier run
-    } finally {
-      await handle.pool.end();
-    }
-    const release = await lockCheckout();
-    const app = process.env.TOPOLOGY_PAGES_BUILD === "0" ? await serveApp(url) : await startApp(url);
+    const app = await appOnExisting(url, process.env.TOPOLOGY_PAGES_BUILD !== "0");
     try {
       const signed = { ...app, cookie: await signIn(app.base) };
       for (const slug of await clusterSlugs(url)) {
@@ -87,7 +76,6 @@ export const topologyPagesBench: BenchSection = {
       }
     } finally {
       app.stop();
-      release();
     }
   },
 };
