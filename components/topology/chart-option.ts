@@ -12,17 +12,25 @@ const PADDING = 28;
 /** The deepest zoom, relative to the fitted view. */
 export const MAX_ZOOM = 40;
 /**
- * Views with more cells than the threshold are drawn in chunks, one per animation frame, so drawing never blocks
- * input for long; smaller views (a server) are drawn at once.
+ * Cells are drawn in chunks, one per animation frame, so that no frame blocks input for long (issue 21: no task over
+ * 50 ms). ECharts creates a chunk's cells and lays their labels out in one frame (its text layout is most of it); a
+ * view of one chunk or less is drawn at once. At 16,384 NPUs (profiles of the served build, load 9–10):
+ * - A plain cell (a super pod, server or die of a larger view, labelled only when zoomed in): 50 a frame. Before, views
+ *   under 500 cells were drawn at once: a cluster of 2 pods and 256 servers was one frame of 130 ms.
+ * - A server view labels every NPU, die and node chip with several lines of text (an Atlas 950 server's 64 NPUs, 64
+ *   dies and fabric at once: 110–200 ms); a frame of 24 of them took 76 ms, so 16 a frame (its neighbourhoods too).
+ * - An aggregate (a rack, a super pod) is a group of rects with several lines of rich text: 32 of them were a frame of
+ *   120 ms (256 at once, 100 ms on an idle machine), so 16 a frame.
  */
 export const PROGRESSIVE_CHUNK = 50;
-export const PROGRESSIVE_THRESHOLD = 500;
-/**
- * An aggregate (a rack, a super pod) is a group of rects with several lines of rich text, measured as it is laid out:
- * ten times a die's cost. The 256 racks of a plain 16k cluster, drawn at once, were one ECharts frame of 100 ms on an
- * idle machine (issue 21), so views of aggregates are drawn a few dozen cells a frame.
- */
-export const AGGREGATE_CHUNK = 32;
+export const SERVER_CHUNK = 16;
+export const AGGREGATE_CHUNK = 16;
+
+/** How many of a view's cells one frame draws. */
+function chunkOf(view: TopologyView): number {
+  if (view.nodes.some((node) => node.aggregated)) return AGGREGATE_CHUNK;
+  return view.level === "server" ? SERVER_CHUNK : PROGRESSIVE_CHUNK;
+}
 
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
 export function nodeKey(node: { kind: NodeKind; id: string }): string {
@@ -166,7 +174,7 @@ export function chartOption(input: ChartInput) {
     };
   };
 
-  const aggregates = view.nodes.some((node) => node.aggregated);
+  const chunk = chunkOf(view);
   const cells = {
     id: "cells",
     type: "custom" as const,
@@ -174,8 +182,8 @@ export function chartOption(input: ChartInput) {
     encode: { x: [0, 2], y: [1, 3] },
     data: view.nodes.map(boxCorners),
     renderItem: renderCell,
-    progressive: aggregates ? AGGREGATE_CHUNK : PROGRESSIVE_CHUNK,
-    progressiveThreshold: aggregates ? AGGREGATE_CHUNK : PROGRESSIVE_THRESHOLD,
+    progressive: chunk,
+    progressiveThreshold: chunk,
     cursor: "pointer",
     clip: true,
     z: 2,

@@ -9,7 +9,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Page } from "@playwright/test";
+import { connectDatabase } from "@/db/client";
 import { freePort } from "@/db/embedded";
+import { systemActor } from "@/db/queries/audit";
+import { createUser } from "@/db/queries/users";
+import { lockCheckout } from "../e2e-lock";
 import { buildStandalone, standaloneServer } from "../production-build";
 import { startProfile } from "./page-profile";
 import { median } from "./percentiles";
@@ -58,6 +62,52 @@ export async function serveApp(databaseUrl: string): Promise<{ base: string; pid
     throw error;
   }
   return { base, pid: server.pid!, stop: () => server.kill("SIGTERM") };
+}
+
+/**
+ * For the benches on an existing database (job-page, topology-pages): the bench user (kept from an earlier run), the
+ * checkout's lock, and the app built (or, `build` false, the build already in .next-e2e) and served on `databaseUrl`.
+ * `stop` stops the app and releases the lock.
+ */
+export async function appOnExisting(databaseUrl: string, build: boolean): Promise<{ base: string; stop: () => void }> {
+  const handle = connectDatabase(databaseUrl, { max: 1 });
+  try {
+    await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor).catch(() => undefined);
+  } finally {
+    await handle.pool.end();
+  }
+  const release = await lockCheckout();
+  try {
+    const app = build ? await startApp(databaseUrl) : await serveApp(databaseUrl);
+    return {
+      base: app.base,
+      stop: () => {
+        app.stop();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Chromium as the benches run it, with a page size of 1600 × 1000 and the bench user signed in on `base`. */
+export async function benchBrowser(base: string) {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: benchUser, headers: { origin: base } });
+    if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
+    return { browser, context };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }
 
 /** Signs the bench user in: the cookie header for API requests. */
@@ -143,15 +193,8 @@ function attribute({ tasks, frames }: { tasks: BenchWindow["__longTasks"]; frame
 
 /** Opens each page `runs` times in Chromium and measures it (see the file's comment). */
 export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS, options: { profile?: string } = {}): Promise<BrowserFigure[]> {
-  const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+  const { browser, context } = await benchBrowser(base);
   try {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-    const signed = await context.request.post(`${base}/api/auth/sign-in`, { data: benchUser, headers: { origin: base } });
-    if (!signed.ok()) throw new Error(`sign-in answered ${signed.status()}`);
     // Long tasks are what the figure is about; Long Animation Frames only say what ran in them (script, function,
     // invoker), so the report can name what remains. Every long task is counted, attributed or not.
     await context.addInitScript(() => {

@@ -20,6 +20,7 @@ import { reportBench } from "./report";
 import { scaleBench } from "./scale";
 import { sseBench } from "./sse";
 import { topologyBench } from "./topology";
+import { topologyPagesBench } from "./topology-pages";
 
 export interface BenchSection {
   name: string;
@@ -44,6 +45,7 @@ const SECTIONS: readonly BenchSection[] = [
   fabricBench,
   scaleBench,
   jobPageBench,
+  topologyPagesBench,
   sseBench,
   loadBench,
 ];

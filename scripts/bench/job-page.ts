@@ -13,11 +13,7 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { connectDatabase } from "@/db/client";
-import { systemActor } from "@/db/queries/audit";
-import { createUser } from "@/db/queries/users";
-import { lockCheckout } from "../e2e-lock";
-import { benchUser, measureTopologyPages, ms, serveApp, startApp, type BrowserCase } from "./browser-topology";
+import { appOnExisting, measureTopologyPages, ms, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { SCALE_JOB_NAME } from "./scale-views";
 
@@ -56,14 +52,7 @@ export const jobPageBench: BenchSection = {
     const url = process.env.JOB_PAGE_DATABASE_URL;
     if (!url) throw new Error("JOB_PAGE_DATABASE_URL: the database holding the jobs (see scripts/bench/job-page.ts)");
     const runs = Number(process.env.JOB_PAGE_RUNS ?? 3);
-    const handle = connectDatabase(url, { max: 1 });
-    try {
-      await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor).catch(() => undefined); // kept from an earlier run
-    } finally {
-      await handle.pool.end();
-    }
-    const release = await lockCheckout();
-    const app = process.env.JOB_PAGE_BUILD === "0" ? await serveApp(url) : await startApp(url);
+    const app = await appOnExisting(url, process.env.JOB_PAGE_BUILD !== "0");
     try {
       const cases = await jobCases(url);
       for (const c of cases) {
@@ -77,7 +66,6 @@ export const jobPageBench: BenchSection = {
       }
     } finally {
       app.stop();
-      release();
     }
   },
 };

@@ -121,7 +121,7 @@ async function appOn(url: string): Promise<{ base: string; pid: number; cookie: 
  * pod or row) when it is drawn by rack, the middle server expanded 2 hops, and the job page of ./scale-usage.ts's job (the job over its scope's view,
  * with `?job=` when that view is aggregated). Ids come from the API's own answers.
  */
-async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
+export async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
   const view = async (query: string) => {
     const response = await fetch(`${app.base}/api/v1/clusters/${slug}/topology?${query}`, { headers: { cookie: app.cookie } });
     if (!response.ok) throw new Error(`topology?${query} answered ${response.status}`);

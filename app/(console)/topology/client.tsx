@@ -163,6 +163,9 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     [view.data],
   );
   const selectInView = useCallback((kind: NodeKind, id: string) => navigate(selectionPlace(kind, id)), [navigate, selectionPlace]);
+  // The die table is memoised: its props stay the same objects while the view and the selection do.
+  const dies = useMemo(() => view.data?.nodes.filter((n) => n.kind === "die") ?? [], [view.data]);
+  const selectDie = useCallback((node: TopologyNode) => navigate({ sel: nodeKey(node) }), [navigate]);
 
   if (!cluster) {
     return (
@@ -176,7 +179,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const data = view.data;
   const crumbLabel = (crumb: Crumb) => (crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label);
   const overlay = data && state.hl && highlighted.data ? (fabricOverlay(data, state.hl, highlighted.data) ?? undefined) : undefined;
-  const dies = data?.nodes.filter((n) => n.kind === "die") ?? [];
   const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
   const selectedDie = selection?.kind === "die" && data?.level === "server" && selection.id.startsWith(`${data.id}/`) ? selection.id : null;
   const ranks = chosen?.ranks;
@@ -340,7 +342,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
       )}
       {importOpened && <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />}
       {data?.level === "server" && (
-        <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={(node) => navigate({ sel: nodeKey(node) })} />
+        <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={selectDie} />
       )}
     </Space>
   );
