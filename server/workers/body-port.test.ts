@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { gatheredBody, portedBody, type PortedBody } from "./body-port";
+import { gatheredBody, owned, portedBody, type PortedBody } from "./body-port";
 
 async function* chunksOf(bytes: Uint8Array, size: number, failAfter = Infinity): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.byteLength; at += size) {
@@ -58,6 +58,23 @@ describe("portedBody", () => {
     const body = (await portedBody(chunksOf(bytes, 512), 100)) as PortedBody;
     expect(Buffer.from(gatheredBody(body)).equals(Buffer.from(bytes))).toBe(true);
     expect(gatheredBody(bytes)).toBe(bytes);
+  });
+
+  it("moves a body of several blocks whole, the last one partial", async () => {
+    const bytes = sample(2 * 1024 * 1024 + 12_345);
+    const body = (await portedBody(chunksOf(bytes, 64 * 1024), 256 * 1024)) as PortedBody;
+    expect(Buffer.from(await gatherInWorker(body)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it("owned copies a Buffer that is a view of a larger one (its slice() would share the memory)", () => {
+    const whole = Buffer.from(sample(1000));
+    const view = whole.subarray(100, 200);
+    const own = owned(view);
+    expect(own.byteLength).toBe(100);
+    expect(own.buffer.byteLength).toBe(100);
+    expect(own.buffer).not.toBe(whole.buffer);
+    expect(Buffer.from(own).equals(view)).toBe(true);
+    expect(owned(own)).toBe(own);
   });
 
   it("passes on a read failure (a 413, a client gone) and drops what was queued", async () => {
