@@ -15,9 +15,9 @@ import { runsFromSource, sourceWorker, WorkerPool, workerResourceLimits } from "
  * (the inventory preview and import). Bodies up to `inlineLimit` bytes are handled on the request thread (a few
  * milliseconds); larger ones in the worker (server/workers/worker-pool.ts), one at a time with a short queue. The
  * worker gets the body's bytes (read once, as they stream in: these routes do not pass proxy.ts; a body sent without
- * a length moves to the worker's port chunk by chunk, server/workers/body-port.ts) and does all the rest (decoding,
- * JSON, the schema, the table), so a 32 MB body of hostile JSON costs the request thread one copy of its bytes, not
- * seconds of CPU, its heap, or the garbage collections of strings and objects as large.
+ * a length moves to the worker's port in blocks as it arrives, server/workers/body-port.ts) and does all the rest
+ * (decoding, JSON, the schema, the table), so a 32 MB body of hostile JSON costs the request thread one copy of its
+ * bytes, not seconds of CPU, its heap, or the garbage collections of strings and objects as large.
  */
 export const inlineLimit = 256 * 1024;
 

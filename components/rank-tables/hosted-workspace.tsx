@@ -206,37 +206,37 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
             key: "visual",
             label: t("visual"),
             children: (
-                <FindingsContext value={store}>
-                  <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
-                    <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
-                      <StructureTree structure={structure} selected={node} onSelect={onSelectNode} height={GRID_HEIGHT} dies={false} />
-                    </div>
-                    <div>
-                      {node && (
-                        <Space style={{ marginBottom: 8 }}>
-                          <Typography.Text type="secondary">{t("showing", { count: rowCountOf(summary, node), total: summary.rows })}</Typography.Text>
-                          <Button size="small" type="link" onClick={() => setNode(undefined)}>
-                            {t("showAll")}
-                          </Button>
-                        </Space>
-                      )}
-                      <HostedGrid
-                        ref={grid}
-                        channel={channel}
-                        node={node}
-                        rowCount={rowCountOf(summary, node)}
-                        revision={summary.revision}
-                        fields={summary.fields}
-                        readOnly={!canWrite}
-                        selectedRow={selectedRow}
-                        onSelectRow={setSelectedRow}
-                        onChange={onCellChange}
-                        onRemove={onRemoveRow}
-                        height={GRID_HEIGHT}
-                      />
-                    </div>
+              <FindingsContext value={store}>
+                <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
+                  <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>
+                    <StructureTree structure={structure} selected={node} onSelect={onSelectNode} height={GRID_HEIGHT} dies={false} />
                   </div>
-                </FindingsContext>
+                  <div>
+                    {node && (
+                      <Space style={{ marginBottom: 8 }}>
+                        <Typography.Text type="secondary">{t("showing", { count: rowCountOf(summary, node), total: summary.rows })}</Typography.Text>
+                        <Button size="small" type="link" onClick={() => setNode(undefined)}>
+                          {t("showAll")}
+                        </Button>
+                      </Space>
+                    )}
+                    <HostedGrid
+                      ref={grid}
+                      channel={channel}
+                      node={node}
+                      rowCount={rowCountOf(summary, node)}
+                      revision={summary.revision}
+                      fields={summary.fields}
+                      readOnly={!canWrite}
+                      selectedRow={selectedRow}
+                      onSelectRow={setSelectedRow}
+                      onChange={onCellChange}
+                      onRemove={onRemoveRow}
+                      height={GRID_HEIGHT}
+                    />
+                  </div>
+                </div>
+              </FindingsContext>
             ),
           },
           ...(saved ? [{ key: "history", label: t("history"), children: tab === "history" ? <RevisionsPanel id={saved.id} current={saved.revision} canWrite={canWrite} onRestore={restore} compare={false} /> : null }] : []),

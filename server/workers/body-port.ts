@@ -46,8 +46,8 @@ export function bodyTransfer(body: WorkerBody): TransferListItem[] {
 
 /**
  * Request thread: reads `chunks` (the limit is theirs to enforce: bodyChunks, server/http/body.ts). A body of at most
- * `keepUpTo` bytes comes back as one buffer; a longer one is moved chunk by chunk into a port's queue as it arrives.
- * When reading fails (a 413 past the limit, a client gone), whatever was queued is dropped with the port.
+ * `keepUpTo` bytes comes back as one buffer; a longer one is copied into blocks moved into a port's queue as they
+ * fill. When reading fails (a 413 past the limit, a client gone), whatever was queued is taken back and dropped.
  */
 export async function portedBody(chunks: AsyncIterable<Uint8Array>, keepUpTo: number): Promise<WorkerBody> {
   const head: Uint8Array[] = [];

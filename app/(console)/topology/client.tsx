@@ -12,6 +12,7 @@ import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { AttentionList } from "@/components/topology/attention-list";
@@ -106,9 +107,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     navigate({ level: "cluster", id: undefined, sel: undefined }, "replace");
   }, [missing, message, t, state.id, navigate]);
 
-  // Hydration is over: what runs after this mark is the page's own work (fetching, laying out, drawing), which the
-  // bench (scripts/bench/topology.ts) tells apart from the framework's start-up.
-  useEffect(() => void performance.mark("topology:hydrated"), []);
+  useHydratedMark();
 
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {
