@@ -84,3 +84,68 @@ export async function killMidBatch(a: Instance, b: Instance, cookie: string, dat
     await pool.end();
   }
 }
+
+/**
+ * Batches of 1,000 events posted in parallel with `Prefer: respond-async` to `victim`, which is killed with SIGKILL
+ * once the first is acknowledged (202): every acknowledged batch is in the inbox or judged, the survivor's inbox judge
+ * (scripts/inbox-judge.ts) judges it, and posting every batch again (async, to the survivor) stores each event once.
+ */
+export async function killAfterAccepted(victim: Instance, survivor: Instance, cookie: string, databaseUrl: string): Promise<void> {
+  const batches = 8;
+  const size = 1_000;
+  const start = Date.now() - 3_600_000;
+  const batch = (n: number) =>
+    Array.from({ length: size }, (_, i) => ({
+      id: `inbox-kill-${n}-${i}`,
+      cluster: "atlas-a3-demo",
+      kind: "hccl-error",
+      source: "simulator",
+      code: "EI0002",
+      target: { server: `sp0-node0${1 + (i % 4)}`, die: i % 16 },
+      beganAt: new Date(start + n * size + i).toISOString(),
+      endedAt: new Date(start + n * size + i + 500).toISOString(),
+      message: "cluster-inbox-kill-test",
+    }));
+  const post = (instance: Instance, n: number) =>
+    fetch(`${instance.base}/api/v1/fault-events?atomic=all`, { method: "POST", headers: writeHeaders(instance, cookie, { prefer: "respond-async" }), body: JSON.stringify(batch(n)) })
+      .then((response) => ({ n, status: response.status }))
+      .catch(() => ({ n, status: 0 }));
+  let killed = false;
+  const answers = await Promise.all(
+    Array.from({ length: batches }, (_, n) =>
+      post(victim, n).then((answer) => {
+        if (!killed && answer.status === 202) {
+          killed = true;
+          process.kill(-victim.child.pid!, "SIGKILL");
+        }
+        return answer;
+      }),
+    ),
+  );
+  const acknowledged = answers.filter((r) => r.status === 202).map((r) => r.n);
+  check(killed && acknowledged.length > 0, `${victim.name} killed with SIGKILL after a 202: ${acknowledged.length} of ${batches} async batches acknowledged, ${answers.filter((r) => r.status === 0).length} cut off`);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const stored = async () =>
+      new Map(
+        (await pool.query<{ batch: string; n: number }>("select split_part(id, '-', 3) as batch, count(*)::int as n from fault_events where message = 'cluster-inbox-kill-test' group by 1")).rows.map((r) => [Number(r.batch), r.n]),
+      );
+    const drained = async () => {
+      for (let i = 0; i < 60; i++) {
+        if ((await pool.query<{ n: number }>("select count(*)::int as n from fault_inbox")).rows[0]!.n === 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return false;
+    };
+    check(await drained(), `${survivor.name}'s inbox judge empties the inbox`);
+    const judged = await stored();
+    check(acknowledged.every((n) => judged.get(n) === size), `every acknowledged batch is judged whole (${acknowledged.map((n) => `#${n}: ${judged.get(n)}`).join(", ")})`);
+    const again = await Promise.all(Array.from({ length: batches }, (_, n) => post(survivor, n)));
+    check(again.every((r) => r.status === 202), `every batch posted again to ${survivor.name} is accepted (${again.map((r) => r.status).join(" ")})`);
+    check(await drained(), "and judged");
+    const total = [...(await stored()).values()].reduce((sum, n) => sum + n, 0);
+    check(total === batches * size, `each event stored once: ${total} rows for ${batches * size} events`);
+  } finally {
+    await pool.end();
+  }
+}
