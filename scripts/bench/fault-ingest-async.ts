@@ -27,6 +27,22 @@ export interface AsyncBenchContext {
   body: () => string;
 }
 
+/** Sends `bodies` with `concurrency` in flight, each sender taking the next when free; the latencies (ms). */
+export async function sendInFlight(bodies: string[], concurrency: number, send: (body: string) => Promise<void>): Promise<number[]> {
+  let next = 0;
+  const latencies: number[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const sentAt = performance.now();
+        await send(bodies[next++]!);
+        latencies.push(performance.now() - sentAt);
+      }
+    }),
+  );
+  return latencies;
+}
+
 async function postAsync(context: AsyncBenchContext, body: string): Promise<void> {
   const response = await fetch(`${context.base}/api/v1/fault-events?atomic=all`, {
     method: "POST",
@@ -41,19 +57,9 @@ export async function runAsyncIngestBench(context: AsyncBenchContext): Promise<v
   const per1000 = (ms: number) => (ms * BATCH) / (ASYNC_BATCHES * BATCH);
   for (const group of GROUPS) {
     const bodies = Array.from({ length: ASYNC_BATCHES }, context.body);
-    let next = 0;
-    const latencies: number[] = [];
     const before = await context.cpu();
     const began = performance.now();
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        while (next < bodies.length) {
-          const sentAt = performance.now();
-          await postAsync(context, bodies[next++]!);
-          latencies.push(performance.now() - sentAt);
-        }
-      }),
-    );
+    const latencies = await sendInFlight(bodies, IN_FLIGHT, (body) => postAsync(context, body));
     const received = (performance.now() - began) / 1000;
     const stored = await context.cpu();
     const { p50, p95 } = spread(latencies);

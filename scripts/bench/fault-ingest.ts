@@ -19,7 +19,7 @@ import { createApiToken } from "@/db/queries/tokens";
 import { serverName } from "@/lib/faults/simulate";
 import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { serverNodeFlags } from "../server-node-flags";
-import { asyncBatches, runAsyncIngestBench } from "./fault-ingest-async";
+import { asyncBatches, runAsyncIngestBench, sendInFlight } from "./fault-ingest-async";
 import { loadAverage, ms, spread } from "./percentiles";
 
 const BATCH = 1000;
@@ -122,20 +122,12 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
     const run = async ({ batches, concurrency }: Pass) => {
       // Bodies are made before the clock starts: the feeder's own cost is not the API's.
       const bodies = Array.from({ length: batches }, () => JSON.stringify(batchOf(nextBatch++, start)));
-      let next = 0;
-      const latencies: number[] = [];
       const cpuBefore = await meter.read();
       const began = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < bodies.length) {
-            const sentAt = performance.now();
-            const counts = await post(bodies[next++]!);
-            latencies.push(performance.now() - sentAt);
-            if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
-          }
-        }),
-      );
+      const latencies = await sendInFlight(bodies, concurrency, async (body) => {
+        const counts = await post(body);
+        if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
+      });
       const seconds = (performance.now() - began) / 1000;
       const cpuAfter = await meter.read();
       const events = batches * BATCH;

@@ -118,8 +118,8 @@ export interface JudgeOptions {
   now?: () => number;
   /** Stops between two groups. */
   signal?: AbortSignal;
-  /** Told of each judged group. */
-  onGroup?: (group: JudgedGroup) => void;
+  /** Told of each judged group and how long it took (ms); the next group waits for it (the runner's pacing). */
+  onGroup?: (group: JudgedGroup, ms: number) => void | Promise<void>;
 }
 
 /**
@@ -139,10 +139,11 @@ export async function judgeInbox(handle: DatabaseHandle, options: JudgeOptions =
       while (!options.signal?.aborted) {
         const group = await nextGroup(lock, options.maxGroupEvents ?? defaultGroupEvents);
         if (group.length === 0) break;
+        const began = performance.now();
         const judged = await judgeGroup(handle, lock, group, options.now ?? Date.now);
         total.batches += judged.batches;
         total.events += judged.events;
-        options.onGroup?.(judged);
+        await options.onGroup?.(judged, performance.now() - began);
       }
       return total;
     } finally {

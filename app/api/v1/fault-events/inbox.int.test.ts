@@ -16,6 +16,7 @@ import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
 import { postedEvents } from "@/test/fault-events";
+import { scheduleInboxJudge } from "@/scripts/inbox-judge";
 
 // Response bodies are read loosely: the assertions say what they must hold.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -191,5 +192,19 @@ describe("the inbox judge", () => {
     await query("drop trigger fail_once on fault_events; drop function fail_once()");
     expect(await judgeInbox(testDatabase())).toEqual({ batches: 2, events: 8 });
     expect(await storedEvents()).toBe(8);
+  });
+
+  it("runs in the supervisor: stored batches are judged without anyone asking, and stop() ends it", async () => {
+    const lines: string[] = [];
+    const judge = scheduleInboxJudge(testDatabase().url, (line) => lines.push(line));
+    try {
+      await send(batch(0));
+      await send(batch(1));
+      await expect.poll(storedEvents, { timeout: 15_000 }).toBe(8);
+      expect(await inboxRows()).toHaveLength(0);
+    } finally {
+      await judge.stop();
+    }
+    expect(lines).toEqual([]);
   });
 });
