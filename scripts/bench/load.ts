@@ -85,7 +85,7 @@ interface Phase {
   /** Batches answered 429 (each sent again after Retry-After). */
   refused: number;
   seconds: number;
-  /** Cores used: the instances' Next.js servers, their supervisors (where the inbox judge runs), PostgreSQL, this bench. */
+  /** Cores used: the instances' Next.js servers, the supervisors of both (where the inbox judge runs), PostgreSQL, this bench. */
   cpu: { instances: number; supervisors: number; postgres: number; bench: number } | null;
   load: string;
   /** The inbox at the measured window's start and end, and the seconds it took to empty after the feed stopped. */
@@ -114,7 +114,8 @@ async function drained(instance: Instance, token: string): Promise<number | null
 }
 
 /** Viewers and feeders against `instances` for WARM_UP_SECONDS, then SECONDS measured. */
-async function phase(instances: Instance[], cookies: string[], token: string, dataDir: string | undefined, nextBody: () => string): Promise<Phase> {
+/** `judges`: every instance running, whichever the phase uses: the inbox judge of any of them may be the one judging. */
+async function phase(instances: Instance[], judges: Instance[], cookies: string[], token: string, dataDir: string | undefined, nextBody: () => string): Promise<Phase> {
   const latencies = new Map<string, number[]>();
   const failures = new Map<string, number>();
   let measuring = false;
@@ -183,7 +184,7 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
     process.platform === "linux"
       ? {
           instances: (await Promise.all(instances.map(async (i) => (await serverUsage(i)).cpuMs))).reduce((a, b) => a + b, 0),
-          supervisors: (await Promise.all(instances.map(async (i) => ((await processTicks(i.child.pid!)) * 1000) / ticksPerSecond))).reduce((a, b) => a + b, 0),
+          supervisors: (await Promise.all(judges.map(async (i) => ((await processTicks(i.child.pid!)) * 1000) / ticksPerSecond))).reduce((a, b) => a + b, 0),
           postgres: dataDir ? await postgresCpuMs(dataDir) : 0,
           bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
         }
@@ -239,7 +240,7 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
   }
   rows.push(["batches refused (429, sent again after Retry-After)", ...setups.map((s) => s.phase.refused.toLocaleString("en-US"))]);
   rows.push(["viewer page calls/s", ...setups.map((s) => Math.round(viewerCalls(s.phase).length / s.phase.seconds).toLocaleString("en-US"))]);
-  rows.push(["CPU, cores: instances / their supervisors (inbox judge) / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.supervisors.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
+  rows.push(["CPU, cores: instances / both supervisors (inbox judge) / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.supervisors.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
   rows.push(["load average at the end", ...setups.map((s) => s.phase.load)]);
   const widths = header.map((_, i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
@@ -290,8 +291,8 @@ async function run(): Promise<void> {
         `${WARM_UP_SECONDS} s warm-up, ${SECONDS} s measured per setup; ingestion bound per instance: ${ingestBound()}; load average before: ${loadAverage()}`,
     );
     const setups = [];
-    setups.push({ name: "1 instance", phase: await phase([a], cookies, token, primary.dataDir, nextBody) });
-    setups.push({ name: "2 instances", phase: await phase(instances, cookies, token, primary.dataDir, nextBody) });
+    setups.push({ name: "1 instance", phase: await phase([a], instances, cookies, token, primary.dataDir, nextBody) });
+    setups.push({ name: "2 instances", phase: await phase(instances, instances, cookies, token, primary.dataDir, nextBody) });
     printTable(setups);
   } finally {
     await Promise.allSettled(instances.map(stopInstance));
