@@ -81,8 +81,9 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const profile = process.env.FAULT_BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.FAULT_BENCH_CPU_PROFILE}`] : [];
   const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
-    // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0", RANKSCOPE_INBOX_EVENTS_PER_SECOND: "0" },
+    // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them;
+    // the async passes store 40 batches before judging them, past the inbox's default depth.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0", RANKSCOPE_INBOX_EVENTS_PER_SECOND: "0", RANKSCOPE_INBOX_MAX_EVENTS: "1000000" },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));

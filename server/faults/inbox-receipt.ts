@@ -20,11 +20,13 @@ import { inboxBudget, takeIngestBudget } from "./ingest-budget";
  */
 
 /**
- * Events the inbox may hold before async posts are refused (429 `inbox_full`, Retry-After): about 10 s of the load
- * bench's 20,000 events/s, so a judge that cannot keep up makes the feeders wait instead of the inbox growing.
+ * Events the inbox may hold before async posts are refused (429 `inbox_full`, Retry-After), so a judge that cannot
+ * keep up makes the feeders wait instead of the inbox growing: one judgement group, 10–20 s of what the judge took
+ * on the load bench's shared 2 cores (1,000–2,000 events/s). With 200,000 the lag reached 30 s and the viewers' p95
+ * 35–40 s; with 20,000 the lag stayed 9–29 s and the p95 24–35 s (README, "Live connections and load").
  * `RANKSCOPE_INBOX_MAX_EVENTS` changes it.
  */
-export const defaultInboxMaxEvents = 200_000;
+export const defaultInboxMaxEvents = 20_000;
 
 export function inboxMaxEvents(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.RANKSCOPE_INBOX_MAX_EVENTS);

@@ -84,7 +84,7 @@ describe("POST /api/v1/fault-events with Prefer: respond-async", () => {
     expect(await storedEvents()).toBe(0);
     const backlog = await inbox(new Request(`${origin}/api/v1/fault-events/inbox`, { headers: auth() }), none);
     expect(backlog.status).toBe(200);
-    expect(await backlog.json()).toMatchObject({ batches: 1, events: 4, oldestReceivedAt: answer.body.receivedAt, maxEvents: 200_000 });
+    expect(await backlog.json()).toMatchObject({ batches: 1, events: 4, oldestReceivedAt: answer.body.receivedAt, maxEvents: 20_000 });
   });
 
   it("answers invalid items as the synchronous path does: atomic=all stores nothing, atomic=item the valid ones", async () => {
@@ -97,6 +97,27 @@ describe("POST /api/v1/fault-events with Prefer: respond-async", () => {
     expect(some.status).toBe(202);
     expect(some.body).toMatchObject({ accepted: 2, invalid: 1, items: [{ index: 1, status: "invalid" }] });
     expect((await inboxRows())[0]).toMatchObject({ events: 2, positions: [0, 2] });
+  });
+
+  it("refuses async posts with 429 inbox_full while the inbox holds its bound, before the body is read", async () => {
+    const depth = globalThis as typeof globalThis & { rankscopeInboxDepth?: unknown };
+    process.env.RANKSCOPE_INBOX_MAX_EVENTS = "4";
+    try {
+      depth.rankscopeInboxDepth = undefined;
+      expect((await send(batch(0))).status).toBe(202);
+      // Each instance reads the depth at most once a second: forget this one's reading.
+      depth.rankscopeInboxDepth = undefined;
+      const refused = await send(batch(1));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(refused.body.error).toMatchObject({ code: "inbox_full", details: { events: 4, maxEvents: 4 } });
+      expect(await inboxRows()).toHaveLength(1);
+      // The synchronous path is not bounded by the inbox.
+      expect((await send(batch(1), { prefer: null })).status).toBe(200);
+    } finally {
+      delete process.env.RANKSCOPE_INBOX_MAX_EVENTS;
+      depth.rankscopeInboxDepth = undefined;
+    }
   });
 
   it("leaves the synchronous path as it was without the header", async () => {
