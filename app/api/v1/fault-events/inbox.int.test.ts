@@ -157,7 +157,7 @@ describe("the inbox judge", () => {
   it("groups at most maxGroupEvents, and one actor per group", async () => {
     for (let k = 0; k < 3; k++) await send(batch(k));
     const groups: number[] = [];
-    await judgeInbox(testDatabase(), { maxGroupEvents: 8, onGroup: (g) => groups.push(g.batches) });
+    await judgeInbox(testDatabase(), { maxGroupEvents: 8, onGroup: (g) => void groups.push(g.batches) });
     expect(groups).toEqual([2, 1]);
     expect(await ingestAudits()).toHaveLength(2);
   });
@@ -177,7 +177,7 @@ describe("the inbox judge", () => {
   it("refuses alone, and names in its audit entry, the items only the stored data tells are wrong", async () => {
     await send([linkDown("sp0-node00", 0, 0, 10), linkDown("no-such-node", 0, 0, 10)]);
     const refused: unknown[] = [];
-    await judgeInbox(testDatabase(), { onGroup: (g) => refused.push(...g.refused) });
+    await judgeInbox(testDatabase(), { onGroup: (g) => void refused.push(...g.refused) });
     expect(await storedEvents()).toBe(1);
     expect(refused).toMatchObject([{ index: 1, error: { code: "unknown_target" } }]);
     expect((await ingestAudits())[0]!.details).toMatchObject({ refused: 1, refusedItems: [{ index: 1, error: { code: "unknown_target" } }] });
