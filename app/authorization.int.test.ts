@@ -151,6 +151,7 @@ const matrix: Record<string, Entry> = {
   // Server-sent events: max=0 ends the stream after its first chunk, so the body can be read to the end.
   "GET /api/v1/events": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo&max=0" }) },
   "GET /api/v1/fault-events/health": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },
+  "GET /api/v1/fault-events/inbox": { permission: "read", ok: 200, call: () => ({}) },
   "GET /api/v1/fault-events/stats": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}` }) },
   "GET /api/v1/fault-events/report": { permission: "read", ok: 200, call: () => ({ query: `cluster=atlas-a2-demo&${window24h()}&compare=previous` }) },
   "GET /api/v1/fault-events/settings": { permission: "read", ok: 200, call: () => ({ query: "cluster=atlas-a2-demo" }) },

@@ -1,7 +1,7 @@
 /**
  * `npm run dev` / `npm start`: owns the database for the lifetime of the Next.js server. Starts the embedded
  * PostgreSQL when DATABASE_URL is unset, applies pending migrations, seeds the demo clusters into an empty embedded
- * database, runs Next.js and the hourly fault-event retention, and on Ctrl-C / SIGTERM stops Next.js first and
+ * database, runs Next.js, the hourly fault-event retention and the fault-event inbox judge, and on Ctrl-C / SIGTERM stops Next.js first and
  * PostgreSQL last, so nothing is orphaned.
  */
 import { spawn } from "node:child_process";
@@ -15,6 +15,7 @@ import { e2ePlainCluster, e2eSuperCluster } from "@/lib/topology/large-cluster";
 import { clusters } from "@/db/schema";
 import { trustedProxies } from "@/lib/auth/trusted-proxies";
 import { resolveDatabase } from "./database";
+import { scheduleInboxJudge } from "./inbox-judge";
 import { scheduleRetention } from "./retention-schedule";
 import { serverNodeFlags, serverPreloadEnv } from "./server-node-flags";
 
@@ -106,8 +107,9 @@ async function main(): Promise<number> {
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
   const retention = scheduleRetention(database.url, log);
+  const judge = scheduleInboxJudge(database.url, log);
   const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
-  await retention.stop();
+  await Promise.all([retention.stop(), judge.stop()]);
   await database.close();
   if (database.embedded) log("embedded PostgreSQL stopped");
   return stopping ? 0 : (code ?? 1);

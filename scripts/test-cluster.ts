@@ -8,11 +8,12 @@
  * (cluster/across.ts); the heavy reads come from the replica, a caller reads its own writes, lag is shown as "data as
  * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
  * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
- * nothing (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
+ * nothing, and likewise for batches posted with `Prefer: respond-async`, judged by the survivor's inbox judge
+ * (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
  * Runs the standalone build the test runners share (cluster/instances.ts productionBuild(), scripts/production-build.ts;
  * made first when missing: `npm run test:e2e` rebuilds it).
  */
-import { killMidBatch, staleSave } from "./cluster/across";
+import { killAfterAccepted, killMidBatch, staleSave } from "./cluster/across";
 import { check, cookieOf, log, me, productionBuild, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
 import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
 import { startPrimaryAndReplica } from "./cluster/replica";
@@ -110,6 +111,9 @@ async function main(): Promise<void> {
     await retentionOnce(a, b, admin, database.primaryUrl);
     await replicaDown(a, b, viewerAgain, database);
 
+    // A third instance for the inbox's SIGKILL check, so that A and B are still there for the synchronous one.
+    instances.push(await startInstance("C", env));
+    await killAfterAccepted(instances[2]!, b, admin, database.primaryUrl);
     await killMidBatch(a, b, admin, database.primaryUrl);
   } finally {
     await Promise.allSettled(instances.map(stopInstance));

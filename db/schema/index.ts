@@ -20,3 +20,4 @@ export * from "./fabric/table";
 export * from "./device-net-address/table";
 export * from "./inventory-snapshot/table";
 export * from "./event-stream-lease/table";
+export * from "./fault-inbox/table";

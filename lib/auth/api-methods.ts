@@ -29,6 +29,7 @@ export const apiMethods: Record<string, readonly string[]> = {
   "/api/v1/fault-events": ["GET", "POST"],
   "/api/v1/fault-events/device-info": ["POST"],
   "/api/v1/fault-events/health": ["GET"],
+  "/api/v1/fault-events/inbox": ["GET"],
   "/api/v1/fault-events/report": ["GET"],
   "/api/v1/fault-events/settings": ["GET", "PUT"],
   "/api/v1/fault-events/stats": ["GET"],

@@ -5,6 +5,7 @@
  * feeders). Compared with raw PostgreSQL COPY of exactly the rows the API wrote, into the same table and indexes.
  * Besides events per second (wall clock, which other work on the machine lowers), it prints the CPU each side spent
  * per 1,000 events (route process, PostgreSQL; much less sensitive to that load) and the rate it would allow.
+ * Then the same batches posted with `Prefer: respond-async` and judged from the inbox (fault-ingest-async.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -18,6 +19,7 @@ import { createApiToken } from "@/db/queries/tokens";
 import { serverName } from "@/lib/faults/simulate";
 import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { serverNodeFlags } from "../server-node-flags";
+import { asyncBatches, runAsyncIngestBench, sendInFlight } from "./fault-ingest-async";
 import { loadAverage, ms, spread } from "./percentiles";
 
 const BATCH = 1000;
@@ -37,7 +39,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
  * series then holds every event of the last day, which each batch's judgement reads).
  */
 const spacingMs = Number(process.env.FAULT_BENCH_SPACING_MS ?? 40_000);
-const totalBatches = WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES * CONCURRENCY.length;
+const totalBatches = WARM_UP_BATCHES + SINGLE_BATCHES + CONCURRENT_BATCHES * CONCURRENCY.length + asyncBatches;
 export function batchOf(index: number, start: number, spacing = spacingMs): unknown[] {
   const events: unknown[] = [];
   for (let i = 0; i < BATCH; i++) {
@@ -79,8 +81,9 @@ async function startRouteServer(databaseUrl: string): Promise<{ base: string; ch
   const profile = process.env.FAULT_BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.FAULT_BENCH_CPU_PROFILE}`] : [];
   const child = spawn(process.execPath, [...serverNodeFlags, ...profile, "--conditions=react-server", "--import", "tsx", "scripts/bench/fault-ingest-server.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
-    // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0" },
+    // The passes with requests in flight measure concurrent ingestion: the instance's bound (1 by default) would queue them;
+    // the async passes store 40 batches before judging them, past the inbox's default depth.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), RANKSCOPE_INGEST_CONCURRENCY: String(Math.max(...CONCURRENCY)), RANKSCOPE_INGEST_EVENTS_PER_SECOND: "0", RANKSCOPE_INBOX_EVENTS_PER_SECOND: "0", RANKSCOPE_INBOX_MAX_EVENTS: "1000000" },
   });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the bench's route server exited (${code})`)));
@@ -120,20 +123,12 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
     const run = async ({ batches, concurrency }: Pass) => {
       // Bodies are made before the clock starts: the feeder's own cost is not the API's.
       const bodies = Array.from({ length: batches }, () => JSON.stringify(batchOf(nextBatch++, start)));
-      let next = 0;
-      const latencies: number[] = [];
       const cpuBefore = await meter.read();
       const began = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < bodies.length) {
-            const sentAt = performance.now();
-            const counts = await post(bodies[next++]!);
-            latencies.push(performance.now() - sentAt);
-            if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
-          }
-        }),
-      );
+      const latencies = await sendInFlight(bodies, concurrency, async (body) => {
+        const counts = await post(body);
+        if (counts.created !== BATCH) throw new Error(`a batch was not fully created: ${JSON.stringify(counts)}`);
+      });
       const seconds = (performance.now() - began) / 1000;
       const cpuAfter = await meter.read();
       const events = batches * BATCH;
@@ -167,6 +162,7 @@ export async function runIngestBench(handle: DatabaseHandle, postgres: EmbeddedS
     const again = performance.now();
     const resent = await post(sent!);
     console.log(`re-sending a batch of ${fmt(BATCH)}: ${fmt(performance.now() - again)} ms, unchanged ${resent.unchanged}, created ${resent.created}`);
+    await runAsyncIngestBench({ handle, base, token, cpu: () => meter.read(), body: () => JSON.stringify(batchOf(nextBatch++, start)) });
 
     const copy = await copyBench(handle, postgres, meter);
     const share = (rate: number) => `${((rate / copy) * 100).toFixed(0)} %`;

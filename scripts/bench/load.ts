@@ -12,6 +12,12 @@
  *   instance's ingestion bound, server/faults/ingest-admission.ts) is sent again after its Retry-After, as a device
  *   plugin does; the sender takes no other batch meanwhile.
  *
+ * - The batches are posted with `Prefer: respond-async` (LOAD_BENCH_ASYNC=0: without), as a device plugin at this
+ *   scale does: answered 202 once stored in the inbox, judged by the instances' inbox judge (scripts/inbox-judge.ts).
+ *   So that an inbox that only grows cannot pass for throughput, the events judged per second (accepted, less what
+ *   the inbox grew by: GET /api/v1/fault-events/inbox at the start and the end) and the judge's lag at the end (the
+ *   oldest unjudged batch's age) are printed too, and how long the inbox took to empty once the feed stopped.
+ *
  * Prints, per setup, p50/p95 per endpoint and for every viewer call together, the accepted events/s and the batches
  * refused, as a table, with the CPU each side used (the instances, PostgreSQL, this process) and the load average: on
  * a shared machine that says what limits the figures.
@@ -21,7 +27,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { cookieOf, productionBuild, serverUsage, embeddedPrimary, signIn, startInstance, stopInstance, type Instance } from "../cluster/instances";
-import { postgresCpuMs } from "../proc-stats";
+import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { summarizeProfiles } from "./cpu-profile";
 import { batchOf } from "./fault-ingest";
 import type { BenchSection } from "./index";
@@ -36,6 +42,9 @@ const BATCH = 1000;
 /** LOAD_BENCH_FEEDERS=0: the viewers alone, to tell their own cost from ingestion's. */
 const FEEDERS = Number(process.env.LOAD_BENCH_FEEDERS ?? 8);
 const WARM_UP_SECONDS = 5;
+const ASYNC = process.env.LOAD_BENCH_ASYNC !== "0";
+/** How long the inbox may take to empty after a phase before the bench goes on regardless. */
+const DRAIN_LIMIT_SECONDS = 180;
 const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
 const cluster = "atlas-a3-demo";
 const day = 86_400_000;
@@ -65,7 +74,7 @@ function pageCalls(now: number): Call[][] {
   ];
 }
 
-const ingestEndpoint = "POST fault-events (1,000 events)";
+const ingestEndpoint = `POST fault-events (1,000 events${ASYNC ? ", respond-async" : ""})`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Phase {
@@ -76,12 +85,37 @@ interface Phase {
   /** Batches answered 429 (each sent again after Retry-After). */
   refused: number;
   seconds: number;
-  cpu: { instances: number; postgres: number; bench: number } | null;
+  /** Cores used: the instances' Next.js servers, the supervisors of both (where the inbox judge runs), PostgreSQL, this bench. */
+  cpu: { instances: number; supervisors: number; postgres: number; bench: number } | null;
   load: string;
+  /** The inbox at the measured window's start and end, and the seconds it took to empty after the feed stopped. */
+  inbox: { start: Backlog; end: Backlog; drainSeconds: number | null } | null;
+}
+
+interface Backlog {
+  events: number;
+  oldestAgeMs: number | null;
+}
+
+async function backlogOf(instance: Instance, token: string): Promise<Backlog> {
+  const response = await fetch(`${instance.base}/api/v1/fault-events/inbox`, { headers: { authorization: `Bearer ${token}` } });
+  if (response.status !== 200) throw new Error(`GET /api/v1/fault-events/inbox answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Backlog;
+}
+
+/** Seconds until the inbox is empty (checked every 0.5 s), or null past DRAIN_LIMIT_SECONDS. */
+async function drained(instance: Instance, token: string): Promise<number | null> {
+  const began = performance.now();
+  while (performance.now() - began < DRAIN_LIMIT_SECONDS * 1000) {
+    if ((await backlogOf(instance, token)).events === 0) return (performance.now() - began) / 1000;
+    await sleep(500);
+  }
+  return null;
 }
 
 /** Viewers and feeders against `instances` for WARM_UP_SECONDS, then SECONDS measured. */
-async function phase(instances: Instance[], cookies: string[], token: string, dataDir: string | undefined, nextBody: () => string): Promise<Phase> {
+/** `judges`: every instance running, whichever the phase uses: the inbox judge of any of them may be the one judging. */
+async function phase(instances: Instance[], judges: Instance[], cookies: string[], token: string, dataDir: string | undefined, nextBody: () => string): Promise<Phase> {
   const latencies = new Map<string, number[]>();
   const failures = new Map<string, number>();
   let measuring = false;
@@ -103,7 +137,7 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
     await response?.arrayBuffer().catch(() => undefined);
     if (status === 429 && endpoint === ingestEndpoint) {
       if (counted) refused++;
-    } else note(endpoint, started, status === 200, counted);
+    } else note(endpoint, started, status === 200 || (status === 202 && endpoint === ingestEndpoint), counted);
     return { status, retryAfter: Number(response?.headers.get("retry-after") ?? 1) };
   };
 
@@ -134,10 +168,10 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
       for (;;) {
         const answer = await call(instance, ingestEndpoint, "/api/v1/fault-events", {
           method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(ASYNC ? { prefer: "respond-async" } : {}) },
           body,
         });
-        if (answer.status === 200 && measuring) events += BATCH;
+        if (answer.status === (ASYNC ? 202 : 200) && measuring) events += BATCH;
         if (answer.status !== 429 || stop) break;
         await sleep(answer.retryAfter * 1000);
       }
@@ -150,20 +184,24 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
     process.platform === "linux"
       ? {
           instances: (await Promise.all(instances.map(async (i) => (await serverUsage(i)).cpuMs))).reduce((a, b) => a + b, 0),
+          supervisors: (await Promise.all(judges.map(async (i) => ((await processTicks(i.child.pid!)) * 1000) / ticksPerSecond))).reduce((a, b) => a + b, 0),
           postgres: dataDir ? await postgresCpuMs(dataDir) : 0,
           bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
         }
       : null;
   const before = await cpu();
+  const inboxStart = ASYNC ? await backlogOf(instances[0]!, token) : null;
   measuring = true;
   const began = performance.now();
   await sleep(SECONDS * 1000);
   measuring = false;
   const seconds = (performance.now() - began) / 1000;
+  const inboxEnd = ASYNC ? await backlogOf(instances[0]!, token) : null;
   const after = await cpu();
   const load = loadAverage();
   stop = true;
   await Promise.all(work);
+  const inbox = inboxStart && inboxEnd ? { start: inboxStart, end: inboxEnd, drainSeconds: await drained(instances[0]!, token) } : null;
   const cores = (a: number, b: number) => (b - a) / 1000 / seconds;
   return {
     latencies,
@@ -172,7 +210,8 @@ async function phase(instances: Instance[], cookies: string[], token: string, da
     refused,
     seconds,
     load,
-    cpu: before && after ? { instances: cores(before.instances, after.instances), postgres: cores(before.postgres, after.postgres), bench: cores(before.bench, after.bench) } : null,
+    inbox,
+    cpu: before && after ? { instances: cores(before.instances, after.instances), supervisors: cores(before.supervisors, after.supervisors), postgres: cores(before.postgres, after.postgres), bench: cores(before.bench, after.bench) } : null,
   };
 }
 
@@ -193,9 +232,15 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
     return `${ms(all.p50)} / ${ms(all.p95)} (${all.n})`;
   })]);
   rows.push(["accepted events/s (target " + TARGET.toLocaleString("en-US") + ")", ...setups.map((s) => Math.round(s.phase.events / s.phase.seconds).toLocaleString("en-US"))]);
+  if (ASYNC) {
+    const judged = (phase: Phase) => (phase.inbox ? phase.events - (phase.inbox.end.events - phase.inbox.start.events) : NaN);
+    rows.push(["judged events/s (accepted less the inbox's growth)", ...setups.map((s) => Math.round(judged(s.phase) / s.phase.seconds).toLocaleString("en-US"))]);
+    rows.push(["inbox at the end: events / oldest batch's age (judge lag)", ...setups.map((s) => (s.phase.inbox ? `${s.phase.inbox.end.events.toLocaleString("en-US")} / ${((s.phase.inbox.end.oldestAgeMs ?? 0) / 1000).toFixed(1)} s` : "–"))]);
+    rows.push(["inbox emptied after the feed stopped in", ...setups.map((s) => (s.phase.inbox?.drainSeconds == null ? `more than ${DRAIN_LIMIT_SECONDS} s` : `${s.phase.inbox.drainSeconds.toFixed(1)} s`))]);
+  }
   rows.push(["batches refused (429, sent again after Retry-After)", ...setups.map((s) => s.phase.refused.toLocaleString("en-US"))]);
   rows.push(["viewer page calls/s", ...setups.map((s) => Math.round(viewerCalls(s.phase).length / s.phase.seconds).toLocaleString("en-US"))]);
-  rows.push(["CPU, cores: instances / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
+  rows.push(["CPU, cores: instances / both supervisors (inbox judge) / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.supervisors.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
   rows.push(["load average at the end", ...setups.map((s) => s.phase.load)]);
   const widths = header.map((_, i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
@@ -206,7 +251,7 @@ function printTable(setups: { name: string; phase: Phase }[]): void {
 
 /** The instances' ingestion bound as set here (the instances inherit this environment), else the server's defaults. */
 const ingestBound = () =>
-  ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS", "RANKSCOPE_INGEST_EVENTS_PER_SECOND"].map((name) => `${name}=${process.env[name] ?? "(default)"}`).join(" ");
+  ["RANKSCOPE_INGEST_CONCURRENCY", "RANKSCOPE_INGEST_QUEUE", "RANKSCOPE_INGEST_WAIT_MS", "RANKSCOPE_INGEST_EVENTS_PER_SECOND", "RANKSCOPE_INBOX_EVENTS_PER_SECOND", "RANKSCOPE_INBOX_MAX_EVENTS"].map((name) => `${name}=${process.env[name] ?? "(default)"}`).join(" ");
 
 async function run(): Promise<void> {
   const build = await productionBuild();
@@ -242,12 +287,12 @@ async function run(): Promise<void> {
     let batch = 0;
     const nextBody = () => JSON.stringify(batchOf(batch++, start, 50));
     console.log(
-      `${VIEWERS} viewers (one session each, 0.5–1.5 s between pages) and ${FEEDERS} senders of ${BATCH.toLocaleString("en-US")}-event batches paced to ${TARGET.toLocaleString("en-US")} events/s; ` +
+      `${VIEWERS} viewers (one session each, 0.5–1.5 s between pages) and ${FEEDERS} senders of ${BATCH.toLocaleString("en-US")}-event batches${ASYNC ? " (Prefer: respond-async)" : ""} paced to ${TARGET.toLocaleString("en-US")} events/s; ` +
         `${WARM_UP_SECONDS} s warm-up, ${SECONDS} s measured per setup; ingestion bound per instance: ${ingestBound()}; load average before: ${loadAverage()}`,
     );
     const setups = [];
-    setups.push({ name: "1 instance", phase: await phase([a], cookies, token, primary.dataDir, nextBody) });
-    setups.push({ name: "2 instances", phase: await phase(instances, cookies, token, primary.dataDir, nextBody) });
+    setups.push({ name: "1 instance", phase: await phase([a], instances, cookies, token, primary.dataDir, nextBody) });
+    setups.push({ name: "2 instances", phase: await phase(instances, instances, cookies, token, primary.dataDir, nextBody) });
     printTable(setups);
   } finally {
     await Promise.allSettled(instances.map(stopInstance));

@@ -23,6 +23,13 @@ export interface IngestLimits {
 
 export const defaultIngestLimits: IngestLimits = { concurrency: 1, queue: 8, waitMs: 10_000 };
 
+/**
+ * Batches posted with `Prefer: respond-async` have a gate of their own: storing one in the inbox takes a few ms (parse,
+ * check, one INSERT), so two at a time keep a feeder's senders moving without a core of their own, and a sync batch
+ * judging meanwhile does not hold them up.
+ */
+export const inboxReceiptLimits: IngestLimits = { concurrency: 2, queue: 16, waitMs: 5_000 };
+
 /** Seconds a refused feeder is told to wait: about what a few batches take. */
 export const ingestRetryAfterSeconds = 1;
 
@@ -48,17 +55,20 @@ interface Gate {
   waiting: Waiter[];
 }
 
-// One gate per process, whatever number of times the route's module is loaded.
-const globalForIngest = globalThis as typeof globalThis & { rankscopeIngestGate?: Gate };
+/** The judged batches (`sync`) and the ones stored in the inbox (`inbox`) wait at gates of their own. */
+export type IngestGate = "sync" | "inbox";
 
-function gate(): Gate {
-  globalForIngest.rankscopeIngestGate ??= { running: 0, waiting: [] };
-  return globalForIngest.rankscopeIngestGate;
+// One gate of each per process, whatever number of times the route's module is loaded.
+const globalForIngest = globalThis as typeof globalThis & { rankscopeIngestGates?: Map<IngestGate, Gate> };
+
+function gate(name: IngestGate): Gate {
+  const gates = (globalForIngest.rankscopeIngestGates ??= new Map());
+  return gates.get(name) ?? gates.set(name, { running: 0, waiting: [] }).get(name)!;
 }
 
 /** Batches ingesting and waiting in this process (tests and benches read it). */
-export function ingestLoad(): { running: number; waiting: number } {
-  const g = gate();
+export function ingestLoad(name: IngestGate = "sync"): { running: number; waiting: number } {
+  const g = gate(name);
   return { running: g.running, waiting: g.waiting.length };
 }
 
@@ -80,8 +90,8 @@ const gone = () => new ApiError(499, "client_closed_request", "the client went a
  * Waits for an ingestion turn and resolves to its release (which frees the turn once, however often it is called),
  * or rejects with the 429 when the queue is full, the wait runs past `waitMs`, or the client goes away (`signal`).
  */
-export function admitIngest(signal?: AbortSignal, limits: IngestLimits = ingestLimits()): Promise<() => void> {
-  const g = gate();
+export function admitIngest(signal?: AbortSignal, limits: IngestLimits = ingestLimits(), name: IngestGate = "sync"): Promise<() => void> {
+  const g = gate(name);
   let released = false;
   const release = () => {
     if (released) return;

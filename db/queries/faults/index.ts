@@ -3,7 +3,8 @@
  * the files beside it.
  *
  * - ingest.ts: a batch of events (prepare.ts → insert.ts → judgement.ts under series-locks.ts); device-info.ts: a
- *   device-info ConfigMap snapshot; seed.ts: the demo day.
+ *   device-info ConfigMap snapshot; seed.ts: the demo day; inbox.ts: batches posted with `Prefer: respond-async`,
+ *   stored as they come and judged later in groups through ingest.ts.
  * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups;
  *   on-dies.ts: the events of some dies and their links in a window (an error CQE's link-down history).
  * - report.ts (report-series.ts, report-jobs.ts): the managers' report over a period against the previous one.
@@ -13,6 +14,7 @@
 export { ingestDeviceInfo } from "./device-info";
 export { faultHealthSnapshot } from "./health";
 export { ingestFaultEvents } from "./ingest";
+export { inboxBacklog, inboxChannel, judgeInbox, storeInboxBatch, type InboxBacklog, type JudgedGroup } from "./inbox";
 export { dieFaultOf, faultsOnDies, type DieFault, type FaultEventRow } from "./on-dies";
 export type { FaultNotice } from "./model";
 export { getRetention, runRetention } from "./retention";

@@ -28,6 +28,20 @@ async function finishBatch(client: pg.PoolClient, changed: Rejudgement[], audit:
   );
 }
 
+export interface IngestOptions {
+  atomic: "all" | "item";
+  actor: AuditActor;
+  now?: number;
+  dryRun?: boolean;
+  /**
+   * Runs first in the transaction that writes the events, and commits or rolls back with them: the inbox judge
+   * (inbox.ts) deletes the batches it judges there, so a batch leaves the inbox exactly when its events are stored.
+   */
+  claim?: (client: pg.PoolClient) => Promise<void>;
+  /** More for the audit entry's details, from the items' results (the inbox judge: its batches and the refused items). */
+  auditDetails?: (items: ItemResult[]) => Record<string, unknown>;
+}
+
 /**
  * Takes a batch of events. `atomic: "all"`: any invalid item and nothing is written (the result lists every
  * problem); `"item"`: the valid items are written and the invalid ones reported. Re-sending changes nothing and
@@ -42,7 +56,7 @@ async function finishBatch(client: pg.PoolClient, changed: Rejudgement[], audit:
 export async function ingestFaultEvents(
   handle: DatabaseHandle,
   items: unknown[],
-  options: { atomic: "all" | "item"; actor: AuditActor; now?: number; dryRun?: boolean },
+  options: IngestOptions,
 ): Promise<IngestResult> {
   const now = options.now ?? Date.now();
   const { events, ends, results, contexts } = await prepareBatch(handle, items, now);
@@ -72,6 +86,7 @@ export async function ingestFaultEvents(
   const contextOf = (clusterId: number) => [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
   const clusterIds = [...new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])];
   const written = await inRetriedTransaction(handle.pool, async (client) => {
+    await options.claim?.(client);
     const provisional = new Map<number, Provisional>();
     const judged = new Map<string, Escalation>();
     for (const clusterId of clusterIds) {
@@ -121,7 +136,7 @@ export async function ingestFaultEvents(
         actor: options.actor,
         action: "fault_events.ingest",
         target: notices.length === 1 ? { type: "cluster", id: notices[0]!.slug } : undefined,
-        details: { items: items.length, changed, clusters: notices.map((n) => n.slug) },
+        details: { items: items.length, changed, clusters: notices.map((n) => n.slug), ...options.auditDetails?.(itemResults) },
       };
       await finishBatch(client, rejudged, audit, notices);
     }

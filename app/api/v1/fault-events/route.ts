@@ -7,6 +7,8 @@ import { batchSchema, ingestQuerySchema, timelineQuerySchema } from "@/db/schema
 import { queryObject } from "@/server/faults/http";
 import { admitIngest } from "@/server/faults/ingest-admission";
 import { takeIngestBudget } from "@/server/faults/ingest-budget";
+import { receiveIntoInbox } from "@/server/faults/inbox-receipt";
+import { prefers } from "@/server/http/prefer";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { readJson } from "@/server/http/body";
@@ -32,9 +34,14 @@ export const GET = unproxiedRoute("read", async ({ request }) => {
  * `dryRun=1` says what would happen and writes nothing. Past the instance's ingestion bound (a few batches at a
  * time and a short queue: server/faults/ingest-admission.ts) 429 `ingest_busy` with Retry-After, before the body is read;
  * past its events/s budget (server/faults/ingest-budget.ts) 429 `ingest_over_budget` with Retry-After, writing nothing.
+ *
+ * With `Prefer: respond-async` (and not `dryRun`): the batch is checked, stored in the inbox and answered 202
+ * `{accepted, inbox, receivedAt, invalid, items}` with `Preference-Applied: respond-async` once committed; it is
+ * judged soon after with the batches around it (server/faults/inbox-receipt.ts; GET /api/v1/fault-events/inbox: the backlog).
  */
 export const POST = unproxiedRoute("write", async ({ request, actor }) => {
   const { atomic, dryRun } = ingestQuerySchema.parse(queryObject(request));
+  if (!dryRun && prefers(request, "respond-async")) return receiveIntoInbox(request, actor, atomic);
   const release = await admitIngest(request.signal);
   try {
     const items = await readJson(request, batchSchema, maxBatchBytes);
