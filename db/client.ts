@@ -69,6 +69,6 @@ export function replicaDatabase(): DatabaseHandle | undefined {
 export function answersDatabase(): DatabaseHandle {
   const url = process.env.DATABASE_URL;
   if (!url) throw new DatabaseNotConfiguredError();
-  globalForDb.rankscopeAnswersDatabase ??= connectDatabase(url, { max: 4, applicationName: answersApplicationName, connectionTimeoutMillis: 2_000 });
+  globalForDb.rankscopeAnswersDatabase ??= connectDatabase(url, { max: 8, applicationName: answersApplicationName, connectionTimeoutMillis: 2_000 });
   return globalForDb.rankscopeAnswersDatabase;
 }

@@ -133,7 +133,7 @@ export async function obtainFaultAnswer(
     client.release();
     return computeAndStore(pool);
   }
-  let released = false;
+  let broken = false;
   try {
     // The holder before us may have stored what we need.
     const found = await findFaultAnswer(client, key, accept).catch(() => undefined);
@@ -141,7 +141,7 @@ export async function obtainFaultAnswer(
     // Stored in the transaction holding the lock: the next holder sees it as soon as it has the lock.
     return await computeAndStore(client);
   } finally {
-    await client.query("commit").catch(() => (released = true));
-    client.release(released);
+    await client.query("commit").catch(() => (broken = true));
+    client.release(broken);
   }
 }
