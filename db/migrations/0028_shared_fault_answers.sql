@@ -14,3 +14,11 @@ CREATE UNLOGGED TABLE "shared_fault_answers" (
 -- Gzip bytes do not compress again: stored out of line without PostgreSQL trying (pglz) first.
 ALTER TABLE "shared_fault_answers" ALTER COLUMN "gzip" SET STORAGE EXTERNAL;--> statement-breakpoint
 CREATE INDEX "shared_fault_answers_computed_at" ON "shared_fault_answers" ("computed_at");
+--> statement-breakpoint
+-- The computation of a key under way (its holder has the key's advisory lock), with the snapshot it reads from: an
+-- instance waits for it only when that snapshot sees what it heard, and otherwise computes in parallel.
+CREATE UNLOGGED TABLE "shared_fault_computing" (
+	"key" text PRIMARY KEY NOT NULL,
+	"snapshot" pg_snapshot NOT NULL,
+	"started_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);

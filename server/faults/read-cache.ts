@@ -26,7 +26,8 @@ import { refreshRollupsSoon } from "./rollup-refresher";
  * computed from; an answer is kept in PostgreSQL (db/queries/faults/shared-answers.ts), and another instance serves it
  * when it sees every change that instance had heard of when the computation was asked for, and the snapshots taken
  * when LISTEN was established and after this instance's own last write (lib/heard-changes.ts). One instance computes
- * a key at a time; the others wait for it (at most `lockWaitMs`) and take its answer if it covers what they heard.
+ * a key at a time; the others wait for it (at most `lockWaitMs`) when the snapshot it reads from covers what they
+ * heard, and take its answer; otherwise they compute in parallel, as each instance did alone.
  * An answer a replica computed that misses a change this instance heard of (the replica is behind) is served as it
  * was computed (with its "data as of"), never kept for another instance's callers past what it covers, and reused
  * here for at most `lagHintMs` as before.
@@ -124,7 +125,8 @@ function answers<T>(): SharedAnswers<T> {
 
 /**
  * `compute` on `handle` (the database this request's read goes to), shared by callers asking for `key` of `cluster`
- * at the same revision. For values a route works on further (the open faults the topology and the health overlay share).
+ * at the same revision, in this instance only. For values a route works on further (the open faults the topology view
+ * draws).
  */
 export function sharedFaultValue<T>(request: Request, cluster: string, key: string, handle: DatabaseHandle, compute: () => Promise<T>): Promise<T> {
   const revision = faultRevision(cluster);
@@ -155,11 +157,19 @@ const gzipOf = (answer: JsonAnswer): Promise<Buffer> => (answer.gzip ??= answer.
 /** Counts, for tests and benches: answers computed here for the table, and answers taken from it. */
 export const sharedFaultCounts = { computed: 0, taken: 0 };
 
-/** Computes an answer on the database `readFor` chooses, with the snapshot taken there before its reads. */
-async function computeAnswer(request: Request, work: (handle: DatabaseHandle) => Promise<unknown>): Promise<StoredFaultAnswer & { json: Buffer }> {
+/**
+ * Computes an answer on the database `readFor` chooses, with the snapshot taken there before its reads (and told to
+ * `reading`, so other instances know whether to wait for it).
+ */
+async function computeAnswer(
+  request: Request,
+  work: (handle: DatabaseHandle) => Promise<unknown>,
+  reading: (snapshot: XactSnapshot) => void,
+): Promise<StoredFaultAnswer & { json: Buffer }> {
   let snapshot: XactSnapshot | undefined;
   const { value, read } = await readFor(request, async (handle) => {
     snapshot = await currentSnapshot(handle.pool);
+    reading(snapshot);
     return work(handle);
   });
   const json = Buffer.from(JSON.stringify(value));
@@ -177,8 +187,8 @@ async function sharedAcross(request: Request, key: string, requirement: Requirem
     answersDatabase().pool,
     key,
     (snapshot, ageMs) => ageMs < maxAgeMs && covers(snapshot, requirement),
-    async () => {
-      const done = await computeAnswer(request, work);
+    async (reading) => {
+      const done = await computeAnswer(request, work, reading);
       json = done.json;
       return done;
     },

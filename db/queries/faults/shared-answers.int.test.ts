@@ -7,7 +7,7 @@ import { faultChannel } from "@/db/schema/fault-event/constants";
 import { seedDemo } from "@/db/seed";
 import { covers, HeardChanges } from "@/lib/heard-changes";
 import { demoA3Cluster } from "@/lib/inventory/demo";
-import { parseSnapshot, parseXid, xidVisible } from "@/lib/xact-snapshot";
+import { parseSnapshot, parseXid, xidVisible, type XactSnapshot } from "@/lib/xact-snapshot";
 import { testDatabase } from "@/test/database";
 import { postedEvents } from "@/test/fault-events";
 import { currentSnapshot, ingestFaultEvents, obtainFaultAnswer, type StoredFaultAnswer } from ".";
@@ -78,9 +78,10 @@ async function write(...events: unknown[]): Promise<void> {
 
 /** The answer's data: the cluster's events counted, read after the snapshot is taken, as the server computes one. */
 function counting(self: Instance, computations: { n: number }, pause?: Promise<unknown>) {
-  return async (): Promise<StoredFaultAnswer> => {
+  return async (reading: (snapshot: XactSnapshot) => void): Promise<StoredFaultAnswer> => {
     computations.n++;
     const snapshot = await currentSnapshot(self.handle.pool);
+    reading(snapshot);
     await pause;
     const { rows } = await self.handle.pool.query<{ n: number }>("select count(*)::int as n from fault_events where cluster_id = $1", [clusterId]);
     const json = Buffer.from(JSON.stringify({ events: rows[0]!.n }));
@@ -172,6 +173,22 @@ describe("fault answers shared between instances", () => {
     resume();
     const [x, y] = await Promise.all([first, second]);
     expect([x.computed, y.computed, computations.n]).toEqual([true, false, 1]);
+  });
+
+  it("are computed at once, in parallel, by an instance that heard a change the computation under way will miss", async () => {
+    const computations = { n: 0 };
+    let resume = () => {};
+    const pause = new Promise<void>((resolve) => (resume = resolve));
+    const first = ask(a, "missing", computations, { pause });
+    await until(() => computations.n === 1);
+    await write(linkDown("sp0-node02", 0, 50, null));
+    const started = Date.now();
+    const second = await ask(b, "missing", computations);
+    expect(second.computed).toBe(true);
+    expect(second.events).toBe(await eventCount());
+    expect(Date.now() - started).toBeLessThan(3_000); // not after A's (still paused)
+    resume();
+    expect((await first).computed).toBe(true);
   });
 
   it("are computed by a waiting instance when the holder is too slow or dies, never waited for forever", async () => {

@@ -41,24 +41,35 @@ export async function currentSnapshot(pool: Queryable): Promise<XactSnapshot> {
   return parseSnapshot(rows[0]!.snapshot);
 }
 
-/** The stored answer of `key` if `accept` takes it: its snapshot and age first, its bytes only when taken. */
-export async function findFaultAnswer(q: Queryable, key: string, accept: AcceptAnswer): Promise<FoundFaultAnswer | undefined> {
-  const { rows } = await q.query<{ snapshot: string; computed_at: string; age_ms: number }>(
-    `select snapshot::text, computed_at::text, (extract(epoch from clock_timestamp() - computed_at) * 1000)::float8 as age_ms
-     from shared_fault_answers where key = $1`,
+interface LookUp {
+  found?: FoundFaultAnswer;
+  /** A computation of the key is under way from a snapshot `accept` takes: worth waiting for. */
+  worthWaiting: boolean;
+}
+
+/**
+ * The stored answer of `key` if `accept` takes it (its snapshot and age first, its bytes only when taken), and whether
+ * the computation under way, if any, will give one it takes.
+ */
+async function lookUp(q: Queryable, key: string, accept: AcceptAnswer, waitMs: number): Promise<LookUp> {
+  const { rows } = await q.query<{ snapshot: string | null; computed_at: string | null; age_ms: number | null; computing: string | null; computing_ms: number | null }>(
+    `select a.snapshot::text, a.computed_at::text, (extract(epoch from clock_timestamp() - a.computed_at) * 1000)::float8 as age_ms,
+       c.snapshot::text as computing, (extract(epoch from clock_timestamp() - c.started_at) * 1000)::float8 as computing_ms
+     from (select $1::text as key) k left join shared_fault_answers a using (key) left join shared_fault_computing c using (key)`,
     [key],
   );
-  const row = rows[0];
-  if (!row) return undefined;
+  const row = rows[0]!;
+  const worthWaiting = row.computing !== null && row.computing_ms! < waitMs && accept(parseSnapshot(row.computing), 0);
+  if (row.snapshot === null) return { worthWaiting };
   const snapshot = parseSnapshot(row.snapshot);
-  if (!accept(snapshot, row.age_ms)) return undefined;
+  if (!accept(snapshot, row.age_ms!)) return { worthWaiting };
   // The same row (replaced meanwhile: not this answer, so none).
   const { rows: bodies } = await q.query<{ headers: Record<string, string>; json_bytes: number; gzip: Buffer }>(
     "select headers, json_bytes, gzip from shared_fault_answers where key = $1 and computed_at = $2::timestamptz",
     [key, row.computed_at],
   );
   const body = bodies[0];
-  return body && { snapshot, ageMs: row.age_ms, headers: body.headers, jsonBytes: body.json_bytes, gzip: body.gzip };
+  return { worthWaiting, ...(body ? { found: { snapshot, ageMs: row.age_ms!, headers: body.headers, jsonBytes: body.json_bytes, gzip: body.gzip } } : {}) };
 }
 
 /**
@@ -74,7 +85,9 @@ export async function storeFaultAnswer(q: Queryable, key: string, answer: Stored
      where pg_snapshot_xmax(excluded.snapshot) >= pg_snapshot_xmax(stored.snapshot)`,
     [key, formatSnapshot(answer.snapshot), elapsedMs, JSON.stringify(answer.headers), answer.jsonBytes, answer.gzip],
   );
+  await q.query("delete from shared_fault_computing where key = $1", [key]);
   await q.query(`delete from shared_fault_answers where computed_at < clock_timestamp() - make_interval(secs => ${keepSeconds})`);
+  await q.query(`delete from shared_fault_computing where started_at < clock_timestamp() - make_interval(secs => ${keepSeconds})`);
 }
 
 export interface ObtainedFaultAnswer {
@@ -85,28 +98,45 @@ export interface ObtainedFaultAnswer {
   ageMs: number;
 }
 
+/** Told the snapshot an answer is computed from as soon as it is taken (again if the read moves to the primary). */
+export type ComputeFaultAnswer = (reading: (snapshot: XactSnapshot) => void) => Promise<StoredFaultAnswer>;
+
 /**
- * The answer of `key`: the stored one if `accept` takes it, else computed by `compute` (once across instances: the
- * others wait for it, up to `waitMs`, and take it if it covers what they heard) and stored. The table failing (the
- * primary unreachable while a replica answers) is no error: the answer is then computed here, unshared.
+ * The answer of `key`: the stored one if `accept` takes it, else computed by `compute` and stored. Once across
+ * instances while it helps: the instance computing holds the key's advisory lock and says which snapshot it reads
+ * from (shared_fault_computing); another instance waits for it (up to `waitMs`) only when `accept` takes that
+ * snapshot, then takes its answer, and otherwise computes in parallel at once (it heard of a change that computation
+ * will miss: waiting would only put its own after it). The table failing (the primary unreachable while a replica
+ * answers) is no error: the answer is then computed here, unshared.
  */
 export async function obtainFaultAnswer(
   pool: pg.Pool,
   key: string,
   accept: AcceptAnswer,
-  compute: () => Promise<StoredFaultAnswer>,
+  compute: ComputeFaultAnswer,
   options: { waitMs: number },
 ): Promise<ObtainedFaultAnswer> {
-  const computeAndStore = async (q: Queryable | undefined): Promise<ObtainedFaultAnswer> => {
+  const computeAndStore = async (q: Queryable | undefined, locked = false): Promise<ObtainedFaultAnswer> => {
     const started = performance.now();
-    const answer = await compute();
+    const answer = await compute((snapshot) => {
+      if (!locked) return;
+      pool
+        .query(
+          `insert into shared_fault_computing (key, snapshot) values ($1, $2::pg_snapshot)
+           on conflict (key) do update set snapshot = excluded.snapshot, started_at = excluded.started_at`,
+          [key, formatSnapshot(snapshot)],
+        )
+        .catch(() => {});
+    });
     if (q) await storeFaultAnswer(q, key, answer, performance.now() - started).catch(() => {});
     return { answer, computed: true, ageMs: 0 };
   };
   let client: pg.PoolClient;
+  let worthWaiting: boolean;
   try {
-    const found = await findFaultAnswer(pool, key, accept);
-    if (found) return { answer: found, computed: false, ageMs: found.ageMs };
+    const first = await lookUp(pool, key, accept, options.waitMs);
+    if (first.found) return { answer: first.found, computed: false, ageMs: first.found.ageMs };
+    worthWaiting = first.worthWaiting;
     client = await pool.connect();
   } catch {
     return computeAndStore(undefined);
@@ -114,21 +144,26 @@ export async function obtainFaultAnswer(
   let locked: boolean;
   try {
     await client.query("begin");
-    await client.query(`set local lock_timeout = ${Math.max(1, Math.round(options.waitMs))}`);
-    locked = await client.query("select pg_advisory_xact_lock($1, hashtext($2))", [answerLockClass, key]).then(
-      () => true,
-      (error: unknown) => {
-        if ((error as { code?: unknown }).code !== lockNotAvailable) throw error;
-        return false;
-      },
-    );
+    if (worthWaiting) {
+      await client.query(`set local lock_timeout = ${Math.max(1, Math.round(options.waitMs))}`);
+      locked = await client.query("select pg_advisory_xact_lock($1, hashtext($2))", [answerLockClass, key]).then(
+        () => true,
+        (error: unknown) => {
+          if ((error as { code?: unknown }).code !== lockNotAvailable) throw error;
+          return false;
+        },
+      );
+    } else {
+      const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_xact_lock($1, hashtext($2)) as locked", [answerLockClass, key]);
+      locked = rows[0]!.locked;
+    }
   } catch {
     await client.query("rollback").catch(() => {});
     client.release(true);
     return computeAndStore(undefined);
   }
   if (!locked) {
-    // The holder is slow (or stuck): computed here too, rather than waited for any longer.
+    // The holder is slow (or stuck), or computes from a snapshot that misses what was heard here: computed here too.
     await client.query("rollback").catch(() => {});
     client.release();
     return computeAndStore(pool);
@@ -136,10 +171,10 @@ export async function obtainFaultAnswer(
   let broken = false;
   try {
     // The holder before us may have stored what we need.
-    const found = await findFaultAnswer(client, key, accept).catch(() => undefined);
+    const { found } = await lookUp(client, key, accept, options.waitMs).catch((): LookUp => ({ worthWaiting: false }));
     if (found) return { answer: found, computed: false, ageMs: found.ageMs };
     // Stored in the transaction holding the lock: the next holder sees it as soon as it has the lock.
-    return await computeAndStore(client);
+    return await computeAndStore(client, true);
   } finally {
     await client.query("commit").catch(() => (broken = true));
     client.release(broken);
