@@ -5,6 +5,7 @@ import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
+import { faultChannel } from "@/db/schema/fault-event/constants";
 import { decodedTypeHeader, gzipJsonAccept } from "@/lib/gzip-answer";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import type { SharedAnswers } from "@/lib/shared-answers";
@@ -143,5 +144,17 @@ describe("fault answers shared between instances", () => {
     const third = await read(timeline, timelinePath);
     expect(third.body.total).toBe(first.body.total + 1);
     expect([sharedFaultCounts.computed - counts.computed, sharedFaultCounts.taken - counts.taken]).toEqual([1, 1]);
+  });
+
+  it("are not taken from PostgreSQL after a change heard without its transaction id: computed after it", async () => {
+    await read(timeline, timelinePath);
+    const counts = { ...sharedFaultCounts };
+    const revision = faultRevision("atlas-a3-demo");
+    // A notice sent by hand, as a change this instance cannot place: only a snapshot taken after it covers it.
+    await testDatabase().pool.query("select pg_notify($1, $2)", [faultChannel, JSON.stringify({ clusterId: 0, slug: "atlas-a3-demo", changed: 1, at: Date.now() })]);
+    await until(() => faultRevision("atlas-a3-demo") !== revision);
+    (globalThis as { rankscopeFaultAnswers?: unknown }).rankscopeFaultAnswers = undefined;
+    await read(timeline, timelinePath);
+    expect([sharedFaultCounts.computed - counts.computed, sharedFaultCounts.taken - counts.taken]).toEqual([1, 0]);
   });
 });

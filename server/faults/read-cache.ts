@@ -51,14 +51,14 @@ interface Revisions {
   heard: HeardChanges;
   /** The LISTEN connection's snapshot the `listen` barrier was set from. */
   since: string | null;
-  /** Counts the own-write barriers asked for: only the last one asked sets it. */
-  barriers: number;
+  /** The `written` barrier's query: none, one running, or one running and another to take after it. */
+  barrier: "idle" | "taking" | "again";
 }
 
 const globalForCache = globalThis as typeof globalThis & { rankscopeFaultRevisions?: Revisions; rankscopeFaultAnswers?: SharedAnswers<unknown> };
 
 function revisions(): Revisions {
-  const r = (globalForCache.rankscopeFaultRevisions ??= { byCluster: new Map(), epoch: 0, subscribed: null, heard: new HeardChanges(), since: null, barriers: 0 });
+  const r = (globalForCache.rankscopeFaultRevisions ??= { byCluster: new Map(), epoch: 0, subscribed: null, heard: new HeardChanges(), since: null, barrier: "idle" });
   r.subscribed ??= subscribeFaults(
     (notice) => {
       const names = [notice.slug, String(notice.clusterId)];
@@ -86,18 +86,25 @@ let unknownRevisions = 0;
 const revisionNow = (cluster: string) => faultRevision(cluster) ?? `unknown.${++unknownRevisions}`;
 
 /**
- * The `written` barrier: a snapshot of the primary taken now, after a change committed whose transaction id is not
- * known here. Until it is in place (and while it cannot be taken: tried again each second) no stored answer covers.
+ * The `written` barrier: a snapshot of the primary taken after a change committed whose transaction id is not known
+ * here. Until it is in place (and while it cannot be taken: tried again each second) no stored answer covers. One
+ * query at a time: changes heard while one runs are covered by the next, taken when it ends.
  */
 function takeBarrier(r: Revisions): void {
-  const asked = ++r.barriers;
   r.heard.barrier("written", "pending");
-  const set = (snapshot: XactSnapshot) => {
-    if (r.barriers === asked) r.heard.barrier("written", snapshot);
+  if (r.barrier !== "idle") {
+    r.barrier = "again";
+    return;
+  }
+  r.barrier = "taking";
+  const done = (snapshot: XactSnapshot | undefined) => {
+    const again = r.barrier === "again";
+    r.barrier = "idle";
+    if (again) takeBarrier(r);
+    else if (snapshot) r.heard.barrier("written", snapshot);
+    else setTimeout(() => r.barrier === "idle" && takeBarrier(r), 1_000).unref();
   };
-  currentSnapshot(answersDatabase().pool).then(set, () => {
-    if (r.barriers === asked) setTimeout(() => r.barriers === asked && takeBarrier(r), 1_000).unref();
-  });
+  currentSnapshot(answersDatabase().pool).then(done, () => done(undefined));
 }
 
 /** This instance wrote fault data: its own next reads must not get an answer from before (the NOTIFY comes later). */
