@@ -6,8 +6,9 @@ import { parseSnapshot, formatSnapshot, type XactSnapshot } from "@/lib/xact-sna
  * 0028_shared_fault_answers, UNLOGGED, on the primary: a replica is read-only and does not even see an unlogged
  * table's rows) keeps, per answer key, the last answer computed by any instance, gzipped, with the snapshot it was
  * computed from. An instance that wants a key takes the stored answer when `accept` says it covers what it heard
- * (lib/heard-changes.ts); else one instance at a time computes it (a transaction-scoped advisory lock per key, waited
- * for at most `waitMs`: the others then find its answer; a holder that dies ends its session and so its lock).
+ * (lib/heard-changes.ts); else one instance at a time computes it (a transaction-scoped advisory lock per key; the
+ * holder says in shared_fault_computing which snapshot it reads from, and another instance waits, at most `waitMs`,
+ * only when that snapshot covers what it heard; a holder that dies ends its session and so its lock).
  */
 
 export interface StoredFaultAnswer {
