@@ -98,6 +98,16 @@ async function ask(self: Instance, key: string, computations: { n: number }, opt
   return { ...obtained, events: (JSON.parse(gunzipSync(obtained.answer.gzip).toString()) as { events: number }).events };
 }
 
+/** Until the computation of `key` under way has said which snapshot it reads from (as it does just after taking it). */
+async function underWay(key: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await testDatabase().pool.query("select 1 from shared_fault_computing where key = $1", [key]);
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no computation of ${key} under way`);
+}
+
 const eventCount = async () => (await testDatabase().pool.query<{ n: number }>("select count(*)::int as n from fault_events where cluster_id = $1", [clusterId])).rows[0]!.n;
 
 describe("fault answers shared between instances", () => {
@@ -166,7 +176,7 @@ describe("fault answers shared between instances", () => {
     let resume = () => {};
     const pause = new Promise<void>((resolve) => (resume = resolve));
     const first = ask(a, "together", computations, { pause });
-    await until(() => computations.n === 1);
+    await underWay("together");
     const second = ask(b, "together", computations);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(computations.n).toBe(1); // B waits on the lock
@@ -180,7 +190,7 @@ describe("fault answers shared between instances", () => {
     let resume = () => {};
     const pause = new Promise<void>((resolve) => (resume = resolve));
     const first = ask(a, "missing", computations, { pause });
-    await until(() => computations.n === 1);
+    await underWay("missing");
     await write(linkDown("sp0-node02", 0, 50, null));
     const started = Date.now();
     const second = await ask(b, "missing", computations);
@@ -195,7 +205,7 @@ describe("fault answers shared between instances", () => {
     const computations = { n: 0 };
     let resume = () => {};
     const stuck = ask(a, "holder", computations, { pause: new Promise<void>((resolve) => (resume = resolve)) });
-    await until(() => computations.n === 1);
+    await underWay("holder");
     const started = Date.now();
     const impatient = await ask(b, "holder", computations, { waitMs: 300 });
     expect(impatient.computed).toBe(true);
