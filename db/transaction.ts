@@ -31,7 +31,14 @@ export async function inRetriedTransaction<T>(pool: pg.Pool, work: (client: pg.P
   }
 }
 
-/** Sends each message (as JSON) on `channel`; inside a transaction they are delivered when it commits. */
-export async function notify(client: pg.PoolClient, channel: string, messages: unknown[]): Promise<void> {
-  for (const message of messages) await client.query("select pg_notify($1, $2)", [channel, JSON.stringify(message)]);
+/**
+ * The SQL of a NOTIFY payload: the JSON object `json` (an SQL expression of type text) with the sending transaction's
+ * id added as `xid` (text). NOTIFYs are delivered only after commit, so a listener that hears it knows the change is
+ * visible in any snapshot that sees that id (lib/xact-snapshot.ts; server/faults/read-cache.ts).
+ */
+export const withSenderXid = (json: string): string => `(${json}::jsonb || jsonb_build_object('xid', pg_current_xact_id()::text))::text`;
+
+/** Sends each message (a JSON object, with `xid` added: withSenderXid) on `channel`; inside a transaction they are delivered when it commits. */
+export async function notify(client: pg.PoolClient, channel: string, messages: object[]): Promise<void> {
+  for (const message of messages) await client.query(`select pg_notify($1, ${withSenderXid("$2")})`, [channel, JSON.stringify(message)]);
 }

@@ -6,7 +6,7 @@
  * the other within 2 s; a user's event streams count against the per-user cap on both instances together
  * (cluster/streams.ts); a rank table saved through one with a stale revision through the other gets 409
  * (cluster/across.ts); the heavy reads come from the replica, a caller reads its own writes, lag is shown as "data as
- * of", retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
+ * of", a fault answer computed on one is served by the other, retention runs once, and a replica that stops is a fallback to the primary, not an error (cluster/reads.ts);
  * one instance killed with SIGKILL mid-batch loses nothing it acknowledged, and a re-post through the other duplicates
  * nothing, and likewise for batches posted with `Prefer: respond-async`, judged by the survivor's inbox judge
  * (cluster/across.ts). Then, on an embedded PostgreSQL of its own, a restart under load (cluster/restart.ts).
@@ -15,7 +15,7 @@
  */
 import { killAfterAccepted, killMidBatch, staleSave } from "./cluster/across";
 import { check, cookieOf, log, me, productionBuild, signIn, startInstance, stopInstance, tokenWritesPerMinute, type Instance } from "./cluster/instances";
-import { readsFromReplica, replicaDown, retentionOnce } from "./cluster/reads";
+import { readsFromReplica, replicaDown, retentionOnce, sharedAnswerAcross } from "./cluster/reads";
 import { startPrimaryAndReplica } from "./cluster/replica";
 import { restartUnderLoad } from "./cluster/restart";
 import { streamCapAcross, streamsPerUser } from "./cluster/streams";
@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     // The read replica, and retention across the instances.
     const viewerAgain = cookieOf(await signIn(b, "viewer", "viewer-demo-pass"));
     await readsFromReplica(a, b, admin, viewerAgain, database);
+    await sharedAnswerAcross(a, b, viewerAgain, database.primaryUrl);
     await retentionOnce(a, b, admin, database.primaryUrl);
     await replicaDown(a, b, viewerAgain, database);
 

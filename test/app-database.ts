@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
 import { testDatabase } from "./database";
 
-const globals = globalThis as typeof globalThis & { rankscopeDatabase?: { pool: { end(): Promise<void> } }; rankscopeAuth?: unknown };
+type Pooled = { pool: { end(): Promise<void> } };
+const globals = globalThis as typeof globalThis & { rankscopeDatabase?: Pooled; rankscopeAnswersDatabase?: Pooled; rankscopeAuth?: unknown };
 
 /**
  * Points the app's own database handle (appDatabase(), the auth instance) at this file's test database, for tests
@@ -11,11 +12,14 @@ export function withAppDatabase(): void {
   beforeAll(() => {
     process.env.DATABASE_URL = testDatabase().url;
     globals.rankscopeDatabase = undefined;
+    globals.rankscopeAnswersDatabase = undefined;
     globals.rankscopeAuth = undefined;
   });
   afterAll(async () => {
     await globals.rankscopeDatabase?.pool.end();
+    await globals.rankscopeAnswersDatabase?.pool.end();
     globals.rankscopeDatabase = undefined;
+    globals.rankscopeAnswersDatabase = undefined;
     globals.rankscopeAuth = undefined;
     delete process.env.DATABASE_URL;
   });

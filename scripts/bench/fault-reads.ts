@@ -9,13 +9,23 @@
  * ingested between the reads, not during them, so each figure is one answer's own cost on data a batch just changed.
  * Every FAULT_READS_REFRESH_EVERY (3) batches the rollups are refreshed as the servers' refresher does after
  * ingestion (server/faults/rollup-refresher.ts: at most one every 5 s, the load bench's 600 events/s being a batch
- * every 1.7 s), its cost printed apart. FAULT_READS_PRELOAD (40) batches before, FAULT_READS_ROUNDS (20) measured.
- * Asserts nothing.
+ * every 1.7 s), its cost printed apart. Each timeline answer is then stored as the instance that computed it stores
+ * it for the others (shared_fault_answers: db/queries/faults/shared-answers.ts) and taken back as another instance
+ * takes it instead of computing it: both costs printed. FAULT_READS_PRELOAD (40) batches before, FAULT_READS_ROUNDS
+ * (20) measured. Asserts nothing.
  */
 import { gzipSync } from "node:zlib";
 import { systemActor } from "@/db/queries/audit";
 import { getClusterOrThrow } from "@/db/queries/clusters";
-import { faultStatistics, ingestFaultEvents, listTimeline, refreshFaultRollups, refreshFaultRollupsUnlessBusy } from "@/db/queries/faults";
+import {
+  currentSnapshot,
+  faultStatistics,
+  ingestFaultEvents,
+  listTimeline,
+  obtainFaultAnswer,
+  refreshFaultRollups,
+  refreshFaultRollupsUnlessBusy,
+} from "@/db/queries/faults";
 import { timelineQuerySchema } from "@/db/schema/fault-event/validation";
 import { liveWindowEnd } from "@/lib/faults/url";
 import { postgresCpuMs } from "../proc-stats";
@@ -52,20 +62,20 @@ async function run(): Promise<void> {
       const used = process.cpuUsage(since);
       return (used.user + used.system) / 1000;
     };
-    const measure = async (work: () => Promise<unknown>): Promise<Cost & { bytes: number; json: number }> => {
+    const measure = async (work: () => Promise<unknown>, serialise = true): Promise<Cost & { compressed: Buffer; json: number }> => {
       const pgBefore = await postgresCpuMs(server.dataDir);
       const began = performance.now();
       const cpu = process.cpuUsage();
       const value = await work();
-      const body = Buffer.from(JSON.stringify(value));
+      const body = serialise ? Buffer.from(JSON.stringify(value)) : Buffer.alloc(0);
       const zipping = process.cpuUsage();
-      const compressed = gzipSync(body);
+      const compressed = serialise ? gzipSync(body) : Buffer.alloc(0);
       const gzip = cpuMs(zipping);
       const node = cpuMs(cpu);
       const wall = performance.now() - began;
-      return { node, gzip, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, bytes: compressed.length, json: body.length };
+      return { node, gzip, postgres: (await postgresCpuMs(server.dataDir)) - pgBefore, wall, compressed, json: body.length };
     };
-    const costs = { timeline: [] as Cost[], statistics: [] as Cost[], refresh: [] as Cost[] };
+    const costs = { timeline: [] as Cost[], statistics: [] as Cost[], refresh: [] as Cost[], stored: [] as Cost[], taken: [] as Cost[] };
     let sizes = { timeline: 0, timelineJson: 0, statistics: 0, statisticsJson: 0, events: 0, total: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       await ingest();
@@ -75,6 +85,7 @@ async function run(): Promise<void> {
       const query = timelineQuerySchema.parse({ cluster: cluster.slug, from: to - day, to, state: "all" });
       let shown = 0;
       let total = 0;
+      const snapshot = await currentSnapshot(handle.pool);
       const timeline = await measure(async () => {
         const result = await listTimeline(handle.pool, cluster, query, now);
         shown = result.events.length;
@@ -84,7 +95,12 @@ async function run(): Promise<void> {
       const statistics = await measure(() => faultStatistics(handle.pool, cluster, to - day, to, now));
       costs.timeline.push(timeline);
       costs.statistics.push(statistics);
-      sizes = { timeline: timeline.bytes, timelineJson: timeline.json, statistics: statistics.bytes, statisticsJson: statistics.json, events: shown, total };
+      sizes = { timeline: timeline.compressed.length, timelineJson: timeline.json, statistics: statistics.compressed.length, statisticsJson: statistics.json, events: shown, total };
+      // Stored by the instance that computed it (under the key's lock), then taken by another instead of computing.
+      const key = `timeline?bench=${round}`;
+      const stored = { snapshot, headers: {}, jsonBytes: timeline.json, gzip: timeline.compressed };
+      costs.stored.push(await measure(() => obtainFaultAnswer(handle.pool, key, () => false, async () => stored, { waitMs: 1_000 }), false));
+      costs.taken.push(await measure(() => obtainFaultAnswer(handle.pool, key, () => true, () => Promise.reject(new Error("computed")), { waitMs: 1_000 }), false));
     }
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
     const med = (values: Cost[], of: (c: Cost) => number) => ms(median(values.map(of)));
@@ -97,6 +113,8 @@ async function run(): Promise<void> {
     console.log(answer("timeline, 24 h", costs.timeline, sizes.timelineJson, sizes.timeline));
     console.log(answer("statistics, 24 h", costs.statistics, sizes.statisticsJson, sizes.statistics));
     console.log(line(`rollup refresh after ${REFRESH_EVERY} batches (off the readers' path)`, costs.refresh));
+    console.log(line("timeline stored for the other instances (lock, look-up, insert)", costs.stored));
+    console.log(line("timeline taken from the stored answers by another instance, instead of computed", costs.taken));
     console.log(`load average: ${loadAverage()}`);
   });
 }

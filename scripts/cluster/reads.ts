@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { gzipJsonAccept } from "@/lib/gzip-answer";
 import { check, log, root, writeHeaders, type Instance } from "./instances";
 import type { ReplicatedDatabase } from "./replica";
 
@@ -114,6 +115,43 @@ export async function readsFromReplica(a: Instance, b: Instance, writerCookie: s
     await sleep(250);
   }
   check(caughtUp?.headers.get(readSource) === "replica" && caughtUp.headers.get(dataAsOf) === null, "once replay resumes, the replica answers again with no hint");
+}
+
+/**
+ * A day's timeline asked of A (computed there, on the replica) is served by B from the answers the instances share
+ * (shared_fault_answers on the primary: server/faults/read-cache.ts) without computing it again: the stored row is
+ * the same before and after B's read, and so are the bytes. A window of its own each try (a key nobody asked yet); a
+ * try is repeated when a batch committed in between (B heard it: it must compute) or the replica was not there yet.
+ */
+export async function sharedAnswerAcross(a: Instance, b: Instance, readerCookie: string, primaryUrl: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: primaryUrl, max: 1 });
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const to = Date.now() + 60_000;
+      const query = new URLSearchParams({ cluster, from: String(to - 86_400_000), to: String(to) });
+      const stored = async () =>
+        (await pool.query<{ at: string }>("select computed_at::text as at from shared_fault_answers where key = $1", [`timeline?${query}`])).rows[0]?.at;
+      const timed = async (instance: Instance) => {
+        const started = performance.now();
+        const response = await fetch(`${instance.base}/api/v1/fault-events?${query}`, { headers: { cookie: readerCookie, accept: gzipJsonAccept } });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return { status: response.status, bytes, ms: Math.round(performance.now() - started), source: response.headers.get(readSource) };
+      };
+      const onA = await timed(a);
+      const computed = await stored();
+      const onB = await timed(b);
+      const after = await stored();
+      const served =
+        onA.status === 200 && onB.status === 200 && onA.source === "replica" && computed !== undefined && computed === after && onA.bytes.equals(onB.bytes);
+      if (served || attempt === 5) {
+        check(served, `a day's timeline computed on A (by the ${onA.source}, ${onA.ms} ms, ${onA.bytes.length} bytes gzipped) is served by B from the shared answer (${onB.ms} ms), not computed again (try ${attempt})`);
+        return;
+      }
+      await sleep(1_000);
+    }
+  } finally {
+    await pool.end();
+  }
 }
 
 /** The replica stopped: both instances answer every heavy read from the primary, and say so in their log once. */

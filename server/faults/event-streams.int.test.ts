@@ -63,7 +63,7 @@ describe("the caps on event streams", () => {
     const bearer = await token("one listen");
     for (let i = 0; i < 5; i++) expect((await open(bearer)).status).toBe(200);
     const { rows } = await testDatabase().pool.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()",
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'rankscope-listen' and pid <> pg_backend_pid()",
     );
     expect(rows[0]!.n).toBe(1);
   });

@@ -36,7 +36,7 @@ describe("the LISTEN connection", () => {
       await until(() => (received.some((n) => n.changed === 1) ? true : undefined));
       // What a PostgreSQL restart does to it: the server ends the connection.
       const listener = async () =>
-        (await pool.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()")).rows[0]?.pid;
+        (await pool.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and application_name = 'rankscope-listen' and pid <> pg_backend_pid()")).rows[0]?.pid;
       const before = await until(listener);
       expect(resyncs).toBe(0);
       await pool.query("select pg_terminate_backend($1)", [before]);
@@ -58,7 +58,7 @@ describe("the LISTEN connection", () => {
 /** The LISTEN connection's backend, once it is in place. */
 async function listenerPid(): Promise<number> {
   const { pool } = testDatabase();
-  return until(async () => (await pool.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()")).rows[0]?.pid);
+  return until(async () => (await pool.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and application_name = 'rankscope-listen' and pid <> pg_backend_pid()")).rows[0]?.pid);
 }
 
 describe("GET /api/v1/events", () => {

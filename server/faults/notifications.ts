@@ -16,14 +16,22 @@ interface Hub {
   failures: number;
   /** True from a lost (or failed) connection until LISTEN is in place again. */
   lost: boolean;
+  /**
+   * A snapshot (pg_current_snapshot() as text) taken on the connection once LISTEN was in place: every change
+   * committed since is notified here, and it sees every one committed before (which was never heard).
+   */
+  since: string | null;
 }
 
 const globalForHub = globalThis as typeof globalThis & { rankscopeFaultHub?: Hub };
 
 function hub(): Hub {
-  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), resyncListeners: new Set(), client: null, connecting: null, failures: 0, lost: false };
+  globalForHub.rankscopeFaultHub ??= { listeners: new Set(), resyncListeners: new Set(), client: null, connecting: null, failures: 0, lost: false, since: null };
   return globalForHub.rankscopeFaultHub;
 }
+
+/** Names the LISTEN connection in pg_stat_activity (its last statement is not the LISTEN: the snapshot after it). */
+export const listenApplicationName = "rankscope-listen";
 
 /** The wait before the next LISTEN connection attempt after `failures` failed ones in a row. */
 export function reconnectDelayMs(failures: number): number {
@@ -43,7 +51,7 @@ async function connect(h: Hub): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) return;
   h.connecting = (async () => {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, application_name: listenApplicationName });
     let retried = false;
     const retry = () => {
       // "error" and "end" both arrive for one loss, and a failed connect may report both too: one retry each.
@@ -71,6 +79,8 @@ async function connect(h: Hub): Promise<void> {
     try {
       await client.connect();
       await client.query(`listen ${faultChannel}`);
+      const { rows } = await client.query<{ since: string }>("select pg_current_snapshot()::text as since");
+      h.since = rows[0]!.since;
       h.client = client;
       h.failures = 0;
       if (h.lost) {
@@ -89,6 +99,15 @@ async function connect(h: Hub): Promise<void> {
 /** Whether LISTEN is in place now: notices sent from here on reach the subscribers. */
 export function listeningToFaults(): boolean {
   return hub().client !== null;
+}
+
+/**
+ * While LISTEN is in place, a snapshot taken just after it was established (text): an answer must see what it sees
+ * (server/faults/read-cache.ts), since what committed before was not heard.
+ */
+export function listeningSince(): string | undefined {
+  const h = hub();
+  return h.client !== null && h.since !== null ? h.since : undefined;
 }
 
 export async function subscribeFaults(listener: Listener, onResync?: ResyncListener): Promise<() => void> {

@@ -5,6 +5,7 @@ import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
+import { faultChannel } from "@/db/schema/fault-event/constants";
 import { decodedTypeHeader, gzipJsonAccept } from "@/lib/gzip-answer";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import type { SharedAnswers } from "@/lib/shared-answers";
@@ -12,7 +13,7 @@ import { withAppDatabase } from "@/test/app-database";
 import { origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
 import { postedEvents } from "@/test/fault-events";
-import { faultRevision, sharedFaultValue } from "./read-cache";
+import { faultRevision, sharedFaultCounts, sharedFaultValue } from "./read-cache";
 
 withAppDatabase();
 
@@ -123,5 +124,37 @@ describe("shared fault reads", () => {
     const decoded = JSON.parse(gunzipSync(after.bytes).toString()) as { total: number };
     expect(decoded.total).toBe((JSON.parse(plain.bytes.toString()) as { total: number }).total + 1);
     expect(gunzipSync(after.bytes).equals((await ask("application/json")).bytes)).toBe(true);
+  });
+});
+
+describe("fault answers shared between instances", () => {
+  it("are taken from PostgreSQL by an instance that did not compute them, and computed again once it heard a write", async () => {
+    const first = await read(timeline, timelinePath);
+    const counts = { ...sharedFaultCounts };
+    // Another instance: nothing of this one's memory, the same table.
+    (globalThis as { rankscopeFaultAnswers?: unknown }).rankscopeFaultAnswers = undefined;
+    const second = await read(timeline, timelinePath);
+    expect(second.body).toEqual(first.body);
+    expect([sharedFaultCounts.computed - counts.computed, sharedFaultCounts.taken - counts.taken]).toEqual([0, 1]);
+
+    const revision = faultRevision("atlas-a3-demo");
+    await writeElsewhere([linkDown("sp0-node01", 2, 40, null)]);
+    await until(() => faultRevision("atlas-a3-demo") !== revision);
+    (globalThis as { rankscopeFaultAnswers?: unknown }).rankscopeFaultAnswers = undefined;
+    const third = await read(timeline, timelinePath);
+    expect(third.body.total).toBe(first.body.total + 1);
+    expect([sharedFaultCounts.computed - counts.computed, sharedFaultCounts.taken - counts.taken]).toEqual([1, 1]);
+  });
+
+  it("are not taken from PostgreSQL after a change heard without its transaction id: computed after it", async () => {
+    await read(timeline, timelinePath);
+    const counts = { ...sharedFaultCounts };
+    const revision = faultRevision("atlas-a3-demo");
+    // A notice sent by hand, as a change this instance cannot place: only a snapshot taken after it covers it.
+    await testDatabase().pool.query("select pg_notify($1, $2)", [faultChannel, JSON.stringify({ clusterId: 0, slug: "atlas-a3-demo", changed: 1, at: Date.now() })]);
+    await until(() => faultRevision("atlas-a3-demo") !== revision);
+    (globalThis as { rankscopeFaultAnswers?: unknown }).rankscopeFaultAnswers = undefined;
+    await read(timeline, timelinePath);
+    expect([sharedFaultCounts.computed - counts.computed, sharedFaultCounts.taken - counts.taken]).toEqual([1, 0]);
   });
 });

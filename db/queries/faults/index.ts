@@ -8,6 +8,7 @@
  * - timeline.ts, statistics.ts, health.ts: what the pages read; rollups.ts keeps the hourly and daily rollups;
  *   on-dies.ts: the events of some dies and their links in a window (an error CQE's link-down history).
  * - report.ts (report-series.ts, report-jobs.ts): the managers' report over a period against the previous one.
+ * - shared-answers.ts: the timeline, statistics and health answers shared between instances (a table with snapshots).
  * - settings.ts: per-cluster escalation rules and retention; retention.ts applies retention.
  * - target-index.ts: the inventory as ingestion resolves targets, cached per inventory revision.
  */
@@ -22,6 +23,7 @@ export { refreshFaultRollups, refreshFaultRollupsUnlessBusy } from "./rollups";
 export { loadFaultReport } from "./report";
 export { reportSeries } from "./report-series";
 export { seedDemoFaults } from "./seed";
+export { currentSnapshot, obtainFaultAnswer, type FoundFaultAnswer, type StoredFaultAnswer } from "./shared-answers";
 export { getFaultSettings, putFaultSettings, type FaultSettings } from "./settings";
 export { faultStatistics } from "./statistics";
 export { listTimeline } from "./timeline";

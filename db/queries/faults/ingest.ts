@@ -3,7 +3,7 @@ import type pg from "pg";
 import { defaultEscalationSettings, lookbackMs, type Escalation } from "@/lib/faults/escalation";
 import type { DatabaseHandle } from "../../client";
 import { faultChannel } from "../../schema/fault-event/constants";
-import { inRetriedTransaction } from "../../transaction";
+import { inRetriedTransaction, withSenderXid } from "../../transaction";
 import { auditInsert, type AuditActor, type AuditRecord } from "../audit";
 import { applyEnds, closeResentEvents, insertNewEvents } from "./insert";
 import { confirmJudgement, judgeIncoming, judgementUpdate, judgementValues, rejudgeSeries, type Provisional, type Rejudgement } from "./judgement";
@@ -16,14 +16,14 @@ import { lockSeries } from "./series-locks";
 /**
  * The end of a batch that wrote something, as one statement (one round trip while the series locks are held, which
  * concurrent batches of the same series wait for): the judgements that changed, the audit entry and the NOTIFY
- * (delivered at commit).
+ * (delivered at commit, with the transaction's id).
  */
 async function finishBatch(client: pg.PoolClient, changed: Rejudgement[], audit: AuditRecord, notices: FaultNotice[]): Promise<void> {
   const entry = auditInsert(drizzle(client), audit).toSQL();
   const next = entry.params.length + 1;
   await client.query(
     `with audit as (${entry.sql}), judged as (${judgementUpdate(next)})
-     select pg_notify($${next + 6}, notice) from unnest($${next + 7}::text[]) as notice`,
+     select pg_notify($${next + 6}, ${withSenderXid("notice")}) from unnest($${next + 7}::text[]) as notice`,
     [...entry.params, ...judgementValues(changed), faultChannel, notices.map((notice) => JSON.stringify(notice))],
   );
 }

@@ -62,6 +62,8 @@ export interface FaultNotice {
   slug: string;
   changed: number;
   at: number;
+  /** The id of the transaction that made the change (`pg_current_xact_id()`, text), added as it is sent. */
+  xid?: string;
 }
 
 /** Epoch ms as ISO 8601 for timestamptz parameters. */
