@@ -10,7 +10,7 @@ import type { AnyObject } from "antd/es/_util/type";
  * 400–600 ms task when the topology's die table mounted, at load 10–15 (issue 21). The width is only used to pad a
  * fixed header (`scroll.y`, `sticky`), so a table without one skips it: rc-table measures only when `tailor` (its
  * virtual table's flag) is unset, and reads `tailor` nowhere else unless `scroll.x` is a number. Tables with a fixed
- * header keep antd's Table.
+ * header keep antd's Table (the editor's grids import it; eslint sends every other table here).
  */
 export function Table<Row extends AnyObject>(props: TableProps<Row>) {
   if (props.scroll?.y !== undefined || props.sticky || typeof props.scroll?.x === "number") return <AntTable<Row> {...props} />;
