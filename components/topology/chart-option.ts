@@ -94,9 +94,17 @@ export function selectionOutline(view: TopologyView, selected: string | null, to
   return node ? pixelRect(toPixel, node) : null;
 }
 
+/** Each view's links as drawn, routed once per view (the option and the first label fonts both read them). */
+const routed = new WeakMap<TopologyView, ReturnType<typeof linkSegments>>();
+function segmentsOf(view: TopologyView): ReturnType<typeof linkSegments> {
+  let segments = routed.get(view);
+  if (!segments) routed.set(view, (segments = linkSegments(view)));
+  return segments;
+}
+
 /** A view's links as drawn, their counts when shown, and the room kept round the boxes for both (view units). */
 function viewFrame({ view, size, labels }: ChartInput) {
-  const segments = linkSegments(view);
+  const segments = segmentsOf(view);
   // Few links between aggregates (the demo's two pods, two rows) carry their counts; many would bury the names: hover
   // shows them.
   const linkLabels =
@@ -144,7 +152,12 @@ export function firstLabelStyles(input: ChartInput): ReturnType<typeof labelStyl
   const { outset } = viewFrame(input);
   const pixelsPerUnit = fitScale({ width: view.bounds.width + 2 * outset, height: view.bounds.height + 2 * outset }, size);
   const styles = new Map<string, ReturnType<typeof labelStyle>>();
+  // Cells of one kind and size take the same fonts: one of each is enough (a label's text costs a message format).
+  const shapes = new Set<string>();
   for (const node of view.nodes) {
+    const shape = `${node.kind}|${node.aggregated ? 1 : 0}|${node.width}|${node.height}|${node.planeKind ?? ""}|${node.switchKind ?? ""}`;
+    if (shapes.has(shape)) continue;
+    shapes.add(shape);
     const label = painter.look(node, pixelsPerUnit)?.label;
     if (!label) continue;
     const style = labelStyle(label, palette[theme].text);

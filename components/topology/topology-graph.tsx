@@ -112,11 +112,12 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
       clearTimeout(stepTimer.current);
-      const fonts = firstLabelStyles({ view, size, theme, ranks, labels, overlay });
+      let fonts: ReturnType<typeof firstLabelStyles> | null = null;
       const cells = () => {
         pendingCells.current = null;
         // The view changed while its frame was painted: start again with the latest.
         if (latest.current !== current) return draw(chart);
+        fonts ??= firstLabelStyles({ view, size, theme, ranks, labels, overlay });
         const font = fonts.pop();
         if (font) {
           measureLabelFont(font);
