@@ -2,7 +2,8 @@
 
 import { InboxOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Progress, Space, Table, Tag, Typography, Upload } from "antd";
+import { Alert, Button, Progress, Space, Tag, Typography, Upload } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import { ApiRequestError } from "@/components/primitives/fetch-json";

@@ -1,6 +1,7 @@
 "use client";
 
-import { Table, Tag, Typography } from "antd";
+import { Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import type { TableHTMLAttributes } from "react";
 import { HealthTag } from "@/components/primitives/health-tag";

@@ -1,6 +1,7 @@
 "use client";
 
-import { Card, Table } from "antd";
+import { Card } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { HealthTag } from "@/components/primitives/health-tag";
 import { faultLevelInfo, faultLevels, type FaultLevelInfo } from "@/lib/faults/levels";

@@ -1,6 +1,7 @@
 "use client";
 
-import { Card, Table, Tag } from "antd";
+import { Card, Tag } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { hcclPhases, type HcclPhase } from "@/lib/faults/hccl-phases";
 import { useBilingual } from "./use-bilingual";

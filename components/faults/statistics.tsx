@@ -2,7 +2,8 @@
 
 import { DownloadOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic, Table } from "antd";
+import { Alert, Button, Card, Col, Empty, Progress, Row, Skeleton, Statistic } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useFormatter, useTranslations } from "next-intl";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { FaultStatistics } from "@/lib/faults/api-types";

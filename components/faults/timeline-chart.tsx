@@ -46,7 +46,10 @@ interface Props {
   onSelect: (event: TimelineEvent) => void;
 }
 
+/** The latest time a Date holds: an open event's end in the chart's data. */
+const OPEN_END = 8.64e15;
 const laneHeight = 22;
+const LANES_SHOWN = 40;
 const densityHeight = 56;
 
 /**
@@ -60,48 +63,45 @@ export function TimelineChart(props: Props) {
   useEffect(() => {
     callbacks.current = props;
   });
-  const height = Math.max(160, props.lanes.length * laneHeight) + densityHeight + 110;
+  // At most LANES_SHOWN lanes on the canvas, the others a scroll away (a slider beside them): a cluster without super
+  // pods has a lane per server (2,048 at 16,384 plain NPUs), and a canvas as tall as all of them (45,000 px) took
+  // seconds a frame to paint (issue 21).
+  const scrolled = props.lanes.length > LANES_SHOWN;
+  const lanesHeight = Math.max(160, Math.min(props.lanes.length, LANES_SHOWN) * laneHeight);
+  const height = lanesHeight + densityHeight + 110;
 
-  const { events, lanes, laneNames, laneOf, density, from, to, now, labels } = props;
+  const { events, laneNames, laneOf, density, from, to, now, labels } = props;
   // The page makes a new pair on every render.
   const [zoomFrom, zoomTo] = props.zoom ?? [];
-  // Built again only when what it draws changes: each build is a full setOption (issue 21: 5,000 events took
-  // 0.4-1 s a task, once per render of the page). The tooltip reads its labels when shown (callbacks).
-  const option = useMemo(() => {
+  // Open events are drawn to the clock's latest reading, read when drawn: a tick of the clock moves the window and
+  // the open events' ends without building the events again (set before the chart is drawn: effects run in order).
+  const clock = useRef(now);
+  useEffect(() => {
+    clock.current = now;
+  }, [now]);
+  // The option in parts, each built again only when what it draws changes (issue 21: a full setOption of 5,000 events
+  // took 0.4-1 s a task, once per render of the page). The events and lanes are set whole (notMerge); the window,
+  // the zoom and the density strip are merged into the chart alone when only they change: the page's clock moves
+  // the window every 15 s, and its answer, shared structurally by TanStack Query, keeps its events when they are the
+  // same. The tooltip reads its labels when shown (callbacks).
+  const eventsPart = useMemo(() => {
     // One typed array of numbers, an event a row of `eventDimensions`, coloured by the visual map: an object per event
     // with its own itemStyle made ECharts build a model per event, and setOption deep-copies arrays of arrays value by
-    // value (90 ms of a 430 ms task for 5,000 events) where it copies a typed array whole.
+    // value (90 ms of a 430 ms task for 5,000 events) where it copies a typed array whole. An open event's end is
+    // the end of time for the data zoom's filter (it runs on, so it shows in any window after its start; the axes'
+    // extent is their min and max); it is drawn to the clock's latest reading.
     const data = new Float64Array(events.length * eventDimensions.length);
-    events.forEach((e, i) => data.set([laneOf.get(e.id) ?? 0, e.beganAt, e.endedAt ?? now, faultLevels.indexOf(e.level), e.endedAt === null ? 1 : 0], i * eventDimensions.length));
-    const densitySeries = faultLevels.map((level: FaultLevel) => ({
-      type: "bar" as const,
-      name: level,
-      stack: "density",
-      xAxisIndex: 1,
-      yAxisIndex: 1,
-      barWidth: "100%",
-      itemStyle: { color: levelColors[level] },
-      data: density.buckets.filter((b) => b.counts[level]).map((b) => [b.at + density.bucketMs / 2, b.counts[level]]),
-      // Always one path per level (ECharts' large mode), never an element with its label per bar: below the default
-      // threshold of 400 bars each bar was an element, up to 9 × 288 of them a day (issue 21).
-      large: true,
-      largeThreshold: 1,
-      silent: true,
-    }));
+    events.forEach((e, i) => data.set([laneOf.get(e.id) ?? 0, e.beganAt, e.endedAt ?? OPEN_END, faultLevels.indexOf(e.level), e.endedAt === null ? 1 : 0], i * eventDimensions.length));
     return {
       animation: false,
       grid: [
-        { left: 190, right: 24, top: 36, height: Math.max(160, lanes.length * laneHeight) },
-        { left: 190, right: 24, height: densityHeight, bottom: 48 },
+        { left: 190, right: scrolled ? 40 : 24, top: 36, height: lanesHeight },
+        { left: 190, right: scrolled ? 40 : 24, height: densityHeight, bottom: 48 },
       ],
       toolbox: { right: 24, top: 0, feature: { brush: { type: ["lineX", "clear"], title: { lineX: labels.brush, clear: labels.clearBrush } } } },
       brush: { xAxisIndex: 0, brushLink: "none", throttleType: "debounce", throttleDelay: 250, outOfBrush: { colorAlpha: 0.25 } },
       tooltip: { trigger: "item", confine: true, formatter: (p: { dataIndex: number; seriesType: string }) => (p.seriesType === "custom" ? callbacks.current.labels.tooltip(events[p.dataIndex]!) : "") },
       visualMap: { type: "piecewise", show: false, seriesIndex: 0, dimension: 3, pieces: levelPieces },
-      xAxis: [
-        { type: "time", min: from, max: to, gridIndex: 0, position: "top", splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
-        { type: "time", min: from, max: to, gridIndex: 1, axisLabel: { show: false }, axisTick: { show: false } },
-      ],
       yAxis: [
         {
           type: "category",
@@ -114,60 +114,110 @@ export function TimelineChart(props: Props) {
         },
         { type: "value", gridIndex: 1, name: labels.density, nameLocation: "middle", nameGap: 40, nameTextStyle: { fontSize: 11 }, splitNumber: 2, axisLabel: { fontSize: 10 } },
       ],
-      dataZoom: [
-        { type: "inside", xAxisIndex: [0, 1], filterMode: "weakFilter", ...(zoomFrom !== undefined ? { startValue: zoomFrom, endValue: zoomTo } : { start: 0, end: 100 }) },
-        { type: "slider", xAxisIndex: [0, 1], filterMode: "weakFilter", bottom: 8, height: 24, ...(zoomFrom !== undefined ? { startValue: zoomFrom, endValue: zoomTo } : { start: 0, end: 100 }) },
-      ],
-      series: [
-        {
-          type: "custom",
-          name: "events",
-          xAxisIndex: 0,
-          yAxisIndex: 0,
-          dimensions: eventDimensions,
-          encode: { x: [1, 2], y: 0 },
-          clip: true,
-          // Drawn 200 events a frame past 1,000 (ECharts' defaults: 400 past 3,000): a frame of 400 was 80-380 ms at
-          // load 7-15.
-          progressive: 200,
-          progressiveThreshold: 1000,
-          data,
-          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; visual: (type: "color" | "opacity") => unknown }) => {
-            const lane = api.value(0);
-            const start = api.coord([api.value(1), lane]);
-            const end = api.coord([api.value(2), lane]);
-            const band = api.size([0, 1])[1] * 0.7;
-            const open = api.value(4) === 1;
-            const width = Math.max(3, end[0] - start[0]);
-            return {
-              type: "rect",
-              shape: { x: start[0], y: start[1] - band / 2, width, height: band, r: 2 },
-              // The colour and opacity the visual map and the brush gave the event, as a literal style: `api.style()`
-              // (deprecated) also built a label for every event, laid out and measured on every frame.
-              style: { fill: api.visual("color"), opacity: api.visual("opacity"), ...(open ? { stroke: "#000", lineDash: [3, 2], lineWidth: 1 } : {}) },
-            };
-          },
+      events: {
+        type: "custom",
+        id: "events",
+        name: "events",
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        dimensions: eventDimensions,
+        encode: { x: [1, 2], y: 0 },
+        clip: true,
+        // Drawn 200 events a frame past 1,000 (ECharts' defaults: 400 past 3,000): a frame of 400 was 80-380 ms at
+        // load 7-15.
+        progressive: 200,
+        progressiveThreshold: 1000,
+        data,
+        renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; visual: (type: "color" | "opacity") => unknown }) => {
+          const lane = api.value(0);
+          const open = api.value(4) === 1;
+          const start = api.coord([api.value(1), lane]);
+          const end = api.coord([open ? clock.current : api.value(2), lane]);
+          const band = api.size([0, 1])[1] * 0.7;
+          const width = Math.max(3, end[0] - start[0]);
+          return {
+            type: "rect",
+            shape: { x: start[0], y: start[1] - band / 2, width, height: band, r: 2 },
+            // The colour and opacity the visual map and the brush gave the event, as a literal style: `api.style()`
+            // (deprecated) also built a label for every event, laid out and measured on every frame.
+            style: { fill: api.visual("color"), opacity: api.visual("opacity"), ...(open ? { stroke: "#000", lineDash: [3, 2], lineWidth: 1 } : {}) },
+          };
         },
-        ...densitySeries,
-      ],
+      },
+      /** The lanes' scroll bar when they do not all fit, its events filtered to the lanes shown. */
+      laneScroll: scrolled
+        ? { id: "lanes", type: "slider", yAxisIndex: 0, filterMode: "filter", right: 8, width: 16, top: 36, height: lanesHeight, zoomLock: true, showDetail: false, brushSelect: false, startValue: 0, endValue: LANES_SHOWN - 1 }
+        : null,
     };
-  }, [events, lanes, laneNames, laneOf, density, from, to, now, zoomFrom, zoomTo, labels.density, labels.brush, labels.clearBrush]);
-  /** What the chart is to show, and the option it holds (null until its first drawing). */
-  const wanted = useRef({ option, brush: props.brush });
-  const shown = useRef<typeof option | null>(null);
-  /** Sets the option only when it changed (each is a full setOption), then the brush. */
+  }, [events, laneNames, laneOf, labels.density, labels.brush, labels.clearBrush, scrolled, lanesHeight]);
+  const densityPart = useMemo(
+    () =>
+      faultLevels.map((level: FaultLevel) => ({
+        type: "bar" as const,
+        id: `density-${level}`,
+        name: level,
+        stack: "density",
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        barWidth: "100%",
+        itemStyle: { color: levelColors[level] },
+        data: density.buckets.filter((b) => b.counts[level]).map((b) => [b.at + density.bucketMs / 2, b.counts[level]]),
+        // Always one path per level (ECharts' large mode), never an element with its label per bar: below the default
+        // threshold of 400 bars each bar was an element, up to 9 × 288 of them a day (issue 21).
+        large: true,
+        largeThreshold: 1,
+        silent: true,
+      })),
+    [density],
+  );
+  // The window, and the clock (open events end at `now`): a new reading redraws the events where they are.
+  const windowPart = useMemo(
+    () => ({
+      xAxis: [
+        { type: "time", min: from, max: to, gridIndex: 0, position: "top", splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
+        { type: "time", min: from, max: to, gridIndex: 1, axisLabel: { show: false }, axisTick: { show: false } },
+      ],
+      now,
+    }),
+    [from, to, now],
+  );
+  const zoomPart = useMemo(() => {
+    const range = zoomFrom !== undefined ? { startValue: zoomFrom, endValue: zoomTo } : { start: 0, end: 100 };
+    return [
+      { id: "zoom-inside", type: "inside", xAxisIndex: [0, 1], filterMode: "weakFilter", ...range },
+      { id: "zoom-slider", type: "slider", xAxisIndex: [0, 1], filterMode: "weakFilter", bottom: 8, height: 24, ...range },
+    ];
+  }, [zoomFrom, zoomTo]);
+  const parts = useMemo(() => ({ events: eventsPart, density: densityPart, window: windowPart, zoom: zoomPart }), [eventsPart, densityPart, windowPart, zoomPart]);
+  /** What the chart is to show, and the parts it holds (null until its first drawing). */
+  const wanted = useRef({ parts, brush: props.brush });
+  const shown = useRef<typeof parts | null>(null);
+  /** Sets what changed: everything when the events did, else only the changed parts, merged; then the brush. */
   const draw = useCallback((chart: EChartsInstance) => {
-    const { option: next, brush } = wanted.current;
-    if (shown.current !== next) chart.setOption(next, { notMerge: true });
+    const { parts: next, brush } = wanted.current;
+    const before = shown.current;
+    if (before?.events !== next.events) {
+      const { events: eventSeries, laneScroll, ...rest } = next.events;
+      // The lanes scrolled so far stay in view when the events change (the live window's answers).
+      const scrolledTo = (chart.getOption() as { dataZoom?: { id?: string; startValue?: number; endValue?: number }[] } | undefined)?.dataZoom?.find((zoom) => zoom.id === "lanes");
+      const lanes = laneScroll && scrolledTo?.startValue !== undefined ? { ...laneScroll, startValue: scrolledTo.startValue, endValue: scrolledTo.startValue + LANES_SHOWN - 1 } : laneScroll;
+      chart.setOption({ ...rest, xAxis: next.window.xAxis, dataZoom: lanes ? [...next.zoom, lanes] : next.zoom, series: [eventSeries, ...next.density] }, { notMerge: true });
+    } else if (before !== next) {
+      chart.setOption({
+        ...(before.window !== next.window ? { xAxis: next.window.xAxis } : {}),
+        ...(before.zoom !== next.zoom ? { dataZoom: next.zoom } : {}),
+        ...(before.density !== next.density ? { series: next.density } : {}),
+      });
+    }
     shown.current = next;
     if (brush) chart.dispatchAction({ type: "brush", areas: [{ brushType: "lineX", xAxisIndex: 0, coordRange: brush }] });
   }, []);
 
   useEffect(() => {
-    wanted.current = { option, brush: props.brush };
+    wanted.current = { parts, brush: props.brush };
     const chart = chartRef.current;
     if (chart && shown.current !== null) draw(chart);
-  }, [option, props.brush, draw]);
+  }, [parts, props.brush, draw]);
 
   return (
     <div style={{ height }} data-testid="fault-timeline">

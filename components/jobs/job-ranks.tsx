@@ -1,7 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Empty, Flex, Input, Select, Table, Tag, Typography } from "antd";
+import { Alert, Empty, Flex, Input, Select, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import type { SorterResult } from "antd/es/table/interface";
 import { useTranslations } from "next-intl";
 import { memo, useState } from "react";

@@ -1,6 +1,7 @@
 "use client";
 
-import { Descriptions, Empty, List, Progress, Space, Table, Tag, Typography } from "antd";
+import { Descriptions, Empty, List, Progress, Space, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useFormatter, useTranslations } from "next-intl";
 import { useBilingual } from "@/components/faults/use-bilingual";
 import type { DiagnosisReport, LinkHistory, RankStatus, Suspect } from "@/lib/hccl-diagnose";

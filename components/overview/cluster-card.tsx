@@ -1,7 +1,8 @@
 "use client";
 
 import { ApartmentOutlined } from "@ant-design/icons";
-import { Card, Table, Tag, Typography } from "antd";
+import { Card, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ClusterSummary } from "@/db/schema/cluster/validation";

@@ -1,7 +1,8 @@
 "use client";
 
 import { CloseCircleOutlined } from "@ant-design/icons";
-import { Table, Tag } from "antd";
+import { Tag } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { formatRange } from "@/lib/ports/ranges";
 import type { PortHostRow } from "@/lib/ports/report";

@@ -1,7 +1,8 @@
 "use client";
 
 import { CloseCircleOutlined, ExclamationCircleOutlined } from "@ant-design/icons";
-import { Empty, Select, Space, Table, Tag, Typography } from "antd";
+import { Empty, Select, Space, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { useBilingual } from "@/components/faults/use-bilingual";
 import { portCodes, type PortCode, type PortFinding } from "@/lib/ports/findings";

@@ -2,7 +2,8 @@
 
 import { CheckCircleOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Collapse, Empty, Popconfirm, Select, Space, Table, Typography } from "antd";
+import { Alert, App, Button, Collapse, Empty, Popconfirm, Select, Space, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useBilingual } from "@/components/faults/use-bilingual";

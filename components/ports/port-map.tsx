@@ -1,7 +1,8 @@
 "use client";
 
 import { CloseCircleOutlined } from "@ant-design/icons";
-import { Button, Checkbox, Drawer, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Checkbox, Drawer, Input, Select, Space, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { jobsOf, mapCells, portBands, rowHasConflict, type MapHolder } from "@/lib/ports/map";

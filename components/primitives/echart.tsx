@@ -11,8 +11,8 @@ export type EChartsInstance = echarts.ECharts;
 export type EChartsOption = echarts.EChartsCoreOption;
 
 /**
- * A minimal React wrapper for ECharts: creates the chart once, hands the instance to `onReady` (to set options and
- * listen to events), resizes it with its container and disposes of it on unmount.
+ * A minimal React wrapper for ECharts: creates the chart once its container has a size, hands the instance to
+ * `onReady` (to set options and listen to events), resizes it with its container and disposes of it on unmount.
  */
 export function EChart({
   onReady,
@@ -38,16 +38,28 @@ export function EChart({
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const chart = echarts.init(element, theme === "dark" ? "dark" : undefined, { renderer: "canvas" });
-    const cleanup = ready.current(chart);
+    // The chart is created with the size the first observation reports, not in this effect: measuring its box here
+    // (ECharts reads clientWidth and the computed style when not given a size) forced a style and layout of the page
+    // just committed, with the styles antd inserted in that commit: 200 ms of the fault timeline's mount at load 17
+    // (issue 21). Observations come after the browser's own layout, so their sizes cost nothing to read; every later
+    // one resizes the chart to its size, again without measuring.
+    let chart: EChartsInstance | null = null;
+    let cleanup: void | (() => void);
     let frame = 0;
-    const observer = new ResizeObserver(() => {
+    const observer = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]!.contentRect;
+      const size = { width: Math.floor(box.width), height: Math.floor(box.height) };
+      if (!chart) {
+        chart = echarts.init(element, theme === "dark" ? "dark" : undefined, { renderer: "canvas", ...size });
+        cleanup = ready.current(chart);
+        return;
+      }
+      const current = chart;
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
-        // The observer also reports the size the chart was created with: nothing to redraw then.
-        if (element.clientWidth === chart.getWidth() && element.clientHeight === chart.getHeight()) return;
-        chart.resize();
-        resized.current?.(chart);
+        if (size.width === current.getWidth() && size.height === current.getHeight()) return;
+        current.resize(size);
+        resized.current?.(current);
       });
     });
     observer.observe(element);
@@ -55,7 +67,7 @@ export function EChart({
       cancelAnimationFrame(frame);
       observer.disconnect();
       cleanup?.();
-      chart.dispose();
+      chart?.dispose();
     };
   }, [theme]);
 

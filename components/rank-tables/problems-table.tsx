@@ -1,6 +1,7 @@
 "use client";
 
-import { Segmented, Table, Typography } from "antd";
+import { Segmented, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { memo } from "react";
 import type { Issue } from "@/lib/rank-table";

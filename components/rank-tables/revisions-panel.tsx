@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Alert, App, Button, Popconfirm, Select, Skeleton, Space, Table, Typography } from "antd";
+import { Alert, App, Button, Popconfirm, Select, Skeleton, Space, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import type { RevisionInfo } from "@/db/schema/rank-table/validation";

@@ -99,7 +99,7 @@ export const palette = {
   dark: { box: "rgba(255,255,255,0.03)", innerBox: "rgba(255,255,255,0.06)", border: "#434343", text: "#e8e8e8", subtle: "#a6a6a6", dimmed: "rgba(255,255,255,0.06)" },
 };
 
-interface CellLabel {
+export interface CellLabel {
   text: string;
   position: "inside" | "insideTopLeft";
   fontSize: number;

@@ -8,7 +8,7 @@ import { buildTopologyView } from "@/lib/topology/view";
 import { healthOverlay, withHealth } from "@/lib/topology/health-overlay";
 import { jobDieSet, withJobAggregates } from "@/lib/topology/job-aggregates";
 import { healthBar, palette, type ChartLabels } from "./cell-painter";
-import { chartOption, fitScale, fittedExtent, selectionOutline } from "./chart-option";
+import { chartOption, firstLabelStyles, fitScale, fittedExtent, labelStyle, selectionOutline } from "./chart-option";
 import { HEALTH_COLORS, LINK_STYLES, OVERLAY_COLORS } from "./colors";
 import { linkSegments, ROUTE_MARGIN } from "./link-routing";
 
@@ -288,11 +288,36 @@ describe("chart option", () => {
   });
 });
 
+describe("label fonts", () => {
+  const label = { position: "inside" as const, fontSize: 12, width: 100, bold: true };
+
+  it("draws a label wholly in bold as plain bold text, and one with a bold part as rich text", () => {
+    expect(labelStyle({ ...label, text: "{b|sp0-node03}" }, "#000")).toMatchObject({ text: "sp0-node03", fontWeight: "bold", rich: undefined });
+    const mixed = labelStyle({ ...label, text: "{b|Die 0}\n10.0.0.1" }, "#000");
+    expect(mixed).toMatchObject({ text: "{b|Die 0}\n10.0.0.1", fontWeight: undefined });
+    expect(mixed.rich).toEqual({ b: { fontWeight: "bold", fill: "#000", fontSize: 12 } });
+    expect(labelStyle({ ...label, bold: false, text: "5" }, "#000")).toMatchObject({ text: "5", fontWeight: undefined, rich: undefined });
+  });
+
+  it("names each font a new view's first drawing uses once, every label drawn at the fit in one of them", () => {
+    const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
+    const size = { width: 1000, height: 600 };
+    const input = { view, size, theme: "light" as const, ranks: undefined, labels };
+    const fonts = firstLabelStyles(input);
+    const fontOf = (style: { fontSize: number; fontWeight?: string; rich?: unknown }) => `${style.fontSize}|${style.fontWeight ?? ""}|${style.rich ? "rich" : ""}`;
+    expect(new Set(fonts.map(fontOf)).size).toBe(fonts.length);
+    const [cells] = chartOption(input).series;
+    const drawn = paint(cells, fitScale(view.bounds, size), view.nodes).flatMap(({ element }) => (element?.textContent ? [fontOf(element.textContent.style)] : []));
+    expect(drawn.length).toBeGreaterThan(fonts.length);
+    expect(new Set(drawn)).toEqual(new Set(fonts.map(fontOf)));
+  });
+});
+
 type Series = { data: number[][]; renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI) => CustomSeriesRenderItemReturn };
 interface DrawnRect {
   shape: { x: number; y: number; width: number; height: number };
   style: Record<string, unknown>;
-  textContent?: { style: { text: string; fontSize: number } };
+  textContent?: { style: { text: string; fontSize: number; fontWeight?: string; rich?: unknown } };
 }
 
 /** Runs a custom series' renderItem over its data at `pixelsPerUnit`, as ECharts would with the view's origin at 0. */

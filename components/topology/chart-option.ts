@@ -1,7 +1,7 @@
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from "echarts";
 import type { Box } from "@/lib/topology/layout";
 import type { NodeKind, TopologyView } from "@/lib/topology/model";
-import { cellPainter, palette, type PainterInput } from "./cell-painter";
+import { cellPainter, palette, type CellLabel, type PainterInput } from "./cell-painter";
 import { LINK_STYLES } from "./colors";
 import { linkLabelPlace, linkSegments, linksJoinAggregates, ROUTE_MARGIN } from "./link-routing";
 
@@ -94,6 +94,79 @@ export function selectionOutline(view: TopologyView, selected: string | null, to
   return node ? pixelRect(toPixel, node) : null;
 }
 
+/** Each view's links as drawn, routed once per view (the option and the first label fonts both read them). */
+const routed = new WeakMap<TopologyView, ReturnType<typeof linkSegments>>();
+function segmentsOf(view: TopologyView): ReturnType<typeof linkSegments> {
+  let segments = routed.get(view);
+  if (!segments) routed.set(view, (segments = linkSegments(view)));
+  return segments;
+}
+
+/** A view's links as drawn, their counts when shown, and the room kept round the boxes for both (view units). */
+function viewFrame({ view, size, labels }: ChartInput) {
+  const segments = segmentsOf(view);
+  // Few links between aggregates (the demo's two pods, two rows) carry their counts; many would bury the names: hover
+  // shows them.
+  const linkLabels =
+    (view.level === "cluster" || linksJoinAggregates(view)) && segments.length <= 4
+      ? segments.filter(({ link }) => link.count > 1).map(({ link, ends }) => ({ ...linkLabelPlace(ends[0], ends[1]), text: labels.linkCount(link.kind, link.count), color: LINK_STYLES[link.kind].color }))
+      : [];
+  // Room outside the boxes for the routes round the grid and for counts above its top row.
+  const outset = Math.max(
+    segments.some(({ points }) => points.length > 2) ? ROUTE_MARGIN + 4 : 0,
+    linkLabels.length > 0 ? (LINK_LABEL_SIZE + 8) / fitScale(view.bounds, size) : 0,
+  );
+  return { segments, linkLabels, outset };
+}
+
+/** A label wholly in bold (`{b|…}` alone): drawn as plain bold text, without ECharts' rich-text layout. */
+const WHOLLY_BOLD = /^\{b\|([^{}]*)\}$/;
+
+/**
+ * A cell label's text style: its lines cut short to the cell's width; the parts marked `{b|…}` in bold (rich text),
+ * or the whole text in bold without rich text when it is all one such part (most labels: ids, planes, switches).
+ */
+export function labelStyle(label: CellLabel, fill: string) {
+  const whole = WHOLLY_BOLD.exec(label.text);
+  return {
+    text: whole ? whole[1]! : label.text,
+    fill,
+    fontSize: label.fontSize,
+    fontWeight: whole ? ("bold" as const) : undefined,
+    lineHeight: 16,
+    width: label.width,
+    overflow: "truncate" as const,
+    rich: !whole && label.bold ? { b: { fontWeight: "bold" as const, fill, fontSize: label.fontSize } } : undefined,
+  };
+}
+
+/**
+ * The label styles a new view's first drawing uses (at the fit), one of each font: ECharts measures a font the first
+ * time it lays out text in it (a wide and a narrow glyph, then every ASCII character to cut text short), 30–70 ms of
+ * a frame of labelled cells at load 10–15 (the browser's font lookup), so the graph has them measured in tasks of
+ * their own before the cells (topology-graph.tsx).
+ */
+export function firstLabelStyles(input: ChartInput): ReturnType<typeof labelStyle>[] {
+  const { view, size, theme } = input;
+  const painter = cellPainter(input);
+  const { outset } = viewFrame(input);
+  const pixelsPerUnit = fitScale({ width: view.bounds.width + 2 * outset, height: view.bounds.height + 2 * outset }, size);
+  const styles = new Map<string, ReturnType<typeof labelStyle>>();
+  // Cells of one kind and size take the same fonts: one of each is enough (a label's text costs a message format).
+  const shapes = new Set<string>();
+  for (const node of view.nodes) {
+    const shape = `${node.kind}|${node.aggregated ? 1 : 0}|${node.width}|${node.height}|${node.planeKind ?? ""}|${node.switchKind ?? ""}`;
+    if (shapes.has(shape)) continue;
+    shapes.add(shape);
+    const label = painter.look(node, pixelsPerUnit)?.label;
+    if (!label) continue;
+    const style = labelStyle(label, palette[theme].text);
+    const key = `${style.fontSize}|${style.fontWeight ?? ""}|${style.rich ? "rich" : ""}`;
+    if (!styles.has(key)) styles.set(key, style);
+  }
+  return [...styles.values()];
+}
+
 /**
  * The ECharts option of one view, drawn on hidden value axes whose units are the layout's (positions come laid out
  * from the API; nothing is laid out here):
@@ -109,23 +182,10 @@ export function chartOption(input: ChartInput) {
   const zoomWindow = input.window ?? FULL_WINDOW;
   const colors = palette[theme];
   const painter = cellPainter(input);
-  const segments = linkSegments(view);
-  // Few links between aggregates (the demo's two pods, two rows) carry their counts; many would bury the names: hover
-  // shows them.
-  const linkLabels =
-    (view.level === "cluster" || linksJoinAggregates(view)) && segments.length <= 4
-      ? segments.filter(({ link }) => link.count > 1).map(({ link, ends }) => ({ ...linkLabelPlace(ends[0], ends[1]), text: labels.linkCount(link.kind, link.count), color: LINK_STYLES[link.kind].color }))
-      : [];
-  // Room outside the boxes for the routes round the grid and for counts above its top row.
-  const outset = Math.max(
-    segments.some(({ points }) => points.length > 2) ? ROUTE_MARGIN + 4 : 0,
-    linkLabels.length > 0 ? (LINK_LABEL_SIZE + 8) / fitScale(view.bounds, size) : 0,
-  );
+  const { segments, linkLabels, outset } = viewFrame(input);
   const extent = fittedExtent(view.bounds, size, outset);
   // Above the top row the free strip is the margin above the grid.
   for (const placed of linkLabels) if (placed.where === "above" && placed.anchor[1] <= 0) placed.room = outset;
-  const richBold = (fontSize: number) => ({ b: { fontWeight: "bold" as const, fill: colors.text, fontSize } });
-
   const renderCell = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
     const node = view.nodes[params.dataIndex];
     if (!node) return null;
@@ -137,21 +197,7 @@ export function chartOption(input: ChartInput) {
       type: "rect" as const,
       shape: rect,
       style: { fill: look.fill, stroke: look.stroke, lineWidth: look.lineWidth, lineDash: look.dashed ? [4, 3] : undefined },
-      textContent: label
-        ? {
-            type: "text" as const,
-            silent: true,
-            style: {
-              text: label.text,
-              fill: colors.text,
-              fontSize: label.fontSize,
-              lineHeight: 16,
-              width: label.width,
-              overflow: "truncate" as const,
-              rich: label.bold ? richBold(label.fontSize) : undefined,
-            },
-          }
-        : undefined,
+      textContent: label ? { type: "text" as const, silent: true, style: labelStyle(label, colors.text) } : undefined,
       textConfig: label ? { position: label.position, inside: true, distance: label.distance } : undefined,
     };
     if (!look.bar?.length) return cell;

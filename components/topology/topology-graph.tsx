@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
-import { chartOption, SELECTION_STYLE, selectionOutline, type ZoomWindow } from "./chart-option";
+import { chartOption, firstLabelStyles, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
@@ -37,6 +37,17 @@ function currentWindow(chart: EChartsInstance): ZoomWindow | undefined {
   const x = range("zoom-x");
   const y = range("zoom-y");
   return x && y ? { x, y } : undefined;
+}
+
+const LONG_SAMPLE = "M".repeat(40);
+
+/**
+ * Has ECharts measure a label font before the cells use it (see firstLabelStyles): a text in that style cut short,
+ * laid out off the canvas, measures the font's glyphs into ECharts' own cache.
+ */
+function measureLabelFont(style: ReturnType<typeof labelStyle>): void {
+  const text = style.rich ? `{b|${LONG_SAMPLE}}\n${LONG_SAMPLE}` : LONG_SAMPLE;
+  new echarts.graphic.Text({ style: { ...style, text, width: 8 } }).getBoundingRect();
 }
 
 /**
@@ -77,6 +88,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
 
   /** The second step of drawing a new view (its cells), once the first (the frame) is on the canvas. */
   const pendingCells = useRef<(() => void) | null>(null);
+  /** The next of the second step's tasks (a label font measured, then the cells). */
+  const stepTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const draw = useCallback(
     function draw(chart: EChartsInstance) {
@@ -95,15 +108,27 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       // (axes, zoom, an empty canvas) is merged into ECharts' model now and laid out and painted in the next animation
       // frame; once painted, the cells and the links between them are merged in a task of their own, painted from the
       // frame after, progressively. Links come with the cells: drawn first, they showed between boxes not there yet.
+      // Before the cells, each font their labels use at the fit is measured in a task of its own.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
-      pendingCells.current = () => {
+      clearTimeout(stepTimer.current);
+      let fonts: ReturnType<typeof firstLabelStyles> | null = null;
+      const cells = () => {
         pendingCells.current = null;
         // The view changed while its frame was painted: start again with the latest.
         if (latest.current !== current) return draw(chart);
+        fonts ??= firstLabelStyles({ view, size, theme, ranks, labels, overlay });
+        const font = fonts.pop();
+        if (font) {
+          measureLabelFont(font);
+          pendingCells.current = cells;
+          stepTimer.current = setTimeout(cells, 0);
+          return;
+        }
         drawn.current = { view, viewKey, ranks, labels, overlay };
         chart.setOption({ series: option.series }, { lazyUpdate: true });
       };
+      pendingCells.current = cells;
       chart.setOption({ ...option, series: [] }, { notMerge: true, lazyUpdate: true });
     },
     [placeOutline],
@@ -117,12 +142,11 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       chartRef.current = chart;
       drawn.current = null;
       outline.current = null;
-      let cellsTimer: ReturnType<typeof setTimeout> | undefined;
       chart.on("finished", () => {
         const cells = pendingCells.current;
         if (cells) {
-          clearTimeout(cellsTimer);
-          cellsTimer = setTimeout(cells, 0);
+          clearTimeout(stepTimer.current);
+          stepTimer.current = setTimeout(cells, 0);
         }
         // A resize before the first drawing renders an empty canvas, which is not a drawing of the view.
         else if (drawn.current && chart.getDom().dataset.drawn !== "true") {
@@ -148,7 +172,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       const first = setTimeout(() => draw(chart), 0);
       return () => {
         clearTimeout(first);
-        clearTimeout(cellsTimer);
+        clearTimeout(stepTimer.current);
         pendingCells.current = null;
         chartRef.current = null;
       };

@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Empty, Input, Select, Space, Table, Typography } from "antd";
+import { Empty, Input, Select, Space, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";

@@ -2,7 +2,8 @@
 
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Empty, Input, Select, Space, Table, Tag } from "antd";
+import { Alert, App, Button, Empty, Input, Select, Space, Tag } from "antd";
+import { Table } from "@/components/primitives/table";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { usePathname, useSearchParams } from "next/navigation";

@@ -1,7 +1,8 @@
 "use client";
 
 import { StarOutlined } from "@ant-design/icons";
-import { Space, Table, Tag } from "antd";
+import { Space, Tag } from "antd";
+import { Table } from "@/components/primitives/table";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { FaultReport, JobLoss, Offender } from "@/lib/faults/report";

@@ -1,7 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, DatePicker, Form, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Alert, Button, DatePicker, Form, Input, Select, Space, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import dayjs, { type Dayjs } from "dayjs";
 import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";

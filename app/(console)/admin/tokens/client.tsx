@@ -2,7 +2,8 @@
 
 import { PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, DatePicker, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
+import { Alert, App, Button, DatePicker, Empty, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import type { Dayjs } from "dayjs";
 import { useTranslations } from "next-intl";
 import { useState } from "react";

@@ -2,7 +2,8 @@
 
 import { PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Select, Space, Tag, Tooltip, Typography } from "antd";
+import { Table } from "@/components/primitives/table";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { createUser, errorText, fetchUsers, unlockUser, updateUser, usersQueryKey } from "@/components/admin/api";
