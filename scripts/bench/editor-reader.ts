@@ -23,13 +23,13 @@ import type { BenchSection } from "./index";
 const URL_PATH = "/api/v1/rank-tables/1/text";
 
 /** Answers GET …/text with the stored gzip, as the server sends it. */
-function serveGzip(gzip: Uint8Array): void {
+function serveGzip(gzip: Uint8Array<ArrayBuffer>): void {
   globalThis.fetch = async () => new Response(new Blob([gzip]).stream(), { headers: { "content-type": "application/gzip" } });
 }
 
 // The reader's thread: fetch, decompress and decode, sent over the port it is given.
 if (!isMainThread && (workerData as { editorReader?: boolean } | undefined)?.editorReader) {
-  parentPort!.once("message", ({ gzip, bytes, port }: { gzip: Uint8Array; bytes: number; port: MessagePort }) => {
+  parentPort!.once("message", ({ gzip, bytes, port }: { gzip: Uint8Array<ArrayBuffer>; bytes: number; port: MessagePort }) => {
     serveGzip(gzip);
     void sendText(sourceText({ url: URL_PATH, bytes }), port as unknown as globalThis.MessagePort);
   });
@@ -54,7 +54,7 @@ async function startReader(): Promise<Worker> {
   return reader;
 }
 
-async function openOnce(gzip: Uint8Array, bytes: number, withReader: boolean): Promise<string> {
+async function openOnce(gzip: Uint8Array<ArrayBuffer>, bytes: number, withReader: boolean): Promise<string> {
   const reader = withReader ? await startReader() : undefined;
   const mainBefore = mainThreadCpu();
   const allBefore = processCpu();
