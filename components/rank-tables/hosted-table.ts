@@ -4,23 +4,20 @@
  * findings in pages and writing the table as Blob parts. The message types are shared with the main thread
  * (use-validation.ts, use-hosted-table.ts).
  */
-import { gzipJsonAccept, isGzipType } from "@/lib/gzip-answer";
 import { countIssues, formatMessage, type Issue, type JsonValue, type Lang, type Severity, type ValidationReport } from "@/lib/rank-table";
 import { StreamingTableParser, StreamSyntaxError } from "@/lib/rank-table/stream-parse";
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { HOSTED_FROM_ROWS, TableHost, type TableSummary } from "@/lib/rank-table-workspace/table-host";
 import type { DeviceRow } from "@/lib/rank-table-workspace/structure";
 import type { SyntaxReason } from "@/lib/rank-table/json-scanner";
+import { sourceText, type RemoteText, type TextPiece } from "./source-text";
 import { rankTableBlob } from "./table-blob";
+import { receiveText } from "./text-port";
 import { validateInWorker } from "./worker-validator";
 
-/**
- * A saved revision's text read from the server (GET /rank-tables/{id}/text) as it arrives, by the worker itself: the
- * page never holds it (a 524,288-rank table's is about 830 MiB). `bytes`: its decoded length, for the progress.
- */
-export interface RemoteText {
-  url: string;
-  bytes: number;
+/** The text handed over by the text reader worker (text-reader.worker.ts) through this port, as it is read. */
+export interface ReaderPort {
+  port: MessagePort;
 }
 
 /** A report without its findings, which follow in pages; `counts` counts every finding, listed or not. */
@@ -29,9 +26,11 @@ export type ReportHead = Omit<ValidationReport, "issues"> & { counts: Record<Sev
 export type HostedRequest =
   /**
    * Reads a file, or a saved revision's text from the server, in chunks and parses it: answers `parsed` (a small
-   * table, handed over whole), `hosted`, `notJson` or `failed`.
+   * table, handed over whole), `hosted`, `notJson` or `failed`. From a ReaderPort, the text reader worker reads it.
    */
-  | { type: "open"; seq: number; source: Blob | RemoteText; lang: Lang }
+  | { type: "open"; seq: number; source: Blob | RemoteText | ReaderPort; lang: Lang }
+  /** The text reader of that open stopped (it failed to load): the open fails with this message. */
+  | { type: "readerLost"; seq: number; message: string }
   | { type: "rows"; seq: number; node: string | undefined; from: number; to: number }
   | { type: "locate"; seq: number; node: string | undefined; path: string }
   /** An edit, or an undo/redo step, of the hosted table: answers `edited`, then its findings. */
@@ -102,30 +101,16 @@ const PROGRESS_EVERY_MS = 250;
 /** RT001 for a file with comments (they are dropped on export), as the validator words it for a text. */
 const commentNote = (count: number, lang: Lang): Issue => ({ code: "RT001", severity: "info", path: "", message: formatMessage("RT001", { count }, lang) });
 
-/** The source's bytes as they come, and how many there are; a revision the server does not answer is `failed`. */
-async function sourceStream(source: Blob | RemoteText): Promise<{ stream: ReadableStream<Uint8Array>; size: number }> {
-  if (source instanceof Blob) return { stream: source.stream(), size: source.size };
-  // A revision stored gzipped comes as stored (a fourteenth of the text at 524,288 ranks) and is decoded here as it
-  // arrives; a plain one as its text.
-  const response = await fetch(source.url, { headers: { accept: gzipJsonAccept } });
-  if (!response.ok || !response.body) throw new Error(`${source.url} answered ${response.status}`);
-  const gzip = isGzipType(response.headers.get("content-type"));
-  return { stream: gzip ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body, size: source.bytes };
-}
+/** The open in progress: a newer open, or the loss of its reader, aborts it. */
+let opening: { seq: number; abort: AbortController } | undefined;
 
-async function parseSource(source: Blob | RemoteText, onProgress: (percent: number) => void): Promise<{ value: JsonValue; commentCount: number }> {
+async function parseSource(pieces: AsyncIterable<TextPiece>, signal: AbortSignal, onProgress: (percent: number) => void): Promise<{ value: JsonValue; commentCount: number }> {
   const parser = new StreamingTableParser();
-  const decoder = new TextDecoder("utf-8");
-  const { stream, size } = await sourceStream(source);
-  const reader = stream.getReader();
-  let read = 0;
   let reported = -1;
   let reportedAt = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    read += value.byteLength;
-    parser.push(decoder.decode(value, { stream: true }));
+  for await (const { text, read, size } of pieces) {
+    signal.throwIfAborted();
+    parser.push(text);
     const percent = Math.min(100, Math.floor((read / Math.max(1, size)) * 100));
     // Each message re-renders the page's workspace, whose main thread shares the cores with this worker: a few a
     // second, not one per percent (the page ran 1.2 s of React work while 131,072 ranks were opened; trace of the
@@ -135,7 +120,6 @@ async function parseSource(source: Blob | RemoteText, onProgress: (percent: numb
       reportedAt = performance.now();
     }
   }
-  parser.push(decoder.decode());
   return parser.finish();
 }
 
@@ -148,13 +132,19 @@ export async function openFile(request: Extract<HostedRequest, { type: "open" }>
   host = undefined;
   unvalidated = undefined;
   firstRowsThen = undefined;
+  opening?.abort.abort(new Error("a newer open took over"));
+  const current = (opening = { seq, abort: new AbortController() });
+  const { source } = request;
   let parsed: { value: JsonValue; commentCount: number };
   try {
-    parsed = await parseSource(request.source, (percent) => answer({ type: "progress", seq, percent }));
+    const pieces = "port" in source ? receiveText(source.port, current.abort.signal) : sourceText(source);
+    parsed = await parseSource(pieces, current.abort.signal, (percent) => answer({ type: "progress", seq, percent }));
   } catch (error) {
     if (error instanceof StreamSyntaxError) answer({ type: "notJson", seq, reason: error.reason, offset: error.offset });
     else answer({ type: "failed", seq, message: error instanceof Error ? error.message : String(error) });
     return;
+  } finally {
+    if (opening === current) opening = undefined;
   }
   const notes = parsed.commentCount > 0 ? [commentNote(parsed.commentCount, lang)] : [];
   const candidate = new TableHost(parsed.value);
@@ -188,6 +178,10 @@ let firstRowsThen: (() => void) | undefined;
 /** Answers a request about the hosted table. */
 export function answerHosted(request: HostedRequest, answer: (message: HostedAnswer) => void): void {
   if (request.type === "open") return;
+  if (request.type === "readerLost") {
+    if (opening?.seq === request.seq) opening.abort.abort(new Error(request.message));
+    return;
+  }
   if (host === undefined) {
     answer({ type: "gone", seq: request.seq });
     return;

@@ -92,6 +92,9 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
   const structure = useMemo(() => summaryStructure(summary), [summary]);
   const head = findings.head;
   const counts = head?.counts ?? { error: 0, warning: 0, info: 0 };
+  // While a report is worked out or its findings still arrive, the status says so rather than the last verdict: a
+  // table edited since its last report is not known to be valid (the counts below stay the last report's).
+  const verdict = findings.pending ? undefined : head;
 
   const onCellChange = useCallback(
     (row: DeviceRow, field: GridField, value: string | undefined) =>
@@ -185,9 +188,9 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
       <Alert
         role="status"
         aria-label={tRoot("reportLabel")}
-        type={head === undefined ? "info" : head.valid ? (counts.warning ? "warning" : "success") : "error"}
+        type={verdict === undefined ? "info" : verdict.valid ? (counts.warning ? "warning" : "success") : "error"}
         showIcon
-        title={head === undefined ? t("checking") : head.valid ? tRoot("valid") : tRoot("invalid", { count: counts.error })}
+        title={verdict === undefined ? t("checking") : verdict.valid ? tRoot("valid") : tRoot("invalid", { count: counts.error })}
         description={
           head && (
             <span>

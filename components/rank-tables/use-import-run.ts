@@ -4,7 +4,7 @@ import { App } from "antd";
 import { useTranslations } from "next-intl";
 import { startTransition, useCallback, useRef, useState } from "react";
 import type { Issue, JsonValue } from "@/lib/rank-table";
-import type { RemoteText } from "./hosted-table";
+import type { RemoteText } from "./source-text";
 import { readFileText, type ImportProgress } from "./import-panel";
 import { afterPaint, ImportCancelled, type OpenedFile, type Validation } from "./use-validation";
 

@@ -11,9 +11,9 @@ import { ViewReader } from "@/lib/rank-table/table-view";
 import { A5_EDIT_FIELDS, DEVICE_EDIT_FIELDS, type GridField } from "./edit";
 import type { DeviceRow, ServerNode, TableStructure } from "./structure";
 
-type Row = { serverId: string; source: JsonObject; values: Partial<Record<GridField, string>>; rank?: number };
+type Row = { serverId: string; source: JsonObject; values: Partial<Record<GridField, string>> };
 
-function build(entries: Row[], fields: readonly GridField[] = DEVICE_EDIT_FIELDS): TableStructure {
+function build(entries: Row[]): TableStructure {
   const rows: DeviceRow[] = [];
   const servers: ServerNode[] = [];
   const byServer = new Map<string, Row[]>();
@@ -27,15 +27,12 @@ function build(entries: Row[], fields: readonly GridField[] = DEVICE_EDIT_FIELDS
     const node: ServerNode = { index, serverId, hostIp: undefined, firstRow: rows.length, rowCount: list.length, source: list[0]!.source };
     list.forEach((entry, device) => {
       const values: Partial<Record<GridField, string>> = {};
-      for (const field of fields) values[field] = entry.values[field];
-      if (entry.rank === undefined) rows.push({ key: `${index}/${device}`, server: index, device, serverId, values });
-      else rows.push({ key: `r${entry.rank}`, server: index, device, serverId, values, rank: entry.rank });
+      for (const field of DEVICE_EDIT_FIELDS) values[field] = entry.values[field];
+      rows.push({ key: `${index}/${device}`, server: index, device, serverId, values });
     });
     servers.push(node);
   }
-  const structure: TableStructure = { rows, servers, pods: [{ index: -1, superPodId: "", servers }], superPodMode: false };
-  if (fields !== DEVICE_EDIT_FIELDS) structure.fields = fields;
-  return structure;
+  return { rows, servers, pods: [{ index: -1, superPodId: "", servers }], superPodMode: false };
 }
 
 const text = (value: JsonValue | undefined) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
@@ -50,13 +47,17 @@ export function legacyStructure(table: JsonObject): TableStructure {
   })));
 }
 
-/** The net_layer 0 instance a "2.0" rank sits in (its AI Server), and its grid values. */
-function a5Row(rank: JsonObject, position: number): Row {
-  const levels = Array.isArray(rank.level_list) ? rank.level_list.filter(isJsonObject) : [];
-  const server = levels.find((level) => level.net_layer === 0);
+/** The net_layer 0 instance a "2.0" rank sits in (its AI Server). */
+function a5ServerId(rank: JsonObject): string {
+  if (Array.isArray(rank.level_list)) for (const level of rank.level_list) if (isJsonObject(level) && level.net_layer === 0) return text(level.net_instance_id) ?? "";
+  return "";
+}
+
+/** A "2.0" rank's grid values. */
+function a5Values(rank: JsonObject): Partial<Record<GridField, string>> {
   const values: Partial<Record<GridField, string>> = {};
   for (const field of A5_EDIT_FIELDS) values[field] = text(rank[field]);
-  return { serverId: text(server?.net_instance_id) ?? "", source: rank, values, rank: position };
+  return values;
 }
 
 /**
@@ -82,25 +83,40 @@ function patchA5(ranks: readonly JsonValue[], previous: TableStructure): TableSt
     const at = before.rowOfRank[position]!;
     const row = at >= 0 ? rows[at] : undefined;
     if (!isJsonObject(rank) || row === undefined) return undefined;
-    const next = a5Row(rank, position);
     // A rank moved to another AI Server regroups the rows: derived again.
-    if (next.serverId !== row.serverId) return undefined;
-    rows[at] = { ...row, values: next.values };
+    if (a5ServerId(rank) !== row.serverId) return undefined;
+    rows[at] = { ...row, values: a5Values(rank) };
   }
   return { ...previous, rows, a5: { ranks, rowOfRank: before.rowOfRank } };
 }
 
+/**
+ * The rows of a "2.0" table, grouped by AI Server in the order the servers first appear; each row is made once, from
+ * its rank (at 524,288 ranks every object per rank more is half a million more for the collector while the table
+ * opens).
+ */
 export function a5Structure(table: JsonObject, previous?: TableStructure): TableStructure {
   const ranks = Array.isArray(table.rank_list) ? table.rank_list : [];
   const patched = previous && patchA5(ranks, previous);
   if (patched) return patched;
-  const entries: Row[] = [];
+  const byServer = new Map<string, number[]>();
   ranks.forEach((rank, position) => {
-    if (isJsonObject(rank)) entries.push(a5Row(rank, position));
+    if (!isJsonObject(rank)) return;
+    const serverId = a5ServerId(rank);
+    const positions = byServer.get(serverId);
+    if (positions === undefined) byServer.set(serverId, [position]);
+    else positions.push(position);
   });
-  const structure = build(entries, A5_EDIT_FIELDS);
+  const rows: DeviceRow[] = [];
+  const servers: ServerNode[] = [];
   const rowOfRank = new Int32Array(ranks.length).fill(-1);
-  structure.rows.forEach((row, index) => (rowOfRank[row.rank!] = index));
-  structure.a5 = { ranks, rowOfRank };
-  return structure;
+  for (const [serverId, positions] of byServer) {
+    const index = servers.length;
+    servers.push({ index, serverId, hostIp: undefined, firstRow: rows.length, rowCount: positions.length, source: ranks[positions[0]!] as JsonObject });
+    positions.forEach((position, device) => {
+      rowOfRank[position] = rows.length;
+      rows.push({ key: `r${position}`, server: index, device, serverId, values: a5Values(ranks[position] as JsonObject), rank: position });
+    });
+  }
+  return { rows, servers, pods: [{ index: -1, superPodId: "", servers }], superPodMode: false, fields: A5_EDIT_FIELDS, a5: { ranks, rowOfRank } };
 }

@@ -116,3 +116,45 @@ describe("table structure of the layouts without server_list", () => {
     expect(applyEdit(table, { type: "set", path: { server: 0, device: 0 }, field: "rank_id", value: "9" })).toBe(table);
   });
 });
+
+describe('"2.0" rows', () => {
+  /** A seeded "2.0" table whose ranks sit in AI Servers in any order, some with no level 0, some not objects. */
+  function randomA5(seed: number, ranks: number): JsonValue {
+    let state = seed;
+    const next = (below: number) => Math.floor(((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * below);
+    return {
+      version: "2.0",
+      rank_list: Array.from({ length: ranks }, (_, position): JsonValue => {
+        if (next(20) === 0) return next(2) ? null : "broken";
+        const levels: JsonValue[] = [{ net_layer: 1, net_instance_id: "pod0" }];
+        if (next(10) > 0) levels.splice(next(2), 0, { net_layer: 0, net_instance_id: next(3) ? `rack${next(6)}` : next(100) });
+        return { rank_id: next(4) ? position : String(position), local_id: next(8), device_id: next(8), ...(next(2) ? { device_port: 16666 } : {}), level_list: levels };
+      }),
+    };
+  }
+
+  it("one row per rank object, grouped by AI Server in the order they first appear, each rank's fields as text", () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const table = randomA5(seed, 400) as { rank_list: JsonValue[] };
+      const structure = tableStructure(table as unknown as JsonValue);
+      const objects = table.rank_list.flatMap((rank, position) => (rank !== null && typeof rank === "object" ? [{ rank: rank as Record<string, JsonValue>, position }] : []));
+      expect(structure.rows).toHaveLength(objects.length);
+      const serverOf = ({ rank }: (typeof objects)[number]) => {
+        const level = (rank.level_list as Record<string, JsonValue>[]).find((entry) => entry.net_layer === 0);
+        return typeof level?.net_instance_id === "string" ? level.net_instance_id : typeof level?.net_instance_id === "number" ? String(level.net_instance_id) : "";
+      };
+      const order = [...new Set(objects.map(serverOf))];
+      expect(structure.servers.map((server) => server.serverId)).toEqual(order);
+      const text = (value: JsonValue | undefined) => (value === undefined ? undefined : String(value));
+      const expected = order.flatMap((serverId, server) =>
+        objects
+          .filter((entry) => serverOf(entry) === serverId)
+          .map(({ rank, position }, device) => ({ key: `r${position}`, server, device, serverId, rank: position, values: { rank_id: text(rank.rank_id), local_id: text(rank.local_id), device_id: text(rank.device_id), device_port: text(rank.device_port), host_port: undefined } })),
+      );
+      expect(structure.rows).toEqual(expected);
+      expect(expected.every((row, index) => structure.a5!.rowOfRank[row.rank] === index)).toBe(true);
+      structure.servers.forEach((server) => expect(structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).every((row) => row.serverId === server.serverId)).toBe(true));
+      expect([...structure.a5!.rowOfRank].filter((row) => row === -1)).toHaveLength(table.rank_list.length - objects.length);
+    }
+  });
+});

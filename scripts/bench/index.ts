@@ -6,6 +6,7 @@ import { diagnoseBench } from "./diagnose";
 import { editorBench } from "./editor";
 import { editorBrowserBench } from "./editor-browser";
 import { editorIncrementalBench } from "./editor-incremental";
+import { editorReaderBench } from "./editor-reader";
 import { fabricBench } from "./fabric";
 import { jobPageBench } from "./job-page";
 import { loadBench } from "./load";
@@ -35,6 +36,7 @@ const SECTIONS: readonly BenchSection[] = [
   editorBench,
   editorBrowserBench,
   editorIncrementalBench,
+  editorReaderBench,
   faultsBench,
   faultQueriesBench,
   faultReadsBench,
