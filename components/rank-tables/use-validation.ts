@@ -5,10 +5,10 @@ import { validateRankTable, writeRankTable, type Issue, type JsonValue, type Lan
 import type { Edit } from "@/lib/rank-table-workspace/edit";
 import { indexIssues, type IssueIndex } from "@/lib/rank-table-workspace/structure";
 import { importRankTable, type ImportStage } from "@/lib/rank-table-workspace/import";
-import type { HostedAnswer, HostedRequest, ReaderPort } from "./hosted-table";
+import type { HostedAnswer, HostedRequest } from "./hosted-table";
 import type { RemoteText } from "./source-text";
 import type { TableSummary } from "@/lib/rank-table-workspace/table-host";
-import type { ReaderRequest } from "./text-reader.worker";
+import { useTextReader } from "./use-text-reader";
 import type { ValidationAnswer, ValidationRequest } from "./validation.worker";
 
 /** Tables with at least this many dies are validated in a Web Worker; smaller ones right away. */
@@ -108,14 +108,10 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
   const canUseWorker = typeof Worker !== "undefined" && !workerFailed;
   const useWorker = devices >= WORKER_FROM_DEVICES && canUseWorker;
 
-  /** The text reader worker of the open in progress (it fetches, decompresses and decodes while the worker parses). */
-  const textReader = useRef<Worker | undefined>(undefined);
-  /** Set when the text reader cannot run: the validation worker then reads the text itself. */
-  const readerFailed = useRef(false);
-  const stopReader = useCallback(() => {
-    textReader.current?.terminate();
-    textReader.current = undefined;
+  const onReaderLost = useCallback((open: number) => {
+    worker.current?.postMessage({ type: "readerLost", seq: open, message: "the text reader failed" } satisfies ValidationRequest);
   }, []);
+  const { start: startReader, stop: stopReader, hasFailed: readerFailed } = useTextReader(onReaderLost);
 
   const stopWorker = useCallback((reason: Error) => {
     stopReader();
@@ -167,36 +163,6 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
         ensureWorker().postMessage(request, transfer);
       }),
     [ensureWorker],
-  );
-
-  /**
-   * Starts a text reader worker for the open with this number: the port the validation worker reads the text from.
-   * Undefined when no reader can start (the validation worker then reads the source itself); when one fails to load,
-   * the open fails and is tried again without it.
-   */
-  const startReader = useCallback(
-    (source: Blob | RemoteText, current: number): ReaderPort | undefined => {
-      stopReader();
-      if (readerFailed.current) return undefined;
-      let created: Worker;
-      try {
-        created = new Worker(new URL("./text-reader.worker.ts", import.meta.url), { type: "module" });
-      } catch {
-        readerFailed.current = true;
-        return undefined;
-      }
-      created.onerror = () => {
-        if (textReader.current !== created) return;
-        readerFailed.current = true;
-        stopReader();
-        worker.current?.postMessage({ type: "readerLost", seq: current, message: "the text reader failed" } satisfies ValidationRequest);
-      };
-      const channel = new MessageChannel();
-      created.postMessage({ source, port: channel.port1 } satisfies ReaderRequest, [channel.port1]);
-      textReader.current = created;
-      return { port: channel.port2 };
-    },
-    [stopReader],
   );
 
   useEffect(() => () => stopWorker(new ImportCancelled()), [stopWorker]);
@@ -297,7 +263,7 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
       try {
         let answer = await open();
         // The reader failed to load: the worker reads the text itself.
-        if (answer.type === "failed" && withReader && readerFailed.current) answer = await open();
+        if (answer.type === "failed" && withReader && readerFailed()) answer = await open();
         switch (answer.type) {
           case "parsed":
             if (answer.table === undefined) throw new Error("unexpected answer");
@@ -322,7 +288,7 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
         stopReader();
       }
     },
-    [ask, lang, startReader, stopReader],
+    [ask, lang, startReader, stopReader, readerFailed],
   );
 
   const hosted = useMemo<HostedChannel>(
