@@ -86,6 +86,11 @@ export async function ingestFaultEvents(
   const contextOf = (clusterId: number) => [...contexts.values()].find((c) => c?.cluster.id === clusterId)!;
   const clusterIds = [...new Set([...events.map((e) => e.clusterId), ...ends.map((e) => e.clusterId)])];
   const written = await inRetriedTransaction(handle.pool, async (client) => {
+    // No JIT for this transaction's statements: the planner's estimates for the tails reads (thousands of index
+    // probes) pass jit_above_cost, and compiling them cost ~280 ms of PostgreSQL's CPU per read of a 20,000-event
+    // group's tails, read twice when another transaction committed meanwhile: more than the read itself (measured
+    // with auto_explain, issue 20).
+    await client.query("set local jit = off");
     await options.claim?.(client);
     const provisional = new Map<number, Provisional>();
     const judged = new Map<string, Escalation>();
