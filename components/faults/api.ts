@@ -33,6 +33,7 @@ export const faultKeys = {
   report: (cluster: string, from: number, to: number, compare: boolean) => ["faults", "report", cluster, from, to, compare] as const,
   health: (cluster: string) => ["faults", "health", cluster] as const,
   settings: (cluster: string) => ["faults", "settings", cluster] as const,
+  inbox: ["faults", "inbox"] as const,
 };
 
 export function fetchTimeline(f: TimelineFilters, signal?: AbortSignal): Promise<TimelineResult> {
@@ -53,6 +54,20 @@ export function fetchStatistics(cluster: string, from: number, to: number, signa
 
 export function fetchReport(cluster: string, from: number, to: number, compare: boolean, signal?: AbortSignal): Promise<FaultReport> {
   return fetchJson(reportApiUrl(cluster, from, to, compare), reportSchema, { signal });
+}
+
+/** GET /api/v1/fault-events/inbox: the batches posted with `Prefer: respond-async` and not judged yet, on every cluster. */
+const inboxBacklogSchema = z.object({
+  batches: z.number(),
+  events: z.number(),
+  oldestReceivedAt: z.string().nullable(),
+  oldestAgeMs: z.number().nullable(),
+  maxEvents: z.number(),
+});
+export type InboxBacklog = z.infer<typeof inboxBacklogSchema>;
+
+export function fetchInboxBacklog(signal?: AbortSignal): Promise<InboxBacklog> {
+  return fetchJson("/api/v1/fault-events/inbox", inboxBacklogSchema, { signal });
 }
 
 /** The device-info endpoint's answer (the shape the server writes). */

@@ -17,6 +17,7 @@ import { useDuration, useTimeFormat } from "./format";
 import { levelColors, toneOf } from "./level-colors";
 import { TimelineChart } from "./timeline-chart";
 import { DataAsOf } from "@/components/primitives/data-as-of";
+import { InboxBacklog } from "./inbox-backlog";
 
 export interface TimelineState {
   from: number;
@@ -197,6 +198,7 @@ export function TimelineView({
             {t("exportCsv")}
           </Button>
           <DataAsOf answer={query.data} />
+          <InboxBacklog />
         </Space>
       </Card>
 
