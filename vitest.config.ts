@@ -11,6 +11,9 @@ const ignored = ["node_modules/**", ".next/**", ".data/**", "e2e/**"];
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default on 2 cores is one file at a time, and the integration files mostly wait (on PostgreSQL, on
+    // timers, on workers): three at a time keep both cores busy. Each integration file has its own database.
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },

@@ -104,7 +104,10 @@ function takeBarrier(r: Revisions): void {
     else if (snapshot) r.heard.barrier("written", snapshot);
     else setTimeout(() => r.barrier === "idle" && takeBarrier(r), 1_000).unref();
   };
-  currentSnapshot(answersDatabase().pool).then(done, () => done(undefined));
+  // From a timer too: a pool that cannot be had (closed, not configured) is a failed try, never an uncaught throw.
+  Promise.resolve()
+    .then(() => currentSnapshot(answersDatabase().pool))
+    .then(done, () => done(undefined));
 }
 
 /** This instance wrote fault data: its own next reads must not get an answer from before (the NOTIFY comes later). */
