@@ -73,7 +73,7 @@ export function bodyChunks(request: Request, routeLimit: number): AsyncIterable<
 /**
  * A body that arrives as fast as loopback sends it is read in one turn of the event loop after another: each socket
  * read's chunk is taken (and copied on: readBytes, portedBody) in the microtasks right after it, and libuv reads up to
- * 32 of them (2 MiB) per turn, so a 128 MiB chunked body held the loop for 40-55 ms of CPU at a time and /api/health
+ * 32 of them (2 MiB) per turn, so a 128 MiB chunked body held the loop for up to 49 ms of CPU at a time and /api/health
  * waited behind it (the hostile-input suite). Pausing a turn every slice (lib/time-slices.ts) lets the stream's
  * backpressure stop the socket's reading meanwhile, and the other requests' I/O is served in between.
  */
