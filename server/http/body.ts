@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { TimeSlices } from "@/lib/time-slices";
 import { bodyLimitHeader, defaultBodyLimit } from "./body-limits";
 import { ApiError } from "./errors";
 
@@ -69,9 +70,17 @@ export function bodyChunks(request: Request, routeLimit: number): AsyncIterable<
   return chunksUpTo(request.body, limit);
 }
 
+/**
+ * A body that arrives as fast as loopback sends it is read in one turn of the event loop after another: each socket
+ * read's chunk is taken (and copied on: readBytes, portedBody) in the microtasks right after it, and libuv reads up to
+ * 32 of them (2 MiB) per turn, so a 128 MiB chunked body held the loop for up to 49 ms of CPU at a time and /api/health
+ * waited behind it (the hostile-input suite). Pausing a turn every slice (lib/time-slices.ts) lets the stream's
+ * backpressure stop the socket's reading meanwhile, and the other requests' I/O is served in between.
+ */
 async function* chunksUpTo(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<Uint8Array, void, undefined> {
   if (!body) return;
   const reader = body.getReader();
+  const slices = new TimeSlices();
   let size = 0;
   let ended = false;
   try {
@@ -84,6 +93,7 @@ async function* chunksUpTo(body: ReadableStream<Uint8Array> | null, limit: numbe
       size += value.byteLength;
       if (size > limit) throw payloadTooLarge(limit);
       yield value;
+      if (slices.due()) await slices.pause();
     }
   } finally {
     if (!ended) await reader.cancel().catch(() => {});
