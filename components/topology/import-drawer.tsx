@@ -9,6 +9,7 @@ import { z } from "zod";
 import { fetchJson } from "@/components/primitives/fetch-json";
 import type { Conflict, InventoryDiff } from "@/lib/topology/import";
 import { topologyKeys } from "./query-keys";
+import { useSavedRankTables } from "./use-rank-source";
 
 const previewSchema = z.object({
   revision: z.number().int(),
@@ -25,20 +26,21 @@ const LISTED = 12;
 /** Inventory from a rank table: pick a file, see what would be added, changed and removed and the conflicts, write. */
 export function ImportDrawer({
   cluster,
+  clusterId,
   open,
   onClose,
-  savedTables,
 }: {
   cluster: string;
+  /** The cluster's id, for the saved rank tables that may be imported (its own and those of no cluster). */
+  clusterId: number | undefined;
   open: boolean;
   onClose: () => void;
-  /** Saved rank tables that may be imported (value `table:<id>`). */
-  savedTables: { value: string; label: string }[];
 }) {
   const t = useTranslations("topology.import");
   const format = useFormatter();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
+  const { options: savedTables } = useSavedRankTables(clusterId);
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const base = `/api/v1/clusters/${encodeURIComponent(cluster)}/inventory`;
 

@@ -8,26 +8,41 @@ import { getRankTable, listRankTables, rankTableKey, rankTablesKey } from "@/com
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { ranksFromRankTable, type RankAssignment } from "@/lib/topology/ranks";
 
+export type NamedRanks = RankAssignment & { name: string };
+
 /** The dies' ranks of a saved table; a table that is not a rank table fails the query, which the page reports. */
-function selectRanks(table: RankTableDetail): RankAssignment {
+function selectRanks(table: RankTableDetail): NamedRanks {
   const assignment = ranksFromRankTable(table.text);
   if (!assignment) throw new Error("not a rank table");
-  return assignment;
+  return { ...assignment, name: table.name };
 }
 
-export type NamedRanks = RankAssignment & { name: string };
+/** The URL's `table:<id>`, or null for the inventory or a file. */
+export const savedTableId = (ranksParam: string): number | null => (ranksParam.startsWith("table:") ? Number(ranksParam.slice("table:".length)) : null);
+
+/**
+ * The saved rank tables that may number this cluster's dies (of this cluster or of none), as choices (`table:<id>`).
+ * Only the controls that list them subscribe to the list, so its answer does not render the whole topology page.
+ */
+export function useSavedRankTables(clusterId: number | undefined) {
+  const savedTables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, staleTime: 60_000, retry: false });
+  const options = (savedTables.data ?? [])
+    .filter((table) => table.clusterId === null || table.clusterId === clusterId)
+    .map((table) => ({ value: `table:${table.id}`, label: table.name }));
+  const nameOf = (id: number) => savedTables.data?.find((table) => table.id === id)?.name ?? `#${id}`;
+  return { options, nameOf };
+}
 
 /**
  * What numbers the topology's dies (the URL's `ranks`: the inventory, a saved rank table of this cluster or of no
- * cluster, or a file opened in the browser): the choices, the one chosen, and the opening of a file, which moves
- * the URL to `ranks=file` through `onFile`.
+ * cluster, or a file opened in the browser): the one chosen, and the opening of a file, which moves the URL to
+ * `ranks=file` through `onFile`.
  */
-export function useRankSource(ranksParam: string, clusterId: number | undefined, onFile: () => void) {
+export function useRankSource(ranksParam: string, onFile: () => void) {
   const t = useTranslations("topology");
   const { message } = App.useApp();
   const [fileRanks, setFileRanks] = useState<NamedRanks | null>(null);
-  const savedTables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, staleTime: 60_000, retry: false });
-  const savedId = ranksParam.startsWith("table:") ? Number(ranksParam.slice("table:".length)) : null;
+  const savedId = savedTableId(ranksParam);
   const savedRanks = useQuery({
     queryKey: rankTableKey(savedId ?? 0),
     queryFn: () => getRankTable(savedId!),
@@ -48,10 +63,6 @@ export function useRankSource(ranksParam: string, clusterId: number | undefined,
     message.success(t("ranks.loaded", { name: file.name, count: assignment.devices }));
   };
 
-  const savedName = savedTables.data?.find((table) => table.id === savedId)?.name ?? `#${savedId}`;
-  const chosen: NamedRanks | null = ranksParam === "file" ? fileRanks : savedId !== null && savedRanks.data ? { ...savedRanks.data, name: savedName } : null;
-  const tableOptions = (savedTables.data ?? [])
-    .filter((table) => table.clusterId === null || table.clusterId === clusterId)
-    .map((table) => ({ value: `table:${table.id}`, label: table.name }));
-  return { fileRanks, savedId, savedName, savedRanks, chosen, tableOptions, loadRankFile };
+  const chosen: NamedRanks | null = ranksParam === "file" ? fileRanks : savedId !== null ? (savedRanks.data ?? null) : null;
+  return { fileRanks, savedId, savedRanks, chosen, loadRankFile };
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useIsFetching, type QueryKey } from "@tanstack/react-query";
 import { Typography } from "antd";
 import { useTranslations } from "next-intl";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
@@ -14,10 +15,12 @@ function aggregatesKey(view: TopologyView) {
 
 /**
  * The line above the graph that says what the view draws: its level, the aggregates, dies, bus planes, the parameter
- * plane and the links of each kind ("Server · 16 dies · 7 bus planes of 56 switches · …").
+ * plane and the links of each kind ("Server · 16 dies · 7 bus planes of 56 switches · …"), and whether the view's
+ * query (`queryKey`) is fetching: watched here, so a refresh's start renders this line, not the whole page.
  */
-export function ViewSummary({ view, fetching }: { view: TopologyView | undefined; fetching: boolean }) {
+export function ViewSummary({ view, queryKey }: { view: TopologyView | undefined; queryKey: QueryKey }) {
   const t = useTranslations("topology");
+  const fetching = useIsFetching({ queryKey, exact: true }) > 0;
   let text = "\u00a0";
   if (view) {
     const drawnDies = view.nodes.filter((n) => n.kind === "die").length;

@@ -2,7 +2,7 @@
 
 import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Breadcrumb, Button, Empty, Select, Skeleton, Space, Typography, Upload } from "antd";
+import { Alert, App, Breadcrumb, Button, Empty, Skeleton, Space, Typography, Upload } from "antd";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
@@ -26,6 +26,7 @@ import { topologyKeys } from "@/components/topology/query-keys";
 import { NeighbourhoodBar } from "@/components/topology/neighbourhood-bar";
 import { TopologySearch } from "@/components/topology/search-box";
 import { useChartLabels } from "@/components/topology/use-chart-labels";
+import { RankSourceSelect, SavedRanksFailed } from "@/components/topology/rank-source-select";
 import { useRankSource } from "@/components/topology/use-rank-source";
 import { ViewSummary } from "@/components/topology/view-summary";
 import type { Crumb, NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
@@ -86,17 +87,16 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     enabled: cluster !== null && selection !== null && state.hl !== undefined,
   });
 
+  const viewQueryKey = topologyKeys.view(cluster ?? "", state.level, viewId, expand);
   const view = useQuery({
-    queryKey: topologyKeys.view(cluster ?? "", state.level, viewId, expand),
+    queryKey: viewQueryKey,
     queryFn: ({ signal }) => fetchTopologyView(cluster!, state.level, viewId, signal, expand),
     enabled: cluster !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
   // What numbers the dies: the inventory, a saved rank table, or a file opened here.
-  const { fileRanks, savedId, savedName, savedRanks, chosen, tableOptions, loadRankFile } = useRankSource(state.ranks, view.data?.cluster.id, () =>
-    navigate({ ranks: "file" }, "replace"),
-  );
+  const { fileRanks, savedId, savedRanks, chosen, loadRankFile } = useRankSource(state.ranks, () => navigate({ ranks: "file" }, "replace"));
 
   // A super pod or server this cluster does not have (another cluster picked in the top bar, a node that left the
   // inventory): say so and show the cluster instead of an empty page.
@@ -225,17 +225,12 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
         <DataAsOf answer={data} />
         <Space wrap>
           <span>{t("ranks.label")}</span>
-          <Select
-            aria-label={t("ranks.label")}
+          <RankSourceSelect
             value={chosen || savedId !== null ? state.ranks : "inventory"}
+            clusterId={data?.cluster.id}
+            fileName={fileRanks?.name ?? null}
             loading={savedRanks.isFetching}
-            style={{ width: 220 }}
-            onChange={(value: string) => navigate({ ranks: value }, "replace")}
-            options={[
-              { value: "inventory", label: t("ranks.inventory") },
-              ...(tableOptions.length ? [{ label: t("ranks.saved"), options: tableOptions }] : []),
-              ...(fileRanks ? [{ value: "file", label: fileRanks.name }] : []),
-            ]}
+            onChange={(value) => navigate({ ranks: value }, "replace")}
           />
           <Upload
             accept=".json,.jsonc,application/json,text/plain"
@@ -262,7 +257,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
         </Space>
       </div>
       {state.ranks === "file" && !fileRanks && <Alert type="info" showIcon title={t("ranks.fileMissing")} />}
-      {savedRanks.isError && <Alert type="warning" showIcon title={t("ranks.savedFailed", { name: savedName })} />}
+      {savedRanks.isError && savedId !== null && <SavedRanksFailed savedId={savedId} clusterId={data?.cluster.id} />}
       {view.isError ? (
         <Alert
           type="error"
@@ -281,7 +276,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
       ) : (
         <div style={{ display: "flex", gap: 16, alignItems: "stretch", flexWrap: "wrap" }}>
           <section aria-label={t("graph")} style={{ flex: "1 1 560px", minWidth: 0, display: "flex", flexDirection: "column", gap: 8 }}>
-            <ViewSummary view={data} fetching={view.isFetching} />
+            <ViewSummary view={data} queryKey={viewQueryKey} />
             {data?.level === "server" && (
               <NeighbourhoodBar
                 view={data}
@@ -339,7 +334,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
           </aside>
         </div>
       )}
-      {importOpened && <ImportDrawer cluster={cluster} open={importing} onClose={() => setImporting(false)} savedTables={tableOptions} />}
+      {importOpened && <ImportDrawer cluster={cluster} clusterId={data?.cluster.id} open={importing} onClose={() => setImporting(false)} />}
       {data?.level === "server" && (
         <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={selectDie} />
       )}
