@@ -5,7 +5,7 @@
  * `open`, the first rows once `hosted` comes, then the findings, then one edit. Per size: file chosen → summary →
  * first rows → report, and the CPU of each of the renderer's threads at each step (/proc, clock ticks), which tell
  * where an open goes on the shared machine when wall times are the other sessions' as much as the editor's: the
- * validation worker, the reader, the collector's helpers (ThreadPoolForeg…), the page's main thread (CrRendererMain).
+ * validation worker, the reader, the collector's helpers (ThreadPoolForeg…), the page's main thread (chromium).
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288); RANKSCOPE_BENCH_NO_READER=1 opens
  * without the reader (the validation worker reads the file); RANKSCOPE_BENCH_TRACE=DIR records a Chromium trace of
  * every thread with the V8 sampling profiler (DIR/editor-workers-<ranks>.json).
@@ -30,18 +30,29 @@ async function writeTable(file: string, ranks: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-/** CPU seconds per thread of Chromium's renderers: worker threads apart (by id), the others summed by name. */
+const readOr = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** Whether the process descends from this one (other sessions run their own Chromium on the machine). */
+function ours(pid: number): boolean {
+  for (let at = pid; at > 1; ) {
+    const stat = readOr(`/proc/${at}/stat`);
+    at = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? 0);
+    if (at === process.pid) return true;
+  }
+  return false;
+}
+
+/** CPU seconds per thread of this browser's renderers: worker threads apart (by id), the others summed by name. */
 function rendererThreads(): Map<string, number> {
   const threads = new Map<string, number>();
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    const command = (() => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      } catch {
-        return "";
-      }
-    })();
-    if (!command.includes("--type=renderer")) continue;
+    if (!readOr(`/proc/${pid}/cmdline`).includes("--type=renderer") || !ours(Number(pid))) continue;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
@@ -136,17 +147,22 @@ async function run(): Promise<void> {
           seen.add(name);
           lines.push(`  ${name}: ${((at - steps[0]![0]) / 1000).toFixed(1)} s (${load()}; CPU s ${cpu})`);
           // The edit once the report is there: a field of rank 1,000, answered with its findings.
-          if (name === "report") await tab.evaluate(() => (window as unknown as { worker: Worker }).worker.postMessage({ type: "hostedEdit", seq: 3, edit: { type: "setRank", rank: 1000, field: "device_port", value: "7" }, lang: "en" }));
+          if (name === "report") {
+            await tab.evaluate(() => {
+              const page = window as unknown as { worker: Worker; steps: [number, string][] };
+              page.steps.push([performance.now(), "edit sent"]);
+              page.worker.postMessage({ type: "hostedEdit", seq: 3, edit: { type: "setRank", rank: 1000, field: "device_port", value: "7" }, lang: "en" });
+            });
+          }
         }
         if (seen.has("edit's findings") || [...seen].some((name) => name.startsWith("failed"))) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       if (tracing) await browser.stopTracing();
-      const edit = await tab.evaluate(() => {
-        const steps = (window as unknown as { steps: [number, string][] }).steps;
-        const at = (name: string) => steps.find((step) => step[1] === name)?.[0] ?? NaN;
-        return at("edit's findings") - at("report");
-      });
+      // Worked out here: a function declared inside an evaluated one needs tsx's __name helper, absent in the page.
+      const steps = await tab.evaluate(() => (window as unknown as { steps: [number, string][] }).steps);
+      const at = (name: string) => steps.find((step) => step[1] === name)?.[0] ?? NaN;
+      const edit = at("edit's findings") - at("edit sent");
       console.log(`${ranks.toLocaleString("en")} ranks, ${withReader ? "with" : "without"} the reader (from ${loadBefore}):\n${lines.join("\n")}\n  an edit → its findings ${edit.toFixed(0)} ms`);
       await tab.close();
       await rm(file, { force: true });
