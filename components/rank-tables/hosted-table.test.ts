@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { answerHosted, dropHostedTable, openFile, type HostedAnswer } from "./hosted-table";
-import { sourceText } from "./source-text";
-import { sendText } from "./text-port";
+import { sourceBytes } from "./source-text";
+import { sendBytes } from "./text-port";
 
 /**
  * A saved revision's text opened in the worker from GET …/text (issue 21: a revision too long for the page): the
@@ -84,10 +84,10 @@ describe("openFile from a saved revision's text", () => {
 });
 
 describe("openFile from the text reader's port", () => {
-  it("parses the text the reader sends (a gzipped revision it fetched and decoded) into a table the worker keeps", { timeout: 60_000 }, async () => {
+  it("parses the bytes the reader sends (a gzipped revision it fetched and decompressed) into a table the worker keeps", { timeout: 60_000 }, async () => {
     vi.stubGlobal("fetch", async () => new Response(new Blob([gzipSync(text)]).stream(), { headers: { "content-type": "application/gzip" } }));
     const { port1, port2 } = new MessageChannel();
-    void sendText(sourceText({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) }), port1);
+    void sendBytes(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) }), port1);
     const { answers, small } = await open({ port: port2 });
     expect(small).not.toHaveBeenCalled();
     expect(answers.filter((answer) => answer.type === "progress").length).toBeGreaterThan(0);
@@ -101,7 +101,7 @@ describe("openFile from the text reader's port", () => {
   it("answers failed with the reader's error, and when the page says the reader was lost", async () => {
     vi.stubGlobal("fetch", async () => Response.json({ error: { code: "not_found" } }, { status: 404 }));
     const first = new MessageChannel();
-    void sendText(sourceText({ url: "/api/v1/rank-tables/7/text", bytes: 1000 }), first.port1);
+    void sendBytes(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: 1000 }), first.port1);
     expect((await open({ port: first.port2 })).answers).toEqual([{ type: "failed", seq: 1, message: "/api/v1/rank-tables/7/text answered 404" }]);
     first.port1.close();
     // A reader that never sends: the open waits until the page says it is gone.

@@ -3,7 +3,7 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { App, Button, Card, Input, InputNumber, Progress, Segmented, Space, Steps, Tabs, Typography, Upload } from "antd";
 import { useTranslations } from "next-intl";
-import { useRef, useState } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 import { generateFromHccn, writeRankTable } from "@/lib/rank-table";
 import { addHccnFile, hasHccnAddresses, type HccnFile } from "@/lib/rank-table-workspace/hccn-files";
 import { IMPORT_STAGES, type ImportStage } from "@/lib/rank-table-workspace/import";
@@ -14,7 +14,40 @@ export interface ImportProgress {
   /** The file (or pasted text) being imported. */
   name: string | undefined;
   /** Share of the file read so far (0–100), while reading. */
-  percent?: number | undefined;
+  percent?: PercentStore | undefined;
+}
+
+/**
+ * The share read, which only the progress bar follows: kept in the workspace's state, each update re-rendered the whole
+ * workspace, about half of a core for the whole of a large open (trace of `npm run bench -- editor-browser`, 131,072
+ * ranks: 4.3 s of React work on the page's main thread before the first rows), taken from the workers on 2 cores.
+ */
+export interface PercentStore {
+  get: () => number;
+  set: (percent: number) => void;
+  subscribe: (listener: () => void) => () => void;
+}
+
+export function percentStore(): PercentStore {
+  let percent = 0;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => percent,
+    set: (next) => {
+      if (next === percent) return;
+      percent = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function ReadProgress({ store }: { store: PercentStore }) {
+  const percent = useSyncExternalStore(store.subscribe, store.get, store.get);
+  return <Progress percent={percent} size="small" style={{ width: 160 }} />;
 }
 
 /** Reads a file as text, reporting how much is read; `abort` stops the reading (the promise then never settles). */
@@ -46,7 +79,7 @@ function ImportProgressCard({ progress, onCancel }: { progress: ImportProgress; 
       />
       <Space>
         <span aria-live="polite">{t("now", { stage: t(progress.stage) })}</span>
-        {progress.stage === "reading" && progress.percent !== undefined && <Progress percent={progress.percent} size="small" style={{ width: 160 }} />}
+        {progress.stage === "reading" && progress.percent !== undefined && <ReadProgress store={progress.percent} />}
         <Button onClick={onCancel}>{t("cancel")}</Button>
       </Space>
     </section>

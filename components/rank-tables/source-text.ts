@@ -1,8 +1,9 @@
 /**
  * The text of a table being opened, as it arrives: a file read in chunks, or a saved revision's text fetched from the
  * server (GET /rank-tables/{id}/text) and, when stored gzipped, decompressed on the way. Never one string: a
- * 524,288-rank table's is about 830 MiB, longer than a string can be. Run by the text reader worker
- * (text-reader.worker.ts), or by the validation worker itself when no second worker can run.
+ * 524,288-rank table's is about 830 MiB, longer than a string can be. The bytes are read by the text reader worker
+ * (text-reader.worker.ts) and decoded by the validation worker, or both done by the validation worker itself when no
+ * second worker can run.
  */
 import { gzipJsonAccept, isGzipType } from "@/lib/gzip-answer";
 
@@ -33,9 +34,15 @@ async function sourceStream(source: Blob | RemoteText): Promise<{ stream: Readab
   return { stream: gzip ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body, size: source.bytes };
 }
 
-/** The source's text, decoded from UTF-8 piece by piece as its bytes arrive. */
-export async function* sourceText(source: Blob | RemoteText): AsyncGenerator<TextPiece> {
-  const decoder = new TextDecoder("utf-8");
+/** A piece of the source's bytes; `read`: the bytes read so far of `size`. */
+export interface BytePiece {
+  bytes: Uint8Array<ArrayBuffer>;
+  read: number;
+  size: number;
+}
+
+/** The source's bytes as they arrive (decompressed when stored gzipped). */
+export async function* sourceBytes(source: Blob | RemoteText): AsyncGenerator<BytePiece> {
   const { stream, size } = await sourceStream(source);
   const reader = stream.getReader();
   let read = 0;
@@ -43,8 +50,21 @@ export async function* sourceText(source: Blob | RemoteText): AsyncGenerator<Tex
     const { done, value } = await reader.read();
     if (done) break;
     read += value.byteLength;
-    yield { text: decoder.decode(value, { stream: true }), read, size };
+    yield { bytes: value as Uint8Array<ArrayBuffer>, read, size };
+  }
+}
+
+/** Pieces of bytes decoded from UTF-8 as they come (a character split between two pieces is decoded whole). */
+export async function* decodePieces(pieces: AsyncIterable<BytePiece>): AsyncGenerator<TextPiece> {
+  const decoder = new TextDecoder("utf-8");
+  let last = { read: 0, size: 0 };
+  for await (const { bytes, read, size } of pieces) {
+    last = { read, size };
+    yield { text: decoder.decode(bytes, { stream: true }), read, size };
   }
   const rest = decoder.decode();
-  if (rest) yield { text: rest, read, size };
+  if (rest) yield { text: rest, ...last };
 }
+
+/** The source's text, decoded from UTF-8 piece by piece as its bytes arrive. */
+export const sourceText = (source: Blob | RemoteText): AsyncGenerator<TextPiece> => decodePieces(sourceBytes(source));

@@ -2,10 +2,10 @@
 
 import { App } from "antd";
 import { useTranslations } from "next-intl";
-import { startTransition, useCallback, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { Issue, JsonValue } from "@/lib/rank-table";
 import type { RemoteText } from "./source-text";
-import { readFileText, type ImportProgress } from "./import-panel";
+import { percentStore, readFileText, type ImportProgress } from "./import-panel";
 import { afterPaint, ImportCancelled, type OpenedFile, type Validation } from "./use-validation";
 
 /** A running import: cancelling stops its file reading and its worker, and drops whatever they still deliver. */
@@ -57,14 +57,14 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
     stop();
     const run: ImportRun = { cancelled: false };
     current.current = run;
-    const report = (stage: ImportProgress["stage"], percent?: number) => !run.cancelled && setProgress({ stage, name: fileName, percent });
-    // A percent a task re-rendered the workspace in one task (50-90 ms each while a 131,072-rank table was read;
-    // bench: editor-browser): in a transition React yields between its components.
-    const reading = (percent: number) => startTransition(() => void report("reading", percent));
+    // The share read goes to the progress bar alone (percentStore): the stages re-render the workspace, the percents not.
+    const read = percentStore();
+    const report = (stage: ImportProgress["stage"]) => !run.cancelled && setProgress({ stage, name: fileName, ...(stage === "reading" ? { percent: read } : {}) });
+    const reading = (percent: number) => !run.cancelled && read.set(percent);
     try {
       if (typeof source !== "string") {
         // Read in chunks by the worker: a large table never becomes one string, nor crosses to this thread whole.
-        report("reading", 0);
+        report("reading");
         const opened = await openFile(source, reading, onNotes);
         if (run.cancelled) return;
         if (opened?.kind === "notJson" && (!(source instanceof File) || source.size > TEXT_VIEW_MAX_BYTES)) {
@@ -86,10 +86,10 @@ export function useImportRun({ validation: { importText, cancelImport: stopImpor
       let text: string;
       if (typeof source === "string") text = source;
       else {
-        report("reading", 0);
-        const read = readFileText(source, reading);
-        run.abort = read.abort;
-        text = await read.text;
+        report("reading");
+        const reader = readFileText(source, reading);
+        run.abort = reader.abort;
+        text = await reader.text;
       }
       if (run.cancelled) return;
       const imported = await importText(text, (stage) => report(stage), onNotes);

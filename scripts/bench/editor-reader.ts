@@ -2,10 +2,11 @@
  * `npm run bench -- editor-reader`: a saved "2.0" revision opened by the editor's worker code in Node, as the browser's
  * worker runs it (components/rank-tables/hosted-table.ts `openFile`, from the stored gzip to the summary the first rows
  * wait for), in two ways, alternated: the worker reading the text itself (fetch, gzip and UTF-8 decoding, then the
- * parse, in one thread), and the text reader (text-reader.worker.ts: a worker thread here) fetching and decoding while
- * the worker parses what it sends over a MessagePort (text-port.ts). Per run: wall time to the summary, the CPU of the
- * thread that parses (the critical path on an otherwise idle 2-core machine) and of the others (the reader; Node also
- * decompresses on its thread pool, where Chromium's DecompressionStream runs in the worker's thread).
+ * parse, in one thread), and the text reader (text-reader.worker.ts: a worker thread here) fetching and
+ * decompressing while the worker decodes and parses the bytes it sends over a MessagePort (text-port.ts). Per run:
+ * wall time to the summary, the CPU of the thread that parses (the critical path on an otherwise idle 2-core
+ * machine) and of the others (the reader; Node also decompresses on its thread pool, where Chromium's
+ * DecompressionStream runs in the reader's thread).
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 131072,524288); RANKSCOPE_BENCH_RUNS the runs of each (2).
  * Needs a large heap: NODE_OPTIONS=--max-old-space-size=8192.
  */
@@ -16,8 +17,8 @@ import { gzipSync } from "node:zlib";
 import { generateA5Table, type JsonValue } from "../../lib/rank-table";
 import { writeRankTableParts } from "../../lib/rank-table/write-parts";
 import { dropHostedTable, openFile, type HostedAnswer } from "../../components/rank-tables/hosted-table";
-import { sourceText } from "../../components/rank-tables/source-text";
-import { sendText } from "../../components/rank-tables/text-port";
+import { sourceBytes } from "../../components/rank-tables/source-text";
+import { sendBytes } from "../../components/rank-tables/text-port";
 import type { BenchSection } from "./index";
 
 const URL_PATH = "/api/v1/rank-tables/1/text";
@@ -27,11 +28,11 @@ function serveGzip(gzip: Uint8Array<ArrayBuffer>): void {
   globalThis.fetch = async () => new Response(new Blob([gzip]).stream(), { headers: { "content-type": "application/gzip" } });
 }
 
-// The reader's thread: fetch, decompress and decode, sent over the port it is given.
+// The reader's thread: fetch and decompress, the bytes sent over the port it is given.
 if (!isMainThread && (workerData as { editorReader?: boolean } | undefined)?.editorReader) {
   parentPort!.once("message", ({ gzip, bytes, port }: { gzip: Uint8Array<ArrayBuffer>; bytes: number; port: MessagePort }) => {
     serveGzip(gzip);
-    void sendText(sourceText({ url: URL_PATH, bytes }), port as unknown as globalThis.MessagePort);
+    void sendBytes(sourceBytes({ url: URL_PATH, bytes }), port as unknown as globalThis.MessagePort);
   });
   parentPort!.postMessage("ready");
 }

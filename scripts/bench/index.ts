@@ -7,6 +7,7 @@ import { editorBench } from "./editor";
 import { editorBrowserBench } from "./editor-browser";
 import { editorIncrementalBench } from "./editor-incremental";
 import { editorReaderBench } from "./editor-reader";
+import { editorWorkersBench } from "./editor-workers";
 import { fabricBench } from "./fabric";
 import { jobPageBench } from "./job-page";
 import { loadBench } from "./load";
@@ -37,6 +38,7 @@ const SECTIONS: readonly BenchSection[] = [
   editorBrowserBench,
   editorIncrementalBench,
   editorReaderBench,
+  editorWorkersBench,
   faultsBench,
   faultQueriesBench,
   faultReadsBench,
