@@ -4,12 +4,26 @@ import path from "node:path";
 
 export const ticksPerSecond = 100;
 
-export async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+/** User + system ticks from a `stat` file's text (a process's, or a thread's under /proc/<pid>/task). */
+function statTicks(stat: string, withReapedChildren: boolean): number {
   // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const own = Number(fields[11]) + Number(fields[12]);
   return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+}
+
+export async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
+  return statTicks(await readFile(`/proc/${pid}/stat`, "utf8"), withReapedChildren);
+}
+
+/** CPU seconds of each thread of `pid`, by thread id, with the thread's name; threads that end meanwhile are left out. */
+export async function threadSeconds(pid: number): Promise<{ tid: string; name: string; seconds: number }[]> {
+  const threads: { tid: string; name: string; seconds: number }[] = [];
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const [stat, name] = await Promise.all([readFile(`/proc/${pid}/task/${tid}/stat`, "utf8"), readFile(`/proc/${pid}/task/${tid}/comm`, "utf8")]).catch(() => []);
+    if (stat !== undefined && name !== undefined) threads.push({ tid, name: name.trim(), seconds: statTicks(stat, false) / ticksPerSecond });
+  }
+  return threads;
 }
 
 /** CPU ms of a PostgreSQL server: the postmaster, its live backends and workers, and those that have exited. */

@@ -10,14 +10,15 @@
  * without the reader (the validation worker reads the file); RANKSCOPE_BENCH_TRACE=DIR records a Chromium trace of
  * every thread with the V8 sampling profiler (DIR/editor-workers-<ranks>.json).
  */
-import { createWriteStream, existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { generateA5Table, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
+import { descendants, threadSeconds } from "../proc-stats";
 import type { BenchSection } from "./index";
 
 const load = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
@@ -30,46 +31,22 @@ async function writeTable(file: string, ranks: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-const readOr = (file: string) => {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-};
-
-/** Whether the process descends from this one (other sessions run their own Chromium on the machine). */
-function ours(pid: number): boolean {
-  for (let at = pid; at > 1; ) {
-    const stat = readOr(`/proc/${at}/stat`);
-    at = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? 0);
-    if (at === process.pid) return true;
-  }
-  return false;
-}
-
 /** CPU seconds per thread of this browser's renderers: worker threads apart (by id), the others summed by name. */
-function rendererThreads(): Map<string, number> {
+async function rendererThreads(): Promise<Map<string, number>> {
   const threads = new Map<string, number>();
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    if (!readOr(`/proc/${pid}/cmdline`).includes("--type=renderer") || !ours(Number(pid))) continue;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
-        const key = name.startsWith("DedicatedWorker") ? `worker ${tid}` : name;
-        threads.set(key, (threads.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-      } catch {
-        // The thread ended meanwhile.
-      }
+  // This process's own descendants only: other sessions run their own Chromium on the machine.
+  for (const pid of await descendants(process.pid)) {
+    if (!(await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).includes("--type=renderer")) continue;
+    for (const { tid, name, seconds } of await threadSeconds(pid)) {
+      const key = name.startsWith("DedicatedWorker") ? `worker ${tid}` : name;
+      threads.set(key, (threads.get(key) ?? 0) + seconds);
     }
   }
   return threads;
 }
 
-const cpuSince = (before: Map<string, number>) =>
-  [...rendererThreads()]
+const cpuSince = async (before: Map<string, number>) =>
+  [...(await rendererThreads())]
     .map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)] as const)
     .filter(([, seconds]) => seconds >= 0.1)
     .map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`)
@@ -135,14 +112,14 @@ async function run(): Promise<void> {
           categories: ["disabled-by-default-v8.cpu_profiler", "v8", "devtools.timeline", "disabled-by-default-v8.gc"],
         });
       }
-      const before = rendererThreads();
+      const before = await rendererThreads();
       const loadBefore = load();
       await tab.locator("input").setInputFiles(file);
       const lines: string[] = [];
       const seen = new Set<string>();
       for (;;) {
         const steps = await tab.evaluate(() => (window as unknown as { steps: [number, string][] }).steps);
-        const cpu = cpuSince(before);
+        const cpu = await cpuSince(before);
         for (const [at, name] of steps.filter(([, name]) => !seen.has(name))) {
           seen.add(name);
           lines.push(`  ${name}: ${((at - steps[0]![0]) / 1000).toFixed(1)} s (${load()}; CPU s ${cpu})`);
