@@ -18,7 +18,7 @@ function selectRanks(table: RankTableDetail): NamedRanks {
 }
 
 /** The URL's `table:<id>`, or null for the inventory or a file. */
-export const savedTableId = (ranksParam: string): number | null => (ranksParam.startsWith("table:") ? Number(ranksParam.slice("table:".length)) : null);
+const savedTableId = (ranksParam: string): number | null => (ranksParam.startsWith("table:") ? Number(ranksParam.slice("table:".length)) : null);
 
 /**
  * The saved rank tables that may number this cluster's dies (of this cluster or of none), as choices (`table:<id>`).
