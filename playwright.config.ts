@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { e2eSeedEnv } from "./e2e/server-env";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const launchOptions = {
@@ -21,7 +22,10 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: "retain-on-failure",
+    // A trace only for a retried test (CI retries once): recording one for every test (DOM snapshots and screencast
+    // of each action) cost overview.spec.ts 24-26 s of CPU against 13-14 s without (load 12-16); locally, run a
+    // failing spec again with `--trace on`.
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     locale: "en-US",
   },
@@ -43,10 +47,11 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/serve.ts start",
     url: `http://127.0.0.1:${port}/api/health`,
-    // Seeding the demo and the scale test's SuperCluster (17,168 dies) on a busy machine.
+    // Seeding the demo and the scale test's SuperCluster (17,168 dies) on a busy machine, when `npm run test:e2e` has
+    // not seeded the database already (scripts/e2e-run.ts).
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(port), RANKSCOPE_SEED_DEMO: "1", RANKSCOPE_SEED_SCALE: "1", RANKSCOPE_DEMO_ACCOUNTS: "1", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { PORT: String(port), ...e2eSeedEnv, NEXT_TELEMETRY_DISABLED: "1" },
   },
 });

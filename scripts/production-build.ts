@@ -12,12 +12,12 @@
  *
  * Paths are resolved from this file, not the working directory, so the runners work from anywhere.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cp } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lockCheckout } from "./e2e-lock";
+import { npx, runCommand } from "./run-command";
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The build's folder (NEXT_DIST_DIR): its own, so a build never disturbs a running `npm run dev` (.next). */
@@ -31,42 +31,21 @@ export const standaloneServer = path.join(standalonePath, "server.js");
 export const standaloneBuilt = (): boolean => existsSync(standaloneServer) && existsSync(path.join(standalonePath, sharedDistDir, "static"));
 
 /**
- * CPU seconds (user + system) of this process's children that have ended, from /proc/self/stat (cutime, cstime; in
- * clock ticks, 100 a second on Linux): what a build cost apart from the machine's load. NaN where there is no /proc.
- */
-function childrenCpuSeconds(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
  * `next build` into .next-e2e with the standalone output, then its static files and public/ copied into the
  * standalone folder. `typecheck: false` skips the build's own type check (`npm run typecheck`, run by CI, covers it;
- * a build a minute shorter). Resolves to the exit code. The caller holds the checkout's lock (lockCheckout).
+ * a build a minute shorter); `niceness` lowers its priority when it shares the machine with tests (scripts/test.ts).
+ * Resolves to the exit code. The caller holds the checkout's lock (lockCheckout).
  */
-export async function buildStandalone(options: { typecheck: boolean }): Promise<number> {
+export async function buildStandalone(options: { typecheck: boolean; niceness?: number }): Promise<number> {
   const started = performance.now();
-  const cpuBefore = childrenCpuSeconds();
-  const npx = process.platform === "win32" ? "npx.cmd" : "npx";
   const env = {
-    ...process.env,
     NEXT_DIST_DIR: sharedDistDir,
     RANKSCOPE_STANDALONE: "1",
     NEXT_TELEMETRY_DISABLED: "1",
     ...(options.typecheck ? {} : { RANKSCOPE_SKIP_BUILD_TYPECHECK: "1" }),
   };
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(npx, ["next", "build"], { cwd: projectRoot, stdio: "inherit", env });
-    child.on("error", () => resolve(1));
-    child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
-  });
-  const cpu = childrenCpuSeconds() - cpuBefore;
-  console.log(`[build] next build into ${sharedDistDir}: ${((performance.now() - started) / 1000).toFixed(0)} s${Number.isNaN(cpu) ? "" : `, ${cpu.toFixed(0)} s of CPU`} (exit ${code})`);
+  const code = await runCommand(npx, ["next", "build"], env, { niceness: options.niceness });
+  console.log(`[build] next build into ${sharedDistDir}: ${((performance.now() - started) / 1000).toFixed(0)} s (exit ${code})`);
   if (code !== 0) return code;
   // `next build` empties its folder first, so these copies never mix with an earlier build's.
   await cp(path.join(distPath, "static"), path.join(standalonePath, sharedDistDir, "static"), { recursive: true });

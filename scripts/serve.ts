@@ -2,7 +2,8 @@
  * `npm run dev` / `npm start`: owns the database for the lifetime of the Next.js server. Starts the embedded
  * PostgreSQL when DATABASE_URL is unset, applies pending migrations, seeds the demo clusters into an empty embedded
  * database, runs Next.js, the hourly fault-event retention and the fault-event inbox judge, and on Ctrl-C / SIGTERM stops Next.js first and
- * PostgreSQL last, so nothing is orphaned.
+ * PostgreSQL last, so nothing is orphaned. `serve.ts prepare` does only the database part (migrations and the seeds
+ * the environment asks for) and exits: the e2e runner prepares its database while the app builds (scripts/e2e-run.ts).
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -21,8 +22,8 @@ import { serverNodeFlags, serverPreloadEnv } from "./server-node-flags";
 
 const log = (line: string) => console.log(`[rankscope] ${line}`);
 const mode = process.argv[2];
-if (mode !== "dev" && mode !== "start") {
-  console.error("usage: tsx scripts/serve.ts dev|start");
+if (mode !== "dev" && mode !== "start" && mode !== "prepare") {
+  console.error("usage: tsx scripts/serve.ts dev|start|prepare");
   process.exit(2);
 }
 
@@ -76,6 +77,10 @@ async function main(): Promise<number> {
     throw error;
   }
   await handle.pool.end();
+  if (mode === "prepare") {
+    await database.close();
+    return 0;
+  }
 
   const port = process.env.PORT ?? "3000";
   // RANKSCOPE_CPU_PROFILE_DIR=<dir>: the server writes its V8 CPU profile there when it stops (benches; Node refuses

@@ -221,9 +221,10 @@ export function TimelineView({
         title={
           <Space wrap>
             <span>{t("title")}</span>
-            {query.data && !query.isPlaceholderData ? (
+            {/* Once the deferred render has the answer: "0 of 51" was shown while the events were still the last render's. */}
+            {data && data === query.data && !query.isPlaceholderData ? (
               <Typography.Text type="secondary" data-testid="fault-total">
-                {t("shown", { shown: events.length, total: query.data.total })}
+                {t("shown", { shown: events.length, total: data.total })}
               </Typography.Text>
             ) : null}
             {query.data?.truncated ? <Tag color="warning">{t("truncated")}</Tag> : null}
