@@ -10,7 +10,8 @@ import { contains, gridCells, overlaps } from "./layout";
 import type { TopologyView } from "./model";
 import { searchTopology } from "./search";
 import { indexOf } from "./test-support";
-import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, POD_DIES_MAX, TopologyNotFoundError } from "./view";
+import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, TopologyNotFoundError } from "./view";
+import { POD_DIES_MAX } from "./view-pod";
 
 const demo = indexOf(demoA3Cluster());
 const a3Fabric = deriveFabric(findProfile("atlas-900-a3-superpod")!, demoA3Cluster().servers.map((s) => ({ serverId: s.serverId, superPodId: s.superPodId, npuIndexes: [] })));
