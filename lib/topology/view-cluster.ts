@@ -1,7 +1,8 @@
 import { parameterPlaneKey } from "@/lib/fabric/derive";
 import { linkKinds } from "@/lib/inventory/vocabulary";
 import type { TopologyIndex } from "./inventory-index";
-import { AGGREGATE_GEOMETRY, layoutCellGrid, layoutClusterPods, layoutParameterPlane, layoutPlainServers } from "./layout";
+import { AGGREGATE_GEOMETRY, layoutCellGrid } from "./layout";
+import { layoutClusterPods, layoutParameterPlane, layoutPlainServers } from "./layout-cluster";
 import type { TopologyLink, TopologyNode, TopologyView } from "./model";
 import { parameterPlaneNode, podNode, round, serverNode, type ParameterPlane, type ViewFabric } from "./nodes";
 import { CLUSTER_SERVER_CELLS_MAX } from "./racks";

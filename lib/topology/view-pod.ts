@@ -1,5 +1,6 @@
 import type { IndexedPod, TopologyIndex } from "./inventory-index";
-import { AGGREGATE_GEOMETRY, layoutCellGrid, planesBelow } from "./layout";
+import { AGGREGATE_GEOMETRY, layoutCellGrid } from "./layout";
+import { planesBelow } from "./layout-pod";
 import type { TopologyNode, TopologyView } from "./model";
 import { planeNode, round, serverNode, type PodBusPlane } from "./nodes";
 import { aggregateRacks, detailedServers, racksOf } from "./view-racks";

@@ -1,7 +1,7 @@
 import { parameterPlaneKey } from "@/lib/fabric/derive";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedServer, TopologyIndex } from "./inventory-index";
-import { layoutServerWithFabric } from "./layout";
+import { layoutServerWithFabric } from "./layout-server";
 import type { TopologyLink, TopologyNode, TopologyView } from "./model";
 import { drawNeighbourhood, expandNeighbourhood, NEIGHBOURHOOD_MAX_DIES } from "./neighbourhood";
 import { dieNode, npuNode, parameterPlaneNode, planeNode, round, serverNode, switchNode, type ViewFabric } from "./nodes";
