@@ -2,7 +2,8 @@ import pg from "pg";
 import { connectDatabase } from "@/db/client";
 import { systemActor } from "@/db/queries/audit";
 import { createUser } from "@/db/queries/users";
-import { benchUser, signIn, startApp, type BrowserCase } from "./browser-topology";
+import { benchUser, signIn, startApp } from "./bench-app";
+import { type BrowserCase } from "./browser-topology";
 import { median } from "./percentiles";
 import { SCALE_JOB_NAME } from "./scale-views";
 

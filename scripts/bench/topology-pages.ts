@@ -12,7 +12,8 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { appOnExisting, measureTopologyPages, ms, signIn, type BrowserCase } from "./browser-topology";
+import { appOnExisting, signIn } from "./bench-app";
+import { measureTopologyPages, ms, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { browserCases } from "./scale-browser";
 
