@@ -34,7 +34,7 @@ export default defineConfig({
           include: ["**/*.int.test.ts"],
           exclude: ignored,
           globalSetup: ["test/global-setup.ts"],
-          setupFiles: ["test/database-per-file.ts"],
+          setupFiles: ["test/database-per-file.ts", "test/pg-overlap-guard.ts"],
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoA3Cluster } from "@/lib/inventory/demo";
 import { testDatabase } from "@/test/database";
 import { eventTargets, insertEvents, nextEventId, type EventTarget } from "@/test/fault-events";
+import { readOnlyUrl } from "@/test/urls";
 import { connectDatabase, type DatabaseHandle } from "./client";
 import { freePort } from "./embedded";
 import { getClusterOrThrow } from "./queries/clusters";
@@ -36,8 +37,7 @@ const standby = (replay: string, primaryLsn = replay, lagMs = 0): ReplicaStatus 
 
 beforeAll(async () => {
   await seedDemo(testDatabase().db, [demoA3Cluster(1, 2)]);
-  readOnly = connectDatabase(testDatabase().url, { max: 2 });
-  readOnly.pool.on("connect", (client) => void client.query("set default_transaction_read_only = on"));
+  readOnly = connectDatabase(readOnlyUrl(testDatabase().url), { max: 2 });
 });
 afterAll(async () => {
   await readOnly.pool.end();

@@ -5,7 +5,7 @@ import { judgeLongTasks, observeLongTasks, takeLongTasks } from "./long-tasks";
 /*
  * The SuperCluster-shaped cluster the e2e server is seeded with (RANKSCOPE_SEED_SCALE=1, lib/topology/large-cluster.ts
  * `e2eSuperCluster`): 64 super pods, pod-0 of 65 servers (1,040 dies) and 63 pods of 16 servers (256 dies each),
- * 1,073 servers and 17,168 dies in all: past both aggregation thresholds (lib/topology/view.ts).
+ * 1,073 servers and 17,168 dies in all: past both aggregation thresholds (lib/topology/view-cluster.ts, view-pod.ts).
  */
 const CLUSTER = "supercluster-e2e";
 const NAME = "SuperCluster (e2e, 64 super pods)";

@@ -11,7 +11,7 @@ import { toCsv } from "@/lib/faults/timeline";
 import { faultKeys, fetchStatistics } from "./api";
 import { useDuration } from "./format";
 import { toneOf } from "./level-colors";
-import { downloadText } from "./timeline-view";
+import { downloadText } from "./csv-export";
 import { DataAsOf } from "@/components/primitives/data-as-of";
 
 /** What the period's faults cost: die-time under a fault of a level that stops work, over every super pod, in ms. */

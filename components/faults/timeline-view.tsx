@@ -1,23 +1,19 @@
 "use client";
 
-import { DownloadOutlined, ReloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Card, DatePicker, Descriptions, Empty, Input, Segmented, Select, Skeleton, Space, Tag, Typography } from "antd";
-import dayjs from "dayjs";
+import { Alert, Button, Card, Empty, Skeleton, Space, Tag, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useCallback, useDeferredValue, useMemo } from "react";
-import { HealthTag } from "@/components/primitives/health-tag";
-import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
-import { faultKinds, type FaultKind } from "@/lib/faults/model";
-import { buildLanes, overlapping, toCsv, type Lane } from "@/lib/faults/timeline";
+import type { FaultKind } from "@/lib/faults/model";
+import { buildLanes, overlapping, type Lane } from "@/lib/faults/timeline";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "./api";
 import { EventsTable, targetLabel } from "./events-table";
 import { useDuration, useTimeFormat } from "./format";
-import { levelColors, toneOf } from "./level-colors";
+import { levelColors } from "./level-colors";
+import { SelectedEvent } from "./selected-event";
 import { TimelineChart } from "./timeline-chart";
-import { DataAsOf } from "@/components/primitives/data-as-of";
-import { InboxBacklog } from "./inbox-backlog";
+import { TimelineFilterBar } from "./timeline-filters";
 
 export interface TimelineState {
   from: number;
@@ -33,44 +29,9 @@ export interface TimelineState {
   sel?: string | undefined;
 }
 
-export function downloadText(name: string, text: string, type = "text/csv;charset=utf-8") {
-  const url = URL.createObjectURL(new Blob(["\ufeff", text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-export function eventsCsv(events: TimelineEvent[]): string {
-  return toCsv(
-    ["id", "began_at", "ended_at", "duration_s", "super_pod", "server", "die", "target", "kind", "code", "level", "reported_level", "rule", "phase", "source", "job", "rank", "message"],
-    events.map((e) => [
-      e.id,
-      new Date(e.beganAt).toISOString(),
-      e.endedAt === null ? "" : new Date(e.endedAt).toISOString(),
-      e.endedAt === null ? "" : ((e.endedAt - e.beganAt) / 1000).toFixed(3),
-      e.superPodId,
-      e.serverId,
-      e.deviceId,
-      targetLabel(e),
-      e.kind,
-      e.code,
-      e.level,
-      e.reportedLevel,
-      e.rule,
-      e.phase,
-      e.source,
-      e.job,
-      e.rank,
-      e.message,
-    ]),
-  );
-}
-
 const visuallyHidden = { position: "absolute", width: 1, height: 1, padding: 0, margin: -1, overflow: "hidden", clip: "rect(0,0,0,0)", whiteSpace: "nowrap", border: 0 } as const;
 
-/** Filters, the swimlane chart with its density strip, the selected event and the table of the selection. */
+/** Filters (./timeline-filters.tsx), the swimlane chart with its density strip, the selected event and the table of the selection. */
 export function TimelineView({
   cluster,
   state,
@@ -127,80 +88,7 @@ export function TimelineView({
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-      <Card size="small">
-        <Space wrap size="small">
-          <DatePicker.RangePicker
-            showTime
-            aria-label={t("window")}
-            value={[dayjs(state.from), dayjs(state.to)]}
-            presets={[
-              { label: t("last24h"), value: [dayjs(now).subtract(24, "hour"), dayjs(now)] },
-              { label: t("last7d"), value: [dayjs(now).subtract(7, "day"), dayjs(now)] },
-              { label: t("last30d"), value: [dayjs(now).subtract(30, "day"), dayjs(now)] },
-            ]}
-            onChange={(values) => {
-              if (values?.[0] && values[1]) onChange({ from: values[0].valueOf(), to: values[1].valueOf(), zoom: null, brush: null });
-            }}
-          />
-          <Select<FaultKind[]>
-            mode="multiple"
-            allowClear
-            aria-label={t("kind")}
-            placeholder={t("allKinds")}
-            style={{ minWidth: 200 }}
-            maxTagCount="responsive"
-            value={state.kind}
-            onChange={(kind) => onChange({ kind })}
-            options={faultKinds.map((k) => ({ value: k, label: tk(k) }))}
-            data-testid="filter-kind"
-          />
-          <Select<FaultLevel[]>
-            mode="multiple"
-            allowClear
-            aria-label={t("level")}
-            placeholder={t("allLevels")}
-            style={{ minWidth: 200 }}
-            maxTagCount="responsive"
-            value={state.level}
-            onChange={(level) => onChange({ level })}
-            options={faultLevels.map((l) => ({ value: l, label: l }))}
-          />
-          <Input.Search
-            allowClear
-            aria-label={t("code")}
-            placeholder={t("codePlaceholder")}
-            style={{ width: 150 }}
-            defaultValue={state.code}
-            onSearch={(code) => onChange({ code: code.trim() || undefined })}
-          />
-          <Input.Search
-            allowClear
-            aria-label={t("target")}
-            placeholder={t("targetPlaceholder")}
-            style={{ width: 200 }}
-            defaultValue={state.target}
-            onSearch={(target) => onChange({ target: target.trim() || undefined })}
-            data-testid="filter-target"
-          />
-          <Segmented
-            value={state.state}
-            onChange={(value) => onChange({ state: value as TimelineState["state"] })}
-            options={[
-              { value: "all", label: t("stateAll") },
-              { value: "open", label: t("stateOpen") },
-              { value: "closed", label: t("stateClosed") },
-            ]}
-          />
-          <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
-            {t("refresh")}
-          </Button>
-          <Button icon={<DownloadOutlined />} disabled={selection.length === 0} onClick={() => downloadText(`faults-${cluster}-${new Date(state.from).toISOString().slice(0, 10)}.csv`, eventsCsv(selection))}>
-            {t("exportCsv")}
-          </Button>
-          <DataAsOf answer={query.data} />
-          <InboxBacklog />
-        </Space>
-      </Card>
+      <TimelineFilterBar cluster={cluster} state={state} now={now} selection={selection} answer={query.data} onRefresh={() => void query.refetch()} onChange={onChange} />
 
       {query.isError ? (
         <Alert
@@ -297,29 +185,7 @@ export function TimelineView({
         )}
       </Card>
 
-      {selected ? (
-        <Card size="small" title={t("selectedEvent")} extra={<Button size="small" onClick={() => onChange({ sel: undefined })}>{t("close")}</Button>}>
-          <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>
-            <Descriptions.Item label={t("target")}>{targetLabel(selected)}</Descriptions.Item>
-            <Descriptions.Item label={t("kind")}>{tk(selected.kind)}</Descriptions.Item>
-            <Descriptions.Item label={t("code")}>{selected.code ?? "—"}</Descriptions.Item>
-            <Descriptions.Item label={t("level")}>
-              <HealthTag tone={toneOf(selected.level)}>{selected.level}</HealthTag>
-            </Descriptions.Item>
-            <Descriptions.Item label={t("rule")}>
-              {tr(selected.rule)}
-              {selected.reportedLevel !== selected.level ? ` (${t("reportedAs", { level: selected.reportedLevel })})` : ""}
-            </Descriptions.Item>
-            <Descriptions.Item label={t("began")}>{time(selected.beganAt)}</Descriptions.Item>
-            <Descriptions.Item label={t("duration")}>{selected.endedAt === null ? t("openFor", { duration: duration(now - selected.beganAt) }) : duration(selected.endedAt - selected.beganAt)}</Descriptions.Item>
-            {selected.releaseAt ? <Descriptions.Item label={t("releaseAt")}>{time(selected.releaseAt)}</Descriptions.Item> : null}
-            <Descriptions.Item label={t("episode")}>{selected.episodeId === selected.id ? t("episodeFirst") : selected.episodeId}</Descriptions.Item>
-            <Descriptions.Item label={t("source")}>{selected.source}</Descriptions.Item>
-            {selected.job ? <Descriptions.Item label={t("job")}>{`${selected.job}${selected.rank !== null ? ` #${selected.rank}` : ""}`}</Descriptions.Item> : null}
-            {selected.message ? <Descriptions.Item label={t("message")}>{selected.message}</Descriptions.Item> : null}
-          </Descriptions>
-        </Card>
-      ) : null}
+      {selected ? <SelectedEvent selected={selected} now={now} onClose={() => onChange({ sel: undefined })} /> : null}
 
       <Card
         size="small"

@@ -5,7 +5,7 @@ import { seedDemoData } from "../seed";
 import { systemActor } from "./audit";
 import { clusterLosses, deleteCluster, inventoryTables } from "./cluster-delete";
 import { getClusterOrThrow } from "./clusters";
-import { createRankTable } from "./rank-tables";
+import { createRankTable } from "./rank-table-saves";
 import { putPortPolicy } from "./ports";
 import { replaceInventory } from "./inventory-replace";
 import { demoA2Cluster } from "@/lib/inventory/demo";

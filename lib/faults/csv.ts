@@ -4,7 +4,7 @@ import { FindingCap, type OmittedFindings } from "../report-limits";
 import { faultProblem, type FaultProblem } from "./errors";
 
 /**
- * CSV import of historical fault events. The columns are the export's (components/faults/timeline-view.tsx
+ * CSV import of historical fault events. The columns are the export's (components/faults/csv-export.ts
  * `eventsCsv`), so an exported file imports back: id, began_at, ended_at, super_pod, server, die, kind, code,
  * level, phase, job, rank, message; plus optional cluster, npu, peer_server, peer_die. Parsing is papaparse's
  * (RFC 4180: quoted fields, embedded commas, quotes and line breaks). Each row becomes one POST /api/v1/fault-events

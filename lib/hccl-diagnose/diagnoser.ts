@@ -2,10 +2,11 @@
  * The streaming diagnoser: files are fed one after another, line by line, and only what the lines say about ranks and
  * errors is kept (a few evidence lines per finding), so hundreds of MB of logs are never held.
  */
+import { attributeFiles, learnIdentity, type FileState } from "./attribution";
+import { isChatter, isChatterBytes } from "./chatter";
 import { decide } from "./decide";
-import type { Observation, RankFacts } from "./observations";
 import { readJobTable, type JobTable } from "./job-table";
-import { identityFromPath, type Identity } from "./identity";
+import { identityFromPath } from "./identity";
 import { readLine } from "./patterns";
 import type { DiagnoseOptions, DiagnosisReport, Evidence, LogFile } from "./model";
 
@@ -16,14 +17,6 @@ const MAX_LINE = 64 * 1024;
 /** Observations kept per file (counts go on); a file repeating one error a million times stays cheap. */
 const OBSERVATIONS_PER_FILE = 400;
 
-interface FileState {
-  path: string;
-  identity: Identity;
-  rankWeight: number;
-  observations: Observation[];
-  dropped: number;
-}
-
 function concat(parts: Uint8Array[]): Uint8Array {
   const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -32,26 +25,6 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return joined;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-/** An INFO/DEBUG/EVENT plog line (`[INFO] HCCL(pid,…`): it cannot hold a failure (every shape in patterns.ts is
- *  logged at ERROR level), only who speaks, which the file has already told. */
-function isChatter(text: string, at: number): boolean {
-  return (text.startsWith("[INFO] ", at) || text.startsWith("[DEBUG] ", at) || text.startsWith("[EVENT] ", at) || text.startsWith("[TRACE] ", at)) && isDigit(text.charCodeAt(text.indexOf("(", at) + 1));
-}
-
-const CHATTER_PREFIXES = ["[INFO] ", "[DEBUG] ", "[EVENT] ", "[TRACE] "].map((prefix) => Array.from(prefix, (char) => char.charCodeAt(0)));
-
-/** isChatter on bytes. */
-function isChatterBytes(bytes: Uint8Array, at: number): boolean {
-  const prefix = CHATTER_PREFIXES.find((candidate) => candidate.every((code, index) => bytes[at + index] === code));
-  if (prefix === undefined) return false;
-  const open = bytes.indexOf(40, at + prefix.length);
-  return open !== -1 && open < at + 40 && isDigit(bytes[open + 1] ?? 0);
 }
 
 export class LogDiagnoser {
@@ -159,7 +132,7 @@ export class LogDiagnoser {
     const reading = readLine(line);
     if (!reading.known) this.unknownLines++;
     if (reading.error) this.errorLines++;
-    if (reading.identity) this.learn(file, reading.identity);
+    if (reading.identity) learnIdentity(file, reading.identity);
     if (reading.finding === undefined) return;
     if (file.observations.length >= OBSERVATIONS_PER_FILE) {
       file.dropped++;
@@ -172,44 +145,10 @@ export class LogDiagnoser {
     });
   }
 
+  /** The report: each file's observations attributed to ranks (./attribution.ts), then decided (./decide.ts). */
   finish(): DiagnosisReport {
     this.flush();
-    const ranks = new Map<number, RankFacts>();
-    const unattributed: Observation[] = [];
-    const factsOf = (rank: number): RankFacts => {
-      let facts = ranks.get(rank);
-      if (facts === undefined) {
-        facts = { rank, files: [], observations: [] };
-        ranks.set(rank, facts);
-      }
-      return facts;
-    };
-    shareProcessIdentity(this.files);
-    let rankSize = 0;
-    let root: number | undefined;
-    for (const file of this.files) {
-      const identity = file.identity;
-      if (identity.rankSize !== undefined && (identity.weight ?? 0) >= 5) rankSize = Math.max(rankSize, identity.rankSize);
-      const fileRank = identity.rank ?? this.rankFromTable(identity);
-      if (fileRank !== undefined) {
-        const facts = factsOf(fileRank);
-        facts.files.push(file.path);
-        facts.deviceId ??= identity.deviceId;
-        facts.deviceIp ??= identity.deviceIp;
-        facts.hostIp ??= identity.hostIp;
-        facts.serverId ??= identity.serverId;
-        if (identity.root) root ??= fileRank;
-      }
-      for (const observation of file.observations) {
-        const rank = observation.speakerRank ?? fileRank;
-        if (rank === undefined) unattributed.push(observation);
-        else {
-          const facts = factsOf(rank);
-          if (observation.speakerRank !== undefined && !facts.files.includes(file.path)) facts.files.push(file.path);
-          facts.observations.push(observation);
-        }
-      }
-    }
+    const { ranks, unattributed, rankSize, root } = attributeFiles(this.files, this.table);
     return decide({
       ranks,
       unattributed,
@@ -230,67 +169,6 @@ export class LogDiagnoser {
       const last = this.pending;
       this.pending = "";
       this.addLine(last.endsWith("\r") ? last.slice(0, -1) : last);
-    }
-  }
-
-  /** Merges what a line says about the file's speaker; the rank comes from the surest source seen. */
-  private learn(file: FileState, identity: Identity): void {
-    const target = file.identity;
-    const weight = identity.weight ?? 0;
-    if (identity.rank !== undefined && weight > file.rankWeight) {
-      target.rank = identity.rank;
-      file.rankWeight = weight;
-      if (identity.rankSize !== undefined) {
-        target.rankSize = identity.rankSize;
-        target.weight = weight;
-      }
-    }
-    if (identity.deviceId !== undefined && (target.deviceId === undefined || weight >= 4)) target.deviceId = identity.deviceId;
-    target.deviceIp ??= identity.deviceIp;
-    target.hostIp ??= identity.hostIp;
-    if (identity.root) target.root = true;
-  }
-
-  private rankFromTable(identity: Identity): number | undefined {
-    if (this.table === undefined) return undefined;
-    if (identity.deviceIp !== undefined) {
-      const rank = this.table.byDeviceIp.get(identity.deviceIp);
-      if (rank !== undefined) return rank;
-    }
-    if (identity.deviceId === undefined) return undefined;
-    for (const name of [identity.serverId, identity.hostIp]) {
-      const rank = name === undefined ? undefined : this.table.byServerDevice.get(`${name}/${identity.deviceId}`);
-      if (rank !== undefined) return rank;
-    }
-    return undefined;
-  }
-}
-
-/** A process writes `run/plog/plog-<pid>_…` (INFO: who it is) and `debug/plog/plog-<pid>_…` (its errors) in the same
- *  log root (CANN log layout, hicann/hccl notify_wait_timeout_EI0002.md); the files of one pid share one identity. */
-function shareProcessIdentity(files: FileState[]): void {
-  const processes = new Map<string, FileState[]>();
-  for (const file of files) {
-    const pid = /plog-(\d+)_[^/\\]*$/.exec(file.path)?.[1];
-    if (pid === undefined) continue;
-    const root = file.path.replace(/[/\\](?:run|debug)[/\\]plog[/\\][^/\\]*$|[/\\][^/\\]*$|^[^/\\]*$/, "");
-    const key = `${root}|${pid}`;
-    processes.set(key, [...(processes.get(key) ?? []), file]);
-  }
-  for (const group of processes.values()) {
-    if (group.length < 2) continue;
-    const best = group.reduce((a, b) => (b.rankWeight > a.rankWeight ? b : a));
-    for (const file of group) {
-      if (file === best) continue;
-      if (best.rankWeight > file.rankWeight) {
-        file.identity.rank = best.identity.rank;
-        file.identity.rankSize = best.identity.rankSize;
-        file.identity.weight = best.identity.weight;
-        file.rankWeight = best.rankWeight;
-      }
-      file.identity.deviceId ??= best.identity.deviceId;
-      file.identity.deviceIp ??= best.identity.deviceIp;
-      file.identity.root ||= best.identity.root;
     }
   }
 }

@@ -125,3 +125,29 @@ describe("fabric details", () => {
     expect(() => nodeDetails(demo, "plane", "param/leaf:9")).toThrow(TopologyNotFoundError);
   });
 });
+
+describe("nodeDetails", () => {
+  it("lists a die's fields, its backup-rail partner and its plane links, and its inventory rank", () => {
+    const details = nodeDetails(demo, "die", "sp0-node00/d0");
+    expect(details.node).toMatchObject({ deviceIp: "192.168.1.6", rank: 0, health: "unknown" });
+    expect(details.links.map((l) => [l.kind, l.peer])).toEqual([
+      ["backup-rail", "sp0-node00/d1"],
+      ["hccs", "sp0-node01/d0"],
+      ["hccs", "sp0-node47/d0"],
+      ["roce", "sp1-node00/d0"],
+    ]);
+    expect(details.rankTables).toEqual([{ table: null, count: 1, min: 0, max: 0, ranks: [0] }]);
+    expect(details.faults).toBeNull();
+  });
+
+  it("aggregates a super pod's and a server's links by peer", () => {
+    expect(nodeDetails(demo, "superpod", "1").links).toEqual([{ kind: "roce", peer: "0", peerKind: "superpod", peerLabel: "Super pod 0", count: 768 }]);
+    expect(nodeDetails(demo, "server", "sp0-node05").links.map((l) => [l.kind, l.peer, l.count])).toEqual([
+      ["hccs", "sp0-node04", 16],
+      ["hccs", "sp0-node06", 16],
+      ["roce", "sp1-node05", 16],
+    ]);
+    expect(nodeDetails(demo, "npu", "sp0-node05/npu3").node.counts?.dies).toBe(2);
+    expect(() => nodeDetails(demo, "die", "sp0-node05/d99")).toThrow(TopologyNotFoundError);
+  });
+});

@@ -5,7 +5,7 @@ import { clusterModes, linkKinds } from "@/lib/inventory/vocabulary";
 
 /**
  * What `GET /api/v1/clusters/{id}/topology` answers: the nodes and links one view draws, with their boxes already
- * laid out (see layout.ts), so the browser only paints. A node's `id` is what `id=` takes to drill into it.
+ * laid out (see layout.ts and layout-*.ts), so the browser only paints. A node's `id` is what `id=` takes to drill into it.
  */
 export const topologyLevels = ["cluster", "superpod", "row", "rack", "server"] as const;
 export type TopologyLevel = (typeof topologyLevels)[number];

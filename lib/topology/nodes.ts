@@ -2,7 +2,7 @@ import type { IndexedDie, IndexedPod, IndexedServer } from "./inventory-index";
 import type { Box } from "./layout";
 import type { TopologyNode } from "./model";
 
-/* The nodes a topology view draws, one builder per kind, shared by the views (view.ts) and the details (details.ts). */
+/* The nodes a topology view draws, one builder per kind, shared by the views (view-*.ts) and the details (node-subject.ts). */
 
 export const round = (value: number) => Math.round(value * 10) / 10;
 const boxFields = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });

@@ -10,7 +10,7 @@ import type { IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index
 export const RACK_NPUS = 64;
 /**
  * A super pod with more servers than this is drawn by rack (an Atlas 900 A3 SuperPoD has 48 servers; the e2e
- * SuperCluster's pod-0 has 65), and a cluster of plain servers with more than CLUSTER_SERVER_CELLS_MAX (view.ts).
+ * SuperCluster's pod-0 has 65), and a cluster of plain servers with more than CLUSTER_SERVER_CELLS_MAX (view-cluster.ts).
  */
 export const POD_SERVERS_BY_RACK = 64;
 /** The cluster view draws each server as a cell up to this many servers (the 16,384-die cluster's 1,024). */

@@ -49,6 +49,8 @@ function scanSearch(index: TopologyIndex, query: string, field: SearchField = "a
 }
 
 const clusters = [indexOf(demoA3Cluster()), indexOf(demoA2Cluster()), indexOf(largeA3Cluster(4, 16))];
+const demo = clusters[0]!;
+const large = indexOf(largeA3Cluster(32, 32));
 const fields: SearchField[] = ["any", "serverId", "hostIp", "deviceIp", "superDeviceId", "rank"];
 
 /** Queries worth asking: values of the cluster, their prefixes and middles, in any case, and noise. */
@@ -89,5 +91,19 @@ describe("searchTopology (indexed)", () => {
     expect(result.total).toBe(16 * 16);
     expect(result.hits).toHaveLength(SEARCH_LIMIT);
     expect(result.hits[0]!.id).toBe(index.pods[1]!.servers[0]!.dies[0]!.id);
+  });
+});
+
+describe("searchTopology (known answers)", () => {
+  it("finds a die by device IP, a server by host IP or id, dies by super device id and by rank", () => {
+    expect(searchTopology(demo, "192.168.50.9").hits).toEqual([
+      { kind: "die", id: "sp1-node01/d3", label: "sp1-node01 · die 3", field: "deviceIp", value: "192.168.50.9", superPodId: "1", serverId: "sp1-node01" },
+    ]);
+    expect(searchTopology(demo, "172.16.1.100").hits.map((h) => [h.kind, h.id])).toEqual([["server", "sp1-node00"]]);
+    expect(searchTopology(demo, "sp1-node4").total).toBe(8);
+    expect(searchTopology(demo, "5", "superDeviceId").hits.map((h) => h.id)).toEqual(["sp0-node00/d5", "sp1-node00/d5"]);
+    expect(searchTopology(demo, "800", "rank").hits.map((h) => h.id)).toEqual(["sp1-node02/d0"]);
+    expect(searchTopology(demo, "  ").hits).toEqual([]);
+    expect(searchTopology(large, "10.31.31.21").hits.map((h) => h.id)).toEqual(["p31-s031/d15"]);
   });
 });

@@ -6,7 +6,7 @@ import { podLabel } from "./nodes";
 import { rackIndex, rackLabel } from "./racks";
 import { rowIndex, rowLabel, rowOfRack } from "./rows";
 
-/** What the views of lib/topology/view.ts and view-racks.ts share: counting links, headers and breadcrumbs. */
+/** What the views (lib/topology/view-*.ts) share: counting links, headers and breadcrumbs. */
 
 /** A level/id pair that names nothing in the inventory (the API answers 404 not_found). */
 export class TopologyNotFoundError extends DomainError {

@@ -1,6 +1,7 @@
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { IndexedPod, IndexedServer, TopologyIndex } from "./inventory-index";
-import { AGGREGATE_GEOMETRY, layoutCellGrid, layoutSuperPodWithPlanes, planesBelow, type Box } from "./layout";
+import { AGGREGATE_GEOMETRY, layoutCellGrid, type Box } from "./layout";
+import { layoutSuperPodWithPlanes, planesBelow } from "./layout-pod";
 import type { TopologyNode, TopologyView } from "./model";
 import { dieNode, groupNode, npuNode, planeNode, round, serverNode, type PodBusPlane } from "./nodes";
 import { rackIndex, rackLabel, type Rack } from "./racks";

@@ -3,14 +3,13 @@ import { deriveFabric } from "@/lib/fabric/derive";
 import { findProfile } from "@/lib/fabric/profiles";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { generateA5Table, writeRankTable } from "@/lib/rank-table";
-import { nodeDetails } from "./details";
 import { inventoryFromRankTable } from "./import";
 import { largeA3Cluster } from "./large-cluster";
 import { contains, gridCells, overlaps } from "./layout";
 import type { TopologyView } from "./model";
-import { searchTopology } from "./search";
 import { indexOf } from "./test-support";
-import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, POD_DIES_MAX, TopologyNotFoundError } from "./view";
+import { buildTopologyView, CLUSTER_SERVER_CELLS_MAX, TopologyNotFoundError } from "./view";
+import { POD_DIES_MAX } from "./view-pod";
 
 const demo = indexOf(demoA3Cluster());
 const a3Fabric = deriveFabric(findProfile("atlas-900-a3-superpod")!, demoA3Cluster().servers.map((s) => ({ serverId: s.serverId, superPodId: s.superPodId, npuIndexes: [] })));
@@ -259,45 +258,5 @@ describe("topology views", () => {
     expect(() => buildTopologyView(demo, "superpod", "9")).toThrow(TopologyNotFoundError);
     expect(() => buildTopologyView(demo, "server", "nope")).toThrow(TopologyNotFoundError);
     expect(() => buildTopologyView(a2, "superpod", "0")).toThrow(TopologyNotFoundError);
-  });
-});
-
-describe("search", () => {
-  it("finds a die by device IP, a server by host IP or id, dies by super device id and by rank", () => {
-    expect(searchTopology(demo, "192.168.50.9").hits).toEqual([
-      { kind: "die", id: "sp1-node01/d3", label: "sp1-node01 · die 3", field: "deviceIp", value: "192.168.50.9", superPodId: "1", serverId: "sp1-node01" },
-    ]);
-    expect(searchTopology(demo, "172.16.1.100").hits.map((h) => [h.kind, h.id])).toEqual([["server", "sp1-node00"]]);
-    expect(searchTopology(demo, "sp1-node4").total).toBe(8);
-    expect(searchTopology(demo, "5", "superDeviceId").hits.map((h) => h.id)).toEqual(["sp0-node00/d5", "sp1-node00/d5"]);
-    expect(searchTopology(demo, "800", "rank").hits.map((h) => h.id)).toEqual(["sp1-node02/d0"]);
-    expect(searchTopology(demo, "  ").hits).toEqual([]);
-    expect(searchTopology(large, "10.31.31.21").hits.map((h) => h.id)).toEqual(["p31-s031/d15"]);
-  });
-});
-
-describe("details", () => {
-  it("lists a die's fields, its backup-rail partner and its plane links, and its inventory rank", () => {
-    const details = nodeDetails(demo, "die", "sp0-node00/d0");
-    expect(details.node).toMatchObject({ deviceIp: "192.168.1.6", rank: 0, health: "unknown" });
-    expect(details.links.map((l) => [l.kind, l.peer])).toEqual([
-      ["backup-rail", "sp0-node00/d1"],
-      ["hccs", "sp0-node01/d0"],
-      ["hccs", "sp0-node47/d0"],
-      ["roce", "sp1-node00/d0"],
-    ]);
-    expect(details.rankTables).toEqual([{ table: null, count: 1, min: 0, max: 0, ranks: [0] }]);
-    expect(details.faults).toBeNull();
-  });
-
-  it("aggregates a super pod's and a server's links by peer", () => {
-    expect(nodeDetails(demo, "superpod", "1").links).toEqual([{ kind: "roce", peer: "0", peerKind: "superpod", peerLabel: "Super pod 0", count: 768 }]);
-    expect(nodeDetails(demo, "server", "sp0-node05").links.map((l) => [l.kind, l.peer, l.count])).toEqual([
-      ["hccs", "sp0-node04", 16],
-      ["hccs", "sp0-node06", 16],
-      ["roce", "sp1-node05", 16],
-    ]);
-    expect(nodeDetails(demo, "npu", "sp0-node05/npu3").node.counts?.dies).toBe(2);
-    expect(() => nodeDetails(demo, "die", "sp0-node05/d99")).toThrow(TopologyNotFoundError);
   });
 });

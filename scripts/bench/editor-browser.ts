@@ -23,7 +23,7 @@ import { generateA5Table, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
 import { lockCheckout } from "../e2e-lock";
 import { buildStandalone, standaloneServer } from "../production-build";
-import { serveApp } from "./browser-topology";
+import { serveApp } from "./bench-app";
 import { withDemoDatabase } from "./demo-database";
 import type { BenchSection } from "./index";
 

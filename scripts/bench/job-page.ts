@@ -13,7 +13,8 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { appOnExisting, measureTopologyPages, ms, type BrowserCase } from "./browser-topology";
+import { appOnExisting } from "./bench-app";
+import { measureTopologyPages, ms, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
 import { SCALE_JOB_NAME } from "./scale-views";
 

@@ -31,71 +31,11 @@ import { postgresCpuMs, processTicks, ticksPerSecond } from "../proc-stats";
 import { summarizeProfiles } from "./cpu-profile";
 import { batchOf } from "./fault-ingest";
 import type { BenchSection } from "./index";
-import { loadAverage, ms, spread } from "./percentiles";
-import { liveWindowEnd } from "@/lib/faults/url";
-import { gzipJsonAccept } from "@/lib/gzip-answer";
+import { printTable, type Backlog, type Phase } from "./load-report";
+import { ASYNC, BATCH, DRAIN_LIMIT_SECONDS, FEEDERS, ingestEndpoint, pageCalls, SECONDS, TARGET, VIEWERS, WARM_UP_SECONDS } from "./load-workload";
+import { loadAverage } from "./percentiles";
 
-
-const VIEWERS = 100;
-const TARGET = 20_000;
-const BATCH = 1000;
-/** LOAD_BENCH_FEEDERS=0: the viewers alone, to tell their own cost from ingestion's. */
-const FEEDERS = Number(process.env.LOAD_BENCH_FEEDERS ?? 8);
-const WARM_UP_SECONDS = 5;
-const ASYNC = process.env.LOAD_BENCH_ASYNC !== "0";
-/** How long the inbox may take to empty after a phase before the bench goes on regardless. */
-const DRAIN_LIMIT_SECONDS = 180;
-const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 30);
-const cluster = "atlas-a3-demo";
-const day = 86_400_000;
-
-/** `accept`: what the page asks with, when not plain JSON (the timeline and statistics as gzip: lib/gzip-answer.ts). */
-type Call = [endpoint: string, path: string, accept?: string];
-
-/** The API calls each page makes when it loads (components/topology/queries.ts, components/faults/api.ts, …). */
-function pageCalls(now: number): Call[][] {
-  // The live window as the faults page asks it (lib/faults/url.ts): its end rounded up to the page clock's step.
-  const to = liveWindowEnd(now);
-  const window = `from=${to - day}&to=${to}`;
-  return [
-    [
-      ["GET topology (cluster view)", `/api/v1/clusters/${cluster}/topology?level=cluster`],
-      ["GET fault-events/health", `/api/v1/fault-events/health?cluster=${cluster}`],
-    ],
-    [
-      ["GET fault-events (timeline, 24 h)", `/api/v1/fault-events?cluster=${cluster}&${window}&state=all`, gzipJsonAccept],
-      ["GET fault-events/stats (24 h)", `/api/v1/fault-events/stats?cluster=${cluster}&${window}`, gzipJsonAccept],
-    ],
-    [
-      ["GET clusters", "/api/v1/clusters"],
-      ["GET rank-tables", "/api/v1/rank-tables"],
-      ["GET jobs", "/api/v1/jobs"],
-    ],
-  ];
-}
-
-const ingestEndpoint = `POST fault-events (1,000 events${ASYNC ? ", respond-async" : ""})`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Phase {
-  /** Latencies (ms) per endpoint, and failed calls (status other than 200, or no answer). */
-  latencies: Map<string, number[]>;
-  failures: Map<string, number>;
-  events: number;
-  /** Batches answered 429 (each sent again after Retry-After). */
-  refused: number;
-  seconds: number;
-  /** Cores used: the instances' Next.js servers, the supervisors of both (where the inbox judge runs), PostgreSQL, this bench. */
-  cpu: { instances: number; supervisors: number; postgres: number; bench: number } | null;
-  load: string;
-  /** The inbox at the measured window's start and end, and the seconds it took to empty after the feed stopped. */
-  inbox: { start: Backlog; end: Backlog; drainSeconds: number | null } | null;
-}
-
-interface Backlog {
-  events: number;
-  oldestAgeMs: number | null;
-}
 
 async function backlogOf(instance: Instance, token: string): Promise<Backlog> {
   const response = await fetch(`${instance.base}/api/v1/fault-events/inbox`, { headers: { authorization: `Bearer ${token}` } });
@@ -213,40 +153,6 @@ async function phase(instances: Instance[], judges: Instance[], cookies: string[
     inbox,
     cpu: before && after ? { instances: cores(before.instances, after.instances), supervisors: cores(before.supervisors, after.supervisors), postgres: cores(before.postgres, after.postgres), bench: cores(before.bench, after.bench) } : null,
   };
-}
-
-function printTable(setups: { name: string; phase: Phase }[]): void {
-  const endpoints = [...new Set(setups.flatMap((s) => [...s.phase.latencies.keys(), ...s.phase.failures.keys()]))].sort((a, b) =>
-    a === ingestEndpoint ? 1 : b === ingestEndpoint ? -1 : a.localeCompare(b),
-  );
-  const cell = (phase: Phase, endpoint: string) => {
-    const s = spread(phase.latencies.get(endpoint) ?? []);
-    const failed = phase.failures.get(endpoint) ?? 0;
-    return `${ms(s.p50)} / ${ms(s.p95)} (${s.n}${failed ? `, ${failed} failed` : ""})`;
-  };
-  const header = ["endpoint", ...setups.map((s) => `${s.name}: p50 / p95 (calls)`)];
-  const rows = endpoints.map((endpoint) => [endpoint, ...setups.map((s) => cell(s.phase, endpoint))]);
-  const viewerCalls = (phase: Phase) => [...phase.latencies.entries()].filter(([e]) => e !== ingestEndpoint).flatMap(([, v]) => v);
-  rows.push(["every viewer call: p50 / p95 (calls)", ...setups.map((s) => {
-    const all = spread(viewerCalls(s.phase));
-    return `${ms(all.p50)} / ${ms(all.p95)} (${all.n})`;
-  })]);
-  rows.push(["accepted events/s (target " + TARGET.toLocaleString("en-US") + ")", ...setups.map((s) => Math.round(s.phase.events / s.phase.seconds).toLocaleString("en-US"))]);
-  if (ASYNC) {
-    const judged = (phase: Phase) => (phase.inbox ? phase.events - (phase.inbox.end.events - phase.inbox.start.events) : NaN);
-    rows.push(["judged events/s (accepted less the inbox's growth)", ...setups.map((s) => Math.round(judged(s.phase) / s.phase.seconds).toLocaleString("en-US"))]);
-    rows.push(["inbox at the end: events / oldest batch's age (judge lag)", ...setups.map((s) => (s.phase.inbox ? `${s.phase.inbox.end.events.toLocaleString("en-US")} / ${((s.phase.inbox.end.oldestAgeMs ?? 0) / 1000).toFixed(1)} s` : "–"))]);
-    rows.push(["inbox emptied after the feed stopped in", ...setups.map((s) => (s.phase.inbox?.drainSeconds == null ? `more than ${DRAIN_LIMIT_SECONDS} s` : `${s.phase.inbox.drainSeconds.toFixed(1)} s`))]);
-  }
-  rows.push(["batches refused (429, sent again after Retry-After)", ...setups.map((s) => s.phase.refused.toLocaleString("en-US"))]);
-  rows.push(["viewer page calls/s", ...setups.map((s) => Math.round(viewerCalls(s.phase).length / s.phase.seconds).toLocaleString("en-US"))]);
-  rows.push(["CPU, cores: instances / both supervisors (inbox judge) / PostgreSQL / bench", ...setups.map((s) => (s.phase.cpu ? `${s.phase.cpu.instances.toFixed(2)} / ${s.phase.cpu.supervisors.toFixed(2)} / ${s.phase.cpu.postgres.toFixed(2)} / ${s.phase.cpu.bench.toFixed(2)}` : "–"))]);
-  rows.push(["load average at the end", ...setups.map((s) => s.phase.load)]);
-  const widths = header.map((_, i) => Math.max(header[i]!.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
 }
 
 /** The instances' ingestion bound as set here (the instances inherit this environment), else the server's defaults. */

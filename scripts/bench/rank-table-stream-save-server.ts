@@ -14,7 +14,7 @@ import { gunzipSync } from "node:zlib";
 import { GET, PUT } from "@/app/api/v1/rank-tables/[id]/text/route";
 import { appDatabase } from "@/db/client";
 import { systemActor } from "@/db/queries/audit";
-import { createRankTable } from "@/db/queries/rank-tables";
+import { createRankTable } from "@/db/queries/rank-table-saves";
 import { createApiToken } from "@/db/queries/tokens";
 
 const file = process.argv[2]!;

@@ -15,7 +15,7 @@ import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createJob } from "@/db/queries/jobs";
 import { jobBodyLimit } from "@/db/schema/job/constants";
-import { createRankTable } from "@/db/queries/rank-tables";
+import { createRankTable } from "@/db/queries/rank-table-saves";
 import { SCALE_JOB_NAME, SCALE_TABLE_NAME } from "./scale-views";
 
 const [url, slug, ranksArg, faultsArg] = process.argv.slice(2);

@@ -25,25 +25,16 @@
  * embedded server's data go under /var/tmp (SCALE_DIR), not the small /tmp: 524,288 NPUs are 870 MB of tables.
  * Each figure carries the load average it was taken at; it never asserts timings.
  */
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { startEmbeddedPostgres } from "@/db/embedded";
-import { connectDatabase } from "@/db/client";
-import { systemActor } from "@/db/queries/audit";
-import { createUser } from "@/db/queries/users";
-import { adminQuery, withDatabase } from "@/test/urls";
 import { lockCheckout } from "../e2e-lock";
 import { descendantsUsage } from "../proc-stats";
-import { benchUser, measureTopologyPages, signIn, startApp, type BrowserCase } from "./browser-topology";
+import { measureTopologyPages } from "./browser-topology";
 import type { BenchSection } from "./index";
-import { SCALE_JOB_NAME } from "./scale-views";
-import { median } from "./percentiles";
 import { watchDatabaseCpu } from "./pg-cpu";
+import { appOn, browserCases, timeSearch } from "./scale-browser";
+import { printTable, run, scaleDatabase, scratchDirectory, storedRows, tsx } from "./scale-harness";
 
 const RACKS = 128;
 /** Issue 21: "the job page for a job on 100,000 ranks". */
@@ -104,167 +95,7 @@ const runEnd = process.env.SCALE_END !== "0";
 const runBrowser = process.env.SCALE_BROWSER !== "0";
 const browserRuns = Number(process.env.SCALE_BROWSER_RUNS ?? 3);
 
-/** The app served on the run's database, with the bench user, started for the first cluster the browser opens. */
-async function appOn(url: string): Promise<{ base: string; pid: number; cookie: string; stop: () => void }> {
-  const handle = connectDatabase(url, { max: 1 });
-  try {
-    await createUser(handle.db, { ...benchUser, role: "viewer" }, systemActor);
-  } finally {
-    await handle.pool.end();
-  }
-  const app = await startApp(url);
-  return { ...app, cookie: await signIn(app.base) };
-}
-
-/**
- * The cluster's pages to open in Chromium: the cluster view, its middle super pod or row of racks, a rack (of that
- * pod or row) when it is drawn by rack, the middle server expanded 2 hops, and the job page of ./scale-usage.ts's job (the job over its scope's view,
- * with `?job=` when that view is aggregated). Ids come from the API's own answers.
- */
-export async function browserCases(url: string, app: { base: string; cookie: string }, slug: string): Promise<BrowserCase[]> {
-  const view = async (query: string) => {
-    const response = await fetch(`${app.base}/api/v1/clusters/${slug}/topology?${query}`, { headers: { cookie: app.cookie } });
-    if (!response.ok) throw new Error(`topology?${query} answered ${response.status}`);
-    return ((await response.json()) as { nodes: { id: string; kind: string }[] }).nodes;
-  };
-  const middleOf = (nodes: { id: string; kind: string }[], kind: string) => {
-    const list = nodes.filter((node) => node.kind === kind);
-    return list[Math.floor(list.length / 2)]?.id;
-  };
-  const page = (query: string) => `/topology?cluster=${slug}${query}`;
-  const cases: BrowserCase[] = [{ label: "cluster", path: page("") }];
-  const cluster = await view("level=cluster");
-  const pod = middleOf(cluster, "superpod");
-  const row = middleOf(cluster, "row");
-  let rack = middleOf(cluster, "rack");
-  if (row) {
-    cases.push({ label: "row", path: page(`&level=row&id=${encodeURIComponent(row)}`) });
-    rack ??= middleOf(await view(`level=row&id=${encodeURIComponent(row)}`), "rack");
-  }
-  if (pod) {
-    cases.push({ label: "superpod", path: page(`&level=superpod&id=${encodeURIComponent(pod)}`) });
-    rack ??= middleOf(await view(`level=superpod&id=${encodeURIComponent(pod)}`), "rack");
-  }
-  if (rack) cases.push({ label: "rack", path: page(`&level=rack&id=${encodeURIComponent(rack)}`) });
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // The middle server's neighbourhood, 2 hops along every kind (lib/topology/neighbourhood.ts).
-    const { rows: servers } = await client.query<{ server_id: string }>(
-      `select s.server_id from servers s join clusters c on c.id = s.cluster_id where c.slug = $1
-       order by s.position offset (select count(*) / 2 from servers s join clusters c on c.id = s.cluster_id where c.slug = $1) limit 1`,
-      [slug],
-    );
-    if (servers[0]) cases.push({ label: "server 2 hops", path: page(`&level=server&id=${encodeURIComponent(servers[0].server_id)}&hops=2`) });
-    const { rows } = await client.query<{ id: number }>("select j.id from jobs j join clusters c on c.id = j.cluster_id where c.slug = $1 and j.name = $2", [slug, SCALE_JOB_NAME]);
-    if (rows[0]) cases.push({ label: "job page", path: `/jobs/${rows[0].id}` });
-  } finally {
-    await client.end();
-  }
-  return cases;
-}
-/**
- * Search over HTTP on the served app (`GET …/topology/search`, what the page's search box asks), each query a new one
- * so that no answer comes from the route's body cache: ranks spread over the cluster, then server ids. The first
- * request of the cluster builds the search index (lib/topology/search.ts).
- */
-async function timeSearch(app: { base: string; cookie: string }, slug: string, npus: number): Promise<{ first: number; median: number; max: number }> {
-  const queries = [...Array.from({ length: 10 }, (_, i) => String(Math.floor(((i * 7 + 3) % 10) * (npus / 10) + i))), "rack1", "node1"];
-  const times: number[] = [];
-  for (const q of queries) {
-    const started = performance.now();
-    const response = await fetch(`${app.base}/api/v1/clusters/${slug}/topology/search?q=${encodeURIComponent(q)}`, { headers: { cookie: app.cookie } });
-    if (!response.ok) throw new Error(`search ${q} answered ${response.status}`);
-    await response.text();
-    times.push(performance.now() - started);
-  }
-  return { first: times[0]!, median: median(times.slice(1)), max: Math.max(...times.slice(1)) };
-}
 const load = () => os.loadavg()[0]!.toFixed(1);
-const root = path.resolve(import.meta.dirname, "../..");
-const scratch = process.env.SCALE_DIR ?? "/var/tmp";
-
-/** A fresh directory under the scratch directory. */
-async function scratchDirectory(prefix: string): Promise<string> {
-  await mkdir(scratch, { recursive: true });
-  return mkdtemp(path.join(scratch, prefix));
-}
-
-/** Runs a command to its end: its stdout, and with GNU time (when installed) its peak RSS and CPU seconds. */
-function run(command: string[], env: Record<string, string> = {}): Promise<{ ms: number; stdout: string; peakMb: number | null; cpuS: number | null }> {
-  const gnuTime = existsSync("/usr/bin/time");
-  const argv = gnuTime ? ["/usr/bin/time", "-f", "maxrss-kb %M cpu-s %U %S", ...command] : command;
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("exit", (code) => {
-      const ms = performance.now() - started;
-      const rss = /maxrss-kb (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(stderr);
-      if (code !== 0) reject(new Error(`${command.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
-      else resolve({ ms, stdout, peakMb: rss ? Math.round(Number(rss[1]) / 1024) : null, cpuS: rss ? Number(rss[2]) + Number(rss[3]) : null });
-    });
-  });
-}
-
-const tsx = (script: string, ...args: string[]) => [process.execPath, "--import", "tsx", path.join(root, script), ...args];
-
-/** A database for the run: fresh on TEST_DATABASE_URL's server, or a throwaway embedded server. */
-async function scaleDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  const server = process.env.TEST_DATABASE_URL;
-  if (server) {
-    const name = `rankscope_scale_${randomBytes(4).toString("hex")}`;
-    await adminQuery(server, `create database ${name}`);
-    return { url: withDatabase(server, name), cleanup: () => adminQuery(server, `drop database if exists ${name} with (force)`) };
-  }
-  const dataDir = await scratchDirectory("rankscope-scale-pg-");
-  const embedded = await startEmbeddedPostgres({ dataDir });
-  return {
-    url: embedded.url(),
-    cleanup: async () => {
-      await embedded.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function storedRows(url: string, slug: string): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<Record<string, string>>(
-      `select (select count(*) from servers s where s.cluster_id = c.id) as servers,
-         (select count(*) from devices d where d.cluster_id = c.id) as dies,
-         (select count(*) from device_net_addresses a where a.cluster_id = c.id) as addresses,
-         (select count(*) from links l where l.cluster_id = c.id) as links,
-         (select count(*) from fabric_links f where f.cluster_id = c.id) as fabric_links
-       from clusters c where c.slug = $1`,
-      [slug],
-    );
-    return Object.fromEntries(Object.entries(rows[0]!).map(([key, value]) => [key, Number(value)]));
-  } finally {
-    await client.end();
-  }
-}
-
-function printTable(columns: string[], rows: Map<string, (number | null)[]>): void {
-  const format = (value: number | null) => (value === null ? "—" : value >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(1));
-  const header = ["figure", ...columns, "growth"];
-  const lines = [...rows].map(([name, values]) => {
-    const first = values[0];
-    const last = values[values.length - 1];
-    const growth = first && last !== null && last !== undefined && values.length > 1 ? `×${(last / first).toFixed(1)}` : "";
-    return [name, ...values.map(format), growth];
-  });
-  const widths = header.map((_, i) => Math.max(header[i]!.length, ...lines.map((line) => line[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const cells of lines) console.log(line(cells));
-}
 
 export const scaleBench: BenchSection = {
   name: "scale",

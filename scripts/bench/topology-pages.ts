@@ -12,9 +12,10 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { appOnExisting, measureTopologyPages, ms, signIn, type BrowserCase } from "./browser-topology";
+import { appOnExisting, signIn } from "./bench-app";
+import { measureTopologyPages, ms, type BrowserCase } from "./browser-topology";
 import type { BenchSection } from "./index";
-import { browserCases } from "./scale";
+import { browserCases } from "./scale-browser";
 
 async function clusterSlugs(url: string): Promise<string[]> {
   const wanted = process.env.TOPOLOGY_PAGES_CLUSTERS?.split(",");

@@ -6,7 +6,7 @@
  * the others (bodies to the streamed routes) stream to their handler. The server's preloads (peer address, body
  * limits) are loaded as scripts/serve.ts loads them (scripts/server-node-flags.ts). Streams are piped as they come.
  *
- * Run by scripts/fault-injection/run.ts as `node --conditions=react-server --import tsx <this file>` with
+ * Started by scripts/fault-injection/harness.ts (startApp) as `node --conditions=react-server --import tsx <this file>` with
  * serverPreloadEnv(), DATABASE_URL and PORT; prints `listening` when ready.
  */
 // First, as `next start` does: AsyncLocalStorage on globalThis, which next/server and the proxy matcher's compiler need.

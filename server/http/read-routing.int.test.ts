@@ -8,6 +8,7 @@ import { seedDemo } from "@/db/seed";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { readOnlyUrl } from "@/test/urls";
 import { dataAsOfHeader, readSourceHeader, writtenCookie } from "./read-routing";
 
 /*
@@ -29,8 +30,7 @@ let rankTables: typeof import("@/app/api/v1/rank-tables/route");
 
 beforeAll(async () => {
   await seedDemo(testDatabase().db);
-  readOnly = connectDatabase(testDatabase().url, { max: 2 });
-  readOnly.pool.on("connect", (client) => void client.query("set default_transaction_read_only = on"));
+  readOnly = connectDatabase(readOnlyUrl(testDatabase().url), { max: 2 });
   const probe = async (): Promise<ReplicaStatus> => ({ state: "standby", at: Date.now(), replayLsn: replay, primaryLsn, replayedAt: new Date(Date.now() - lagMs), lagMs });
   globals.rankscopeReadRouter = new ReadRouter(() => testDatabase(), readOnly, { statusTtlMs: 0, probe });
   token = (await createApiToken(testDatabase().db, { name: "writer", role: "editor" }, systemActor)).token;

@@ -8,7 +8,7 @@ import { and, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
-import { createRankTable } from "@/db/queries/rank-tables";
+import { createRankTable } from "@/db/queries/rank-table-saves";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";

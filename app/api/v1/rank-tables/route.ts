@@ -1,5 +1,6 @@
 import { appDatabase } from "@/db/client";
-import { createRankTable, listRankTables } from "@/db/queries/rank-tables";
+import { listRankTables } from "@/db/queries/rank-tables";
+import { createRankTable } from "@/db/queries/rank-table-saves";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";
 import { rankTableBody } from "@/server/rank-table-worker";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { conflictCurrent, getRevisionBlob, saveRankTableText } from "@/components/rank-tables/api";
 import { rankTableBlob } from "@/components/rank-tables/table-blob";
 import { systemActor } from "@/db/queries/audit";
-import { createRankTable } from "@/db/queries/rank-tables";
+import { createRankTable } from "@/db/queries/rank-table-saves";
 import { createApiToken } from "@/db/queries/tokens";
 import { rankTableRevisions, rankTables } from "@/db/schema";
 import { rankTableTextLimit } from "@/db/schema/rank-table/constants";

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { appDatabase } from "@/db/client";
-import { deleteRankTable, getRankTable, updateRankTable, updateRankTableMetadata } from "@/db/queries/rank-tables";
+import { getRankTable } from "@/db/queries/rank-tables";
+import { deleteRankTable, updateRankTable, updateRankTableMetadata } from "@/db/queries/rank-table-saves";
 import { rankTableMetadataSchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";

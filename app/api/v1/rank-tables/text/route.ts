@@ -1,5 +1,5 @@
 import { appDatabase } from "@/db/client";
-import { checkCluster, createRankTable } from "@/db/queries/rank-tables";
+import { checkCluster, createRankTable } from "@/db/queries/rank-table-saves";
 import { rankTableTextCreateQuerySchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";
 import { methodNotAllowedRoute } from "@/server/http/method-not-allowed";

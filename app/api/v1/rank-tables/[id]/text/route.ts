@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { appDatabase } from "@/db/client";
-import { assertCurrentRevision, checkCluster, storedRankTableText, updateRankTable } from "@/db/queries/rank-tables";
+import { storedRankTableText } from "@/db/queries/rank-tables";
+import { assertCurrentRevision, checkCluster, updateRankTable } from "@/db/queries/rank-table-saves";
 import { acceptsGzip } from "@/lib/gzip-answer";
 import { rankTableTextQuerySchema, rankTableTextSaveQuerySchema } from "@/db/schema/rank-table/validation";
 import { unproxiedRoute } from "@/server/auth/guard";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
 import { createJob } from "@/db/queries/jobs";
-import { createRankTable, updateRankTable } from "@/db/queries/rank-tables";
+import { createRankTable, updateRankTable } from "@/db/queries/rank-table-saves";
 import { parsedRevisionCount } from "@/db/queries/node-details";
 import { createApiToken } from "@/db/queries/tokens";
 import { seedDemo } from "@/db/seed";
