@@ -46,16 +46,26 @@ export class JsonCompactor {
     let { inString, escaped, depth, pending, last } = this;
     let i = 0;
     for (; i < length; i++) {
-      const c = bytes[i]!;
+      let c = bytes[i]!;
       if (inString) {
-        out[n++] = c;
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
+        // To the closing quote in a loop of its own.
+        for (;;) {
+          out[n++] = c;
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) {
+            inString = false;
+            break;
+          }
+          if (++i === length) break;
+          c = bytes[i]!;
+        }
         continue;
       }
-      if (c === SPACE || c === LF || c === CR || c === TAB) {
+      if (c <= SPACE && (c === SPACE || c === LF || c === CR || c === TAB)) {
         pending = true;
+        // Indentation, most of what is dropped, in a loop of its own.
+        while (i + 1 < length && bytes[i + 1] === SPACE) i++;
         continue;
       }
       if (pending) {
