@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
 import { answerHosted, dropHostedTable, hostedTable, openFile, type HostedAnswer } from "./hosted-table";
-import { compactPieces, sourceBytes } from "./source-text";
+import { JsonCompactor } from "@/lib/rank-table/compact-json";
+import { sourceBytes } from "./source-text";
 import { sendBytes } from "./text-port";
 
 /**
@@ -87,8 +88,8 @@ describe("openFile from the text reader's port", () => {
   it("parses the bytes the reader sends (a gzipped revision it fetched, decompressed and compacted) into the table the worker keeps", { timeout: 60_000 }, async () => {
     vi.stubGlobal("fetch", async () => new Response(new Blob([gzipSync(text)]).stream(), { headers: { "content-type": "application/gzip" } }));
     const { port1, port2 } = new MessageChannel();
-    // As text-reader.worker.ts sends them.
-    void sendBytes(compactPieces(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) })), port1);
+    // As text-reader.worker.ts sends them, but holding less: some pieces compacted, some not.
+    void sendBytes(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) }), port1, 1 << 20, new JsonCompactor());
     const { answers, small } = await open({ port: port2 });
     expect(small).not.toHaveBeenCalled();
     expect(answers.filter((answer) => answer.type === "progress").length).toBeGreaterThan(0);

@@ -6,7 +6,6 @@
  * second worker can run.
  */
 import { gzipJsonAccept, isGzipType } from "@/lib/gzip-answer";
-import { JsonCompactor } from "@/lib/rank-table/compact-json";
 
 /**
  * A saved revision's text read from the server as it arrives, by a worker: the page never holds it. `bytes`: its
@@ -53,12 +52,6 @@ export async function* sourceBytes(source: Blob | RemoteText): AsyncGenerator<By
     read += value.byteLength;
     yield { bytes: value as Uint8Array<ArrayBuffer>, read, size };
   }
-}
-
-/** The pieces with the whitespace between JSON tokens dropped (lib/rank-table/compact-json.ts); `read` and `size` as they were. */
-export async function* compactPieces(pieces: AsyncIterable<BytePiece>): AsyncGenerator<BytePiece> {
-  const compactor = new JsonCompactor();
-  for await (const { bytes, read, size } of pieces) yield { bytes: compactor.push(bytes), read, size };
 }
 
 /** Pieces of bytes decoded from UTF-8 as they come (a character split between two pieces is decoded whole). */
