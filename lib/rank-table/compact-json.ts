@@ -27,6 +27,8 @@ const TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, STAR = 42, SLASH = 47, 
 const STRUCTURAL = new Uint8Array(256);
 for (const c of [QUOTE, 44, 58, 91, RBRACKET, 123, RBRACE]) STRUCTURAL[c] = 1;
 
+const NO_RUN = new Uint8Array(0);
+
 /** The longest run of whitespace kept from one piece to the next (a longer one is cut: only its end is kept). */
 const RUN_CARRY = 256;
 
@@ -39,7 +41,7 @@ export class JsonCompactor {
   private resync = false;
   /** Whitespace met since the last byte written, perhaps at the end of earlier pieces (`run`). */
   private pending = false;
-  private run: Uint8Array = new Uint8Array(0);
+  private run: Uint8Array = NO_RUN;
   /** The last byte written outside a string (a string's last is its quote); 0 before the first. */
   private last = 0;
 
@@ -105,7 +107,7 @@ export class JsonCompactor {
           n += i - runFrom;
         } else if (STRUCTURAL[c] === 0 && STRUCTURAL[last] === 0) out[n++] = SPACE;
         runFrom = 0;
-        this.run = new Uint8Array(0);
+        if (this.run.length > 0) this.run = NO_RUN;
       }
       if (c === SLASH) {
         // Ends a token the way the whitespace before it did, which was kept (or there was none).
