@@ -2,7 +2,8 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateA5Table, writeRankTable, type JsonValue } from "@/lib/rank-table";
 import { HOSTED_FROM_ROWS } from "@/lib/rank-table-workspace/table-host";
-import { answerHosted, dropHostedTable, openFile, type HostedAnswer } from "./hosted-table";
+import { answerHosted, dropHostedTable, hostedTable, openFile, type HostedAnswer } from "./hosted-table";
+import { JsonCompactor } from "@/lib/rank-table/compact-json";
 import { sourceBytes } from "./source-text";
 import { sendBytes } from "./text-port";
 
@@ -84,14 +85,16 @@ describe("openFile from a saved revision's text", () => {
 });
 
 describe("openFile from the text reader's port", () => {
-  it("parses the bytes the reader sends (a gzipped revision it fetched and decompressed) into a table the worker keeps", { timeout: 60_000 }, async () => {
+  it("parses the bytes the reader sends (a gzipped revision it fetched, decompressed and compacted) into the table the worker keeps", { timeout: 60_000 }, async () => {
     vi.stubGlobal("fetch", async () => new Response(new Blob([gzipSync(text)]).stream(), { headers: { "content-type": "application/gzip" } }));
     const { port1, port2 } = new MessageChannel();
-    void sendBytes(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) }), port1);
+    // As text-reader.worker.ts sends them, but holding less: some pieces compacted, some not.
+    void sendBytes(sourceBytes({ url: "/api/v1/rank-tables/7/text", bytes: Buffer.byteLength(text) }), port1, 1 << 20, new JsonCompactor());
     const { answers, small } = await open({ port: port2 });
     expect(small).not.toHaveBeenCalled();
     expect(answers.filter((answer) => answer.type === "progress").length).toBeGreaterThan(0);
     expect(answers.at(-1)).toMatchObject({ type: "hosted", summary: { rows: HOSTED_FROM_ROWS, rankList: true } });
+    expect(hostedTable()?.table).toEqual(table);
     const rows: HostedAnswer[] = [];
     answerHosted({ type: "rows", seq: 2, node: undefined, from: HOSTED_FROM_ROWS - 1, to: HOSTED_FROM_ROWS }, (answer) => rows.push(answer));
     expect(rows[0]).toMatchObject({ type: "rows", total: HOSTED_FROM_ROWS, rows: [{ rank: HOSTED_FROM_ROWS - 1 }] });

@@ -1,11 +1,12 @@
 /// <reference lib="webworker" />
 /**
- * The text reader: fetches or reads a table's text, decompresses it, and hands its bytes to the validation worker over a
- * port (text-port.ts) while that worker decodes and parses, so the two run on two cores. Started by the page for one open
- * (use-validation.ts) and stopped after it.
+ * The text reader: fetches or reads a table's text, decompresses it, drops the whitespace between its tokens while
+ * the parser lags, and hands its bytes to the validation worker over a port (text-port.ts) while that worker decodes
+ * and parses, so the two run on two cores. Started by the page for one open (use-validation.ts) and stopped after it.
  */
+import { JsonCompactor } from "@/lib/rank-table/compact-json";
 import { sourceBytes, type RemoteText } from "./source-text";
-import { sendBytes } from "./text-port";
+import { IN_FLIGHT_BYTES, sendBytes } from "./text-port";
 
 export interface ReaderRequest {
   source: Blob | RemoteText;
@@ -14,5 +15,6 @@ export interface ReaderRequest {
 
 self.onmessage = (event: MessageEvent<ReaderRequest>) => {
   const { source, port } = event.data;
-  void sendBytes(sourceBytes(source), port);
+  // Compacted here, on this core, while the parser lags: it then decodes and parses fewer characters.
+  void sendBytes(sourceBytes(source), port, IN_FLIGHT_BYTES, new JsonCompactor());
 };

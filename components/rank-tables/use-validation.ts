@@ -255,8 +255,8 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
       noteListeners.current.set(current, onNotes);
       progressListeners.current.set(current, onProgress);
       let withReader = false;
-      const open = (): Promise<ValidationAnswer> => {
-        const reader = startReader(source, current);
+      const open = (readerToo = true): Promise<ValidationAnswer> => {
+        const reader = readerToo ? startReader(source, current) : undefined;
         withReader = reader !== undefined;
         return reader ? ask({ type: "open", seq: current, source: reader, lang }, [reader.port]) : ask({ type: "open", seq: current, source, lang });
       };
@@ -264,6 +264,9 @@ export function useValidation(table: JsonValue | undefined, lastEdit: { edit: Ed
         let answer = await open();
         // The reader failed to load: the worker reads the text itself.
         if (answer.type === "failed" && withReader && readerFailed()) answer = await open();
+        // The reader drops whitespace (lib/rank-table/compact-json.ts), which moves where the text breaks: the worker
+        // reads it again as it is, to say where in the file.
+        else if (answer.type === "notJson" && withReader) answer = await open(false);
         switch (answer.type) {
           case "parsed":
             if (answer.table === undefined) throw new Error("unexpected answer");
