@@ -10,7 +10,7 @@ type Measure = (text: string, font: string) => { width: number };
  * ECharts' text measurement (zrender's `platformApi.measureText`) with fewer calls to the canvas: every label's line
  * is measured once per font and text, a canvas `measureText` each (a server view's labels: some 470 calls, 0.1–0.2 ms
  * each at load 17, profiled), and a font's first measurement starts with the wide probe, which makes the browser look
- * through the system's fonts for a CJK glyph (40–60 ms a font in a topology page at load 17; issue 21). So:
+ * for a font with a CJK glyph (41 and 59 ms in one topology page at load 17, a few ms in others; issue 21). So:
  * - a text of printable ASCII (ids, addresses, counts: the topology's labels) is the sum of its characters' widths,
  *   each measured once per font by `measure` (kerning left out: under a pixel on a label, which is cut short by
  *   the same per-character widths in zrender itself);
