@@ -142,9 +142,10 @@ export function labelStyle(label: CellLabel, fill: string) {
 
 /**
  * The label styles a new view's first drawing uses (at the fit), one of each font: ECharts measures a font the first
- * time it lays out text in it (a wide and a narrow glyph, then every ASCII character to cut text short), 30–70 ms of
- * a frame of labelled cells at load 10–15 (the browser's font lookup), so the graph has them measured in tasks of
- * their own before the cells (topology-graph.tsx).
+ * time it lays out text in it (a narrow glyph, then every ASCII character to cut text short; the wide glyph's probe is
+ * answered without the canvas, components/primitives/text-measure.ts), 30–70 ms of a frame of labelled cells at load
+ * 10–15 (the browser's font lookup), so the graph has them measured in tasks of their own before the cells
+ * (topology-graph.tsx).
  */
 export function firstLabelStyles(input: ChartInput): ReturnType<typeof labelStyle>[] {
   const { view, size, theme } = input;
