@@ -2,12 +2,11 @@
 
 import { Tag, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
-import { useTranslations } from "next-intl";
 import type { TableHTMLAttributes } from "react";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels } from "@/lib/faults/levels";
-import { useDuration, useTimeFormat } from "./format";
+import { useEventText } from "./format";
 import { toneOf } from "./level-colors";
 
 export function targetLabel(e: Pick<TimelineEvent, "superPodId" | "serverId" | "deviceId" | "targetKind" | "targetKey">): string {
@@ -24,11 +23,7 @@ const wideTable = { table: (props: TableHTMLAttributes<HTMLTableElement>) => <ta
 
 /** The events of the selection: sortable, paginated, counted; a row click selects the event. */
 export function EventsTable({ events, now, selectedId, onSelect }: { events: TimelineEvent[]; now: number; selectedId?: string | undefined; onSelect: (e: TimelineEvent) => void }) {
-  const t = useTranslations("faults.timeline");
-  const tk = useTranslations("faults.kinds");
-  const tr = useTranslations("faults.rules");
-  const duration = useDuration();
-  const time = useTimeFormat();
+  const { t, tk, tr, duration, time } = useEventText();
   return (
     <Table<TimelineEvent>
       size="small"

@@ -17,6 +17,14 @@ export function useTimeFormat(): (ms: number) => string {
   return useCallback((ms: number) => format.dateTime(new Date(ms), { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }), [format]);
 }
 
+/** How a fault event's fields read: the timeline's labels, kinds and rules by name, durations and times. */
+export function useEventText() {
+  const t = useTranslations("faults.timeline");
+  const tk = useTranslations("faults.kinds");
+  const tr = useTranslations("faults.rules");
+  return { t, tk, tr, duration: useDuration(), time: useTimeFormat() };
+}
+
 /**
  * A clock for open events: they run until now, so durations move on by themselves. Each tick re-renders in a
  * transition, so a page's tables of events redraw in slices instead of one task (issue 21).

@@ -1,20 +1,15 @@
 "use client";
 
 import { Button, Card, Descriptions } from "antd";
-import { useTranslations } from "next-intl";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { targetLabel } from "./events-table";
-import { useDuration, useTimeFormat } from "./format";
+import { useEventText } from "./format";
 import { toneOf } from "./level-colors";
 
 /** The event picked on the timeline or in the table, all its fields. */
 export function SelectedEvent({ selected, now, onClose }: { selected: TimelineEvent; now: number; onClose: () => void }) {
-  const t = useTranslations("faults.timeline");
-  const tk = useTranslations("faults.kinds");
-  const tr = useTranslations("faults.rules");
-  const duration = useDuration();
-  const time = useTimeFormat();
+  const { t, tk, tr, duration, time } = useEventText();
   return (
     <Card size="small" title={t("selectedEvent")} extra={<Button size="small" onClick={onClose}>{t("close")}</Button>}>
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>

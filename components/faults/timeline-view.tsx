@@ -2,14 +2,13 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Empty, Skeleton, Space, Tag, Typography } from "antd";
-import { useTranslations } from "next-intl";
 import { useCallback, useDeferredValue, useMemo } from "react";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import { buildLanes, overlapping, type Lane } from "@/lib/faults/timeline";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "./api";
 import { EventsTable, targetLabel } from "./events-table";
-import { useDuration, useTimeFormat } from "./format";
+import { useEventText } from "./format";
 import { levelColors } from "./level-colors";
 import { SelectedEvent } from "./selected-event";
 import { TimelineChart } from "./timeline-chart";
@@ -45,11 +44,7 @@ export function TimelineView({
   theme: "light" | "dark";
   onChange: (next: Partial<TimelineState>, mode?: "push" | "replace") => void;
 }) {
-  const t = useTranslations("faults.timeline");
-  const tk = useTranslations("faults.kinds");
-  const tr = useTranslations("faults.rules");
-  const duration = useDuration();
-  const time = useTimeFormat();
+  const { t, tk, tr, duration, time } = useEventText();
   const filters: TimelineFilters = { cluster, from: state.from, to: state.to, kind: state.kind, level: state.level, code: state.code, target: state.target, state: state.state };
   const query = useQuery({
     queryKey: faultKeys.timeline(filters),
