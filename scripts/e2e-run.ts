@@ -38,7 +38,14 @@ export interface PreparedRun {
  */
 export async function prepareEndToEnd(options: { buildNiceness?: number } = {}): Promise<PreparedRun> {
   await lockCheckout();
-  const database = await throwawayDatabase("rankscope_e2e");
+  let database: Awaited<ReturnType<typeof throwawayDatabase>>;
+  try {
+    database = await throwawayDatabase("rankscope_e2e");
+  } catch (error) {
+    // One sentence, not a stack: most often TEST_DATABASE_URL's server is not there.
+    console.error(`[e2e] cannot make the test database: ${error instanceof Error ? error.message : String(error)}`);
+    return { code: 1, serverEnv: {}, cleanup: async () => {} };
+  }
   const serverEnv: Record<string, string> = { RANKSCOPE_STANDALONE_SERVER: standaloneServer, E2E_PORT: String(await freePort()), ...database.env };
   const [buildCode, prepareCode] = await Promise.all([
     buildStandalone({ typecheck: false, niceness: options.buildNiceness }),
