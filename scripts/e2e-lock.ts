@@ -5,7 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isRunning } from "@/db/embedded";
 
-const checkout = fileURLToPath(new URL("..", import.meta.url));
+/** The checkout this file is in (runners work from any directory). */
+export const checkout = fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * One user of the shared .next-e2e build (scripts/production-build.ts) at a time per checkout (the e2e runner, the

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
+import { checkout } from "./e2e-lock";
 
-const checkout = fileURLToPath(new URL("..", import.meta.url));
 export const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 
 /**
