@@ -2,16 +2,6 @@ import type { TimelineEvent } from "@/lib/faults/api-types";
 import { toCsv } from "@/lib/faults/timeline";
 import { targetLabel } from "./events-table";
 
-/** Saves text as a file in the browser; the BOM makes spreadsheet programs read the CSV as UTF-8. */
-export function downloadText(name: string, text: string, type = "text/csv;charset=utf-8") {
-  const url = URL.createObjectURL(new Blob(["\ufeff", text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** The events as CSV, in the columns the CSV import reads back (lib/faults/csv.ts). */
 export function eventsCsv(events: TimelineEvent[]): string {
   return toCsv(

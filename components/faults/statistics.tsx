@@ -11,7 +11,7 @@ import { toCsv } from "@/lib/faults/timeline";
 import { faultKeys, fetchStatistics } from "./api";
 import { useDuration } from "./format";
 import { toneOf } from "./level-colors";
-import { downloadText } from "./csv-export";
+import { downloadCsv } from "@/components/primitives/download";
 import { DataAsOf } from "@/components/primitives/data-as-of";
 
 /** What the period's faults cost: die-time under a fault of a level that stops work, over every super pod, in ms. */
@@ -51,7 +51,7 @@ export function FaultStatisticsView({ cluster, from, to }: { cluster: string; fr
     <Row gutter={[16, 16]} data-testid="fault-statistics">
       <Col span={24} style={{ textAlign: "right" }}>
         <DataAsOf answer={s} />{" "}
-        <Button icon={<DownloadOutlined />} onClick={() => downloadText(`fault-statistics-${cluster}.csv`, statisticsCsv(s))}>
+        <Button icon={<DownloadOutlined />} onClick={() => downloadCsv(statisticsCsv(s), `fault-statistics-${cluster}.csv`)}>
           {t("exportCsv")}
         </Button>
       </Col>

@@ -8,7 +8,8 @@ import { DataAsOf } from "@/components/primitives/data-as-of";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import { faultKinds, type FaultKind } from "@/lib/faults/model";
-import { downloadText, eventsCsv } from "./csv-export";
+import { downloadCsv } from "@/components/primitives/download";
+import { eventsCsv } from "./csv-export";
 import { InboxBacklog } from "./inbox-backlog";
 import type { TimelineState } from "./timeline-view";
 
@@ -102,7 +103,7 @@ export function TimelineFilterBar({
         <Button icon={<ReloadOutlined />} onClick={onRefresh}>
           {t("refresh")}
         </Button>
-        <Button icon={<DownloadOutlined />} disabled={selection.length === 0} onClick={() => downloadText(`faults-${cluster}-${new Date(state.from).toISOString().slice(0, 10)}.csv`, eventsCsv(selection))}>
+        <Button icon={<DownloadOutlined />} disabled={selection.length === 0} onClick={() => downloadCsv(eventsCsv(selection), `faults-${cluster}-${new Date(state.from).toISOString().slice(0, 10)}.csv`)}>
           {t("exportCsv")}
         </Button>
         <DataAsOf answer={answer} />

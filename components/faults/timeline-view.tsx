@@ -6,6 +6,7 @@ import { useCallback, useDeferredValue, useMemo } from "react";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import { buildLanes, overlapping, type Lane } from "@/lib/faults/timeline";
+import { escapeHtml } from "@/lib/html";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "./api";
 import { EventsTable, targetLabel } from "./events-table";
 import { useEventText } from "./format";
@@ -199,4 +200,3 @@ export function TimelineView({
   );
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

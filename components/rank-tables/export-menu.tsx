@@ -4,7 +4,8 @@ import { CopyOutlined, DownloadOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown, Input, Space } from "antd";
 import { useTranslations } from "next-intl";
 import { writeRankTable, type JsonValue } from "@/lib/rank-table";
-import { configMapYaml, downloadText, exportFileName } from "./export-actions";
+import { downloadText } from "@/components/primitives/download";
+import { configMapYaml, exportFileName } from "./export-actions";
 
 /** Export of the edited table (canonical JSON, a ConfigMap, the clipboard), asking first when it has errors. */
 export function ExportMenu({ table, name, errorCount }: { table: JsonValue | undefined; name: string; errorCount: number }) {

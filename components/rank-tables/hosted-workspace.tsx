@@ -12,7 +12,8 @@ import { selectedPodOf, selectedServerOf } from "@/lib/rank-table-workspace/tree
 import type { SavedRevision } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
 import { draftKey, saveDraft } from "./drafts";
-import { downloadBlob, exportFileName } from "./export-actions";
+import { downloadBlob } from "@/components/primitives/download";
+import { exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
 import { ProblemsTable, type Problem } from "./problems-table";

@@ -2,11 +2,10 @@
 
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
+import { escapeHtml } from "@/lib/html";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { HealthCounts, TopologyNode } from "@/lib/topology/model";
 import { BAR_ORDER, type ChartLabels } from "./cell-painter";
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The graph's labels and tooltips in the reader's language (the topology page and the job page draw the same graph). */
 export function useChartLabels(): ChartLabels {

@@ -1,13 +1,12 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { isLocale, localeFromAcceptLanguage, type Locale } from "@/i18n/locales";
+import { escapeHtml } from "@/lib/html";
 import en from "@/messages/en.json";
 import zh from "@/messages/zh-CN.json";
 import { databaseRetryAfterSeconds } from "./errors";
 
 const catalogues: Record<Locale, typeof en.errors> = { en: en.errors, "zh-CN": zh.errors };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page a browser gets while the database is unreachable: 503 with Retry-After, in the reader's language, and
