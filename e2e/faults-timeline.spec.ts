@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 
 /** "180 of 180 events" → 180. */
@@ -41,6 +42,16 @@ test.describe("Fault timeline", () => {
     await expect(page.getByTestId("fault-total")).toHaveText(/^[1-9]\d* of [1-9]\d* events$/);
     await expect(table).toContainText("RoCE link down");
     await expect(table).toContainText(/open for/);
+
+    // Export CSV: the events shown, in the import's columns, with a BOM so spreadsheets read it as UTF-8.
+    const open = await shown(page);
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^faults-atlas-a3-demo-\d{4}-\d\d-\d\d\.csv$/);
+    const csv = await readFile((await download.path())!, "utf8");
+    expect(csv.startsWith("\ufeffid,began_at,ended_at,")).toBe(true);
+    expect(csv.trimEnd().split(/\r?\n/)).toHaveLength(open + 1);
   });
 
   test("opens a super pod into servers from its lane and keeps it in the URL", async ({ page }) => {

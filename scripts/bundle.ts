@@ -15,28 +15,20 @@
  * files and public/ in place); `--skip-build` packs the one already there (e.g. the one `npm run test:e2e` just made).
  * `npm run test:bundle` unpacks and starts the archive.
  */
-import { spawn } from "node:child_process";
 import { cp, mkdir, readFile, rm, writeFile, chmod } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { lockCheckout } from "./e2e-lock";
-import { buildStandalone, projectRoot, sharedDistDir, standaloneBuilt, standalonePath } from "./production-build";
+import { checkout, lockCheckout } from "./e2e-lock";
+import { buildStandalone, sharedDistDir, standaloneBuilt, standalonePath } from "./production-build";
+import { runCommand } from "./run-command";
 
-const root = projectRoot;
+const root = checkout;
 const { version } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { version: string };
 const bundleName = `rankscope-${version}-${process.platform}-${process.arch}`;
 const out = path.join(root, "dist");
 const stage = path.join(out, bundleName);
 const log = (line: string) => console.log(`[bundle] ${line}`);
-
-function run(command: string, args: string[], env: Record<string, string> = {}, cwd = root): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
-  });
-}
 
 /** A package and everything it depends on, as installed (hoisted) in node_modules; optional ones only if present. */
 async function dependencyClosure(names: string[]): Promise<string[]> {
@@ -130,7 +122,8 @@ async function main(): Promise<void> {
 
   const archive = path.join(out, `${bundleName}.tar.gz`);
   await rm(archive, { force: true });
-  await run("tar", ["-czf", archive, "-C", out, bundleName]);
+  const tarExit = await runCommand("tar", ["-czf", archive, "-C", out, bundleName]);
+  if (tarExit !== 0) throw new Error(`tar -czf ${archive} exited with ${tarExit}`);
   await rm(stage, { recursive: true, force: true });
   log(`wrote ${path.relative(root, archive)} (for ${process.platform}-${process.arch}, Node.js >= 20.19)`);
 }

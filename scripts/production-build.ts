@@ -15,14 +15,12 @@
 import { existsSync } from "node:fs";
 import { cp } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { lockCheckout } from "./e2e-lock";
+import { checkout, lockCheckout } from "./e2e-lock";
 import { npx, runCommand } from "./run-command";
 
-export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The build's folder (NEXT_DIST_DIR): its own, so a build never disturbs a running `npm run dev` (.next). */
 export const sharedDistDir = ".next-e2e";
-const distPath = path.join(projectRoot, sharedDistDir);
+const distPath = path.join(checkout, sharedDistDir);
 export const standalonePath = path.join(distPath, "standalone");
 /** What scripts/serve.ts runs (RANKSCOPE_STANDALONE_SERVER) to serve the build. */
 export const standaloneServer = path.join(standalonePath, "server.js");
@@ -49,7 +47,7 @@ export async function buildStandalone(options: { typecheck: boolean; niceness?: 
   if (code !== 0) return code;
   // `next build` empties its folder first, so these copies never mix with an earlier build's.
   await cp(path.join(distPath, "static"), path.join(standalonePath, sharedDistDir, "static"), { recursive: true });
-  const publicDir = path.join(projectRoot, "public");
+  const publicDir = path.join(checkout, "public");
   if (existsSync(publicDir)) await cp(publicDir, path.join(standalonePath, "public"), { recursive: true });
   return 0;
 }
