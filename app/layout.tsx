@@ -7,6 +7,8 @@ import type { ReactNode } from "react";
 import { AppProviders } from "@/components/providers/app-providers";
 import { isTheme, themeCookie } from "@/components/providers/preferences";
 import type { Locale } from "@/i18n/locales";
+// antd's component styles as one static, cacheable file (the providers set zeroRuntime): see app-providers.tsx.
+import "antd/dist/antd.css";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {

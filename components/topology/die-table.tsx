@@ -20,10 +20,10 @@ const byDeviceId = (a: TopologyNode, b: TopologyNode) => (a.deviceId ?? 0) - (b.
 function useRowsInSteps(rows: TopologyNode[]): TopologyNode[] {
   const sorted = useMemo(() => [...rows].sort(byDeviceId), [rows]);
   // The first step has no rows: the Table's first mount (its code evaluated, its shell rendered) is a task of its own,
-  // not one with the first rows. Its styles come with the page (./section-styles.tsx): generated here, they were 70–150 ms
-  // of that task at load 10–15.
+  // not one with the first rows. Its styles are antd's static CSS (zeroRuntime, app-providers.tsx): generated here,
+  // they were 70–150 ms of that task at load 10–15.
   const [shown, setShown] = useState({ of: sorted, count: 0 });
-  // Other rows start again from the first step (the styles are there by then).
+  // Other rows start again from the first step (the Table is mounted by then).
   const current = shown.of === sorted ? shown : { of: sorted, count: ROWS_A_TASK };
   if (current !== shown) setShown(current);
   useEffect(() => {

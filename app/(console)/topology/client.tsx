@@ -29,7 +29,6 @@ import { useChartLabels } from "@/components/topology/use-chart-labels";
 import { RankSourceSelect, SavedRanksFailed } from "@/components/topology/rank-source-select";
 import { useRankSource } from "@/components/topology/use-rank-source";
 import { ViewSummary } from "@/components/topology/view-summary";
-import { SectionStyles } from "@/components/topology/section-styles";
 import type { Crumb, NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
 import { drawsRows, landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
@@ -332,7 +331,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                 else navigate({ hl: hl ?? undefined });
               }}
             />
-            <SectionStyles />
           </aside>
         </div>
       )}
