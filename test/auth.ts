@@ -26,6 +26,24 @@ export async function signInCookie(username: string, password: string): Promise<
   return cookies.join("; ");
 }
 
+/** GET /api/v1/me with a session cookie: 200 while the session is good. */
+export async function asCookie(cookie: string): Promise<Response> {
+  const { GET } = await import("@/app/api/v1/me/route");
+  return GET(jsonRequest("/api/v1/me", "GET", undefined, { cookie }), { params: Promise.resolve({}) });
+}
+
+/** GET /api/v1/me with a Bearer token: 200 while the token is good. */
+export async function asToken(token: string): Promise<Response> {
+  const { GET } = await import("@/app/api/v1/me/route");
+  return GET(jsonRequest("/api/v1/me", "GET", undefined, { authorization: `Bearer ${token}` }), { params: Promise.resolve({}) });
+}
+
+/** One sign-in through the real route handler, from 10.0.0.7 as X-Forwarded-For says (believed only from a trusted proxy). */
+export async function signInAttempt(username: string, password: string): Promise<Response> {
+  const { POST } = await import("@/app/api/auth/sign-in/route");
+  return POST(jsonRequest("/api/auth/sign-in", "POST", { username, password }, { origin, "x-forwarded-for": "10.0.0.7" }));
+}
+
 export const testPassword = (role: string) => `${role}-password-for-tests`;
 
 /** A user per role (viewer, editor, admin) and a token per role; returns their credentials. */

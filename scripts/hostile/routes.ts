@@ -3,7 +3,7 @@ import path from "node:path";
 import { bodyLimitOf } from "@/server/http/body-limits";
 import { appRoot, routeFiles } from "@/test/route-files";
 
-/** One method of one API route, found on disk the way app/authorization.int.test.ts finds them. */
+/** One method of one API route, found on disk the way the authorisation matrix (test/authorization.ts) finds them. */
 export interface Endpoint {
   method: string;
   /** With dynamic segments filled in ([id] → a real cluster, rank table, token or user). */

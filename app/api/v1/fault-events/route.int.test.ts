@@ -1,76 +1,20 @@
-import { readFile } from "node:fs/promises";
-import { beforeAll, describe, expect, it } from "vitest";
+/**
+ * POST /api/v1/fault-events against PostgreSQL: ingestion and its judgement, per-item errors, the demo seed's day
+ * taken in through it, its audit entries, and the dry run of the CSV import.
+ */
+import { describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
-import { createApiToken } from "@/db/queries/tokens";
-import { seedDemo } from "@/db/seed";
-import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { withAppDatabase } from "@/test/app-database";
-import { jsonRequest, origin } from "@/test/auth";
+import { jsonRequest } from "@/test/auth";
 import { testDatabase } from "@/test/database";
-import { postedEvents } from "@/test/fault-events";
-
-// Response bodies are read loosely: the assertions say what they must hold.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Loose = any;
+import { at, auth, linkDown, postFaultEvents, send, t0, timeline, withFaultRoutes, type Loose } from "@/test/fault-routes";
 
 withAppDatabase();
-
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-let post: Handler;
-let get: Handler;
-let deviceInfo: Handler;
-let stats: Handler;
-let health: Handler;
-let settingsGet: Handler;
-let settingsPut: Handler;
-const tokens = { viewer: "", editor: "" };
-const none = { params: Promise.resolve({}) };
-let sample = "";
-
-beforeAll(async () => {
-  ({ POST: post, GET: get } = await import("./route"));
-  ({ POST: deviceInfo } = await import("./device-info/route"));
-  ({ GET: stats } = await import("./stats/route"));
-  ({ GET: health } = await import("./health/route"));
-  ({ GET: settingsGet, PUT: settingsPut } = await import("./settings/route"));
-  const { db } = testDatabase();
-  await seedDemo(db, [demoA3Cluster(2, 4)]);
-  tokens.viewer = (await createApiToken(db, { name: "faults viewer", role: "viewer" }, systemActor)).token;
-  tokens.editor = (await createApiToken(db, { name: "faults editor", role: "editor" }, systemActor)).token;
-  sample = await readFile("lib/faults/fixtures/device-info-a3-sample.json", "utf8");
-});
-
-const auth = (role: keyof typeof tokens = "editor") => ({ authorization: `Bearer ${tokens[role]}` });
-const t0 = Date.parse("2026-11-20T08:00:00Z");
-const { at, linkDown } = postedEvents(t0);
-
-async function send(events: unknown[], atomic: "all" | "item" = "all", role: keyof typeof tokens = "editor") {
-  const response = await post(jsonRequest(`/api/v1/fault-events?atomic=${atomic}`, "POST", events, auth(role)), none);
-  return { status: response.status, body: (await response.json()) as Record<string, Loose> };
-}
-
-async function timeline(query: string) {
-  const response = await get(new Request(`${origin}/api/v1/fault-events?cluster=atlas-a3-demo&${query}`, { headers: auth("viewer") }), none);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { events: Loose[]; total: number; density: { buckets: Loose[] } };
-}
-
-async function postDeviceInfo(body: unknown, query = "cluster=atlas-a3-demo&node=sp0-node01") {
-  const response = await deviceInfo(
-    new Request(`${origin}/api/v1/fault-events/device-info?${query}`, {
-      method: "POST",
-      headers: { ...auth(), "content-type": "application/json" },
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    }),
-    none,
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, Loose> };
-}
-
+withFaultRoutes();
 
 describe("POST /api/v1/fault-events", () => {
   it("needs a token or session with the editor role", async () => {
-    const anonymous = await post(jsonRequest("/api/v1/fault-events", "POST", []), none);
+    const anonymous = await postFaultEvents(jsonRequest("/api/v1/fault-events", "POST", []));
     expect(anonymous.status).toBe(401);
     expect((await send([linkDown("sp0-node00", 0, 0, 5)], "all", "viewer")).status).toBe(403);
   });
@@ -208,261 +152,8 @@ describe("POST /api/v1/fault-events", () => {
   it("refuses more than 10,000 events and bodies that are not arrays", async () => {
     const many = Array.from({ length: 10_001 }, () => ({}));
     expect((await send(many)).status).toBe(400);
-    const response = await post(jsonRequest("/api/v1/fault-events", "POST", { events: [] }, auth()), none);
+    const response = await postFaultEvents(jsonRequest("/api/v1/fault-events", "POST", { events: [] }, auth()));
     expect(response.status).toBe(400);
-  });
-});
-
-describe("POST /api/v1/fault-events/device-info", () => {
-  const faultList = (faults: object[]) => JSON.stringify(faults);
-  const snapshot = (updateTime: number, faults: object[]) => ({
-    kind: "ConfigMap",
-    metadata: { name: "mindx-dl-deviceinfo-sp0-node01", namespace: "kube-system" },
-    data: { DeviceInfoCfg: JSON.stringify({ DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": faultList(faults) }, UpdateTime: updateTime }, SuperPodID: 0, ServerIndex: 1 }) },
-  });
-  const chip = { fault_type: "CardUnhealthy", npu_name: "Ascend910-6", fault_handling: "SeparateNPU", fault_code: "80E18402", fault_time_and_level_map: { "80E18402": { fault_time: 1_790_000_000_000, fault_level: "SeparateNPU" } } };
-
-  it("takes MindCluster's sample as posted, mapping Ascend910-n to die n", async () => {
-    const result = await postDeviceInfo(sample);
-    expect(result.status, JSON.stringify(result.body)).toBe(200);
-    expect(result.body).toMatchObject({ server: "sp0-node01", checkCode: "valid", changed: true });
-    expect(result.body.opened.map((o: { npuName: string; code: string }) => `${o.npuName}:${o.code}`).sort()).toEqual(
-      ["Ascend910-0:81078603", "Ascend910-4:80E18401", "Ascend910-4:80E18402", "Ascend910-4:A4028801", "Ascend910-4:A8028801"].sort(),
-    );
-    const again = await postDeviceInfo(sample);
-    expect(again.body).toMatchObject({ changed: false, opened: [], closed: [], unchanged: 5 });
-  });
-
-  it("opens and closes events as faults appear and clear; older snapshots change nothing", async () => {
-    const node = "cluster=atlas-a3-demo";
-    const opened = await postDeviceInfo(snapshot(1_790_000_010, [chip]), node);
-    expect(opened.body).toMatchObject({ server: "sp0-node01", changed: true });
-    expect(opened.body.opened).toHaveLength(1);
-    const cleared = await postDeviceInfo(snapshot(1_790_000_100, []), node);
-    expect(cleared.body.closed).toEqual([opened.body.opened[0].id]);
-    const stale = await postDeviceInfo(snapshot(1_790_000_050, [chip]), node);
-    expect(stale.body).toMatchObject({ stale: true, changed: false });
-    const { events } = await timeline(`from=${1_789_999_000_000}&to=${1_790_001_000_000}&target=sp0-node01/6`);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ source: "device-info-cm", code: "80E18402", level: "SeparateNPU", endedAt: 1_790_000_100_000 });
-  });
-
-  it("finds the server by SuperPodID and ServerIndex when the node name is unknown", async () => {
-    const cm = snapshot(1_790_000_200, []);
-    cm.metadata.name = "mindx-dl-deviceinfo-k8s-worker-17";
-    cm.data.DeviceInfoCfg = cm.data.DeviceInfoCfg.replace('"ServerIndex":1', '"ServerIndex":2');
-    const result = await postDeviceInfo(cm, "cluster=atlas-a3-demo");
-    expect(result.status, JSON.stringify(result.body)).toBe(200);
-    expect(result.body.server).toBe("sp0-node02");
-  });
-
-  it.each([
-    ["not JSON", "{oops", /not valid JSON/, { reason: "not_json", path: "body" }],
-    ["no DeviceInfoCfg", { kind: "ConfigMap", metadata: { name: "x" }, data: {} }, /no DeviceInfoCfg/, { reason: "missing_key", params: { key: "DeviceInfoCfg" } }],
-    [
-      "a Fault list that is not an array",
-      { DeviceInfo: { DeviceList: { "huawei.com/Ascend910-Fault": "{}" }, UpdateTime: 1 } },
-      /JSON array/,
-      { reason: "not_encoded_array", path: 'body.DeviceInfo.DeviceList["huawei.com/Ascend910-Fault"]' },
-    ],
-    [
-      "a switch fault that is not a JSON string",
-      { kind: "ConfigMap", metadata: { name: "x" }, data: { DeviceInfoCfg: JSON.stringify({ DeviceInfo: { DeviceList: {}, UpdateTime: 1 } }), SwitchInfoCfg: JSON.stringify({ FaultCode: [{}] }) } },
-      /must be a string/,
-      { reason: "not_string", path: "data.SwitchInfoCfg.FaultCode[0]" },
-    ],
-  ])("rejects %s with 422, a reason and params, and changes nothing", async (_, body, message, details) => {
-    const result = await postDeviceInfo(body);
-    expect(result.status).toBe(422);
-    expect(result.body.error.code).toBe("invalid_device_info");
-    expect(result.body.error.message).toMatch(message);
-    expect(result.body.error.details).toMatchObject(details);
-  });
-
-  it("says which node is unknown", async () => {
-    const result = await postDeviceInfo(sample, "cluster=atlas-a3-demo&node=nope");
-    expect(result).toMatchObject({ status: 422, body: { error: { code: "unknown_node", details: { reason: "unknown_node", params: { node: "nope" } } } } });
-    const cluster = await postDeviceInfo(sample, "cluster=nope&node=sp0-node01");
-    expect(cluster).toMatchObject({ status: 404, body: { error: { code: "unknown_cluster", details: { reason: "unknown_cluster", params: { cluster: "nope" } } } } });
-  });
-
-  describe("SwitchInfoCfg (灵衢 switch faults)", () => {
-    type SwitchConfigMap = { metadata: { name: string }; data: Record<string, string> };
-    let configMap: SwitchConfigMap;
-    beforeAll(async () => {
-      configMap = JSON.parse(await readFile("lib/faults/fixtures/device-info-a3-switch-configmap.json", "utf8")) as SwitchConfigMap;
-      configMap.metadata.name = "mindx-dl-deviceinfo-sp1-node03";
-    });
-    const withFaults = (cm: SwitchConfigMap, keep: (faults: string[]) => string[]) => {
-      const switchInfo = JSON.parse(cm.data.SwitchInfoCfg!) as { FaultCode: string[] };
-      return { ...cm, data: { ...cm.data, SwitchInfoCfg: JSON.stringify({ ...switchInfo, FaultCode: keep(switchInfo.FaultCode) }) } };
-    };
-    const switchEvents = async () =>
-      (await timeline(`from=${1_744_180_000_000}&to=${1_744_190_000_000}&kind=bus-device-fault&target=sp1-node03`)).events.filter((e) => e.serverId === "sp1-node03");
-
-    it("opens an event on the switch chip each fault names, with its plane, port, hex code and level as given", async () => {
-      const result = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
-      expect(result.status, JSON.stringify(result.body)).toBe(200);
-      expect(result.body.server).toBe("sp1-node03");
-      const switchOpened = result.body.opened.filter((o: { switchPort: unknown }) => o.switchPort !== null);
-      expect(
-        switchOpened.map((o: { code: string; level: string; switchPort: { chipId: number; portId: number; plane: string } }) => [
-          o.code,
-          o.level,
-          o.switchPort.chipId,
-          o.switchPort.portId,
-          o.switchPort.plane,
-        ]),
-      ).toEqual([
-        ["00F1FF09", "SeparateNPU", 0, 5, "pod:1/ub:0"],
-        ["08520003", "NotHandleFault", 1, 12, "pod:1/ub:1"],
-      ]);
-      // The server's filter (target=sp1-node03) still finds them: its switch chips are in its scope.
-      const events = await switchEvents();
-      expect(events.map((e) => [e.targetKind, e.targetKey, e.kind, e.code, e.reportedLevel, e.beganAt, e.endedAt])).toEqual([
-        ["switch", "switch:sp1-node03/0", "bus-device-fault", "00F1FF09", "SeparateNPU", 1_744_182_100_123, null],
-        ["switch", "switch:sp1-node03/1", "bus-device-fault", "08520003", "NotHandleFault", 1_744_182_110_456, null],
-      ]);
-      // Port 12 of chip 1 faces NPU 6 (PeerPortDevice 1, PeerPortId 6): one NPU's link, not the plane.
-      const npuPort = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [events[1].id])).rows[0]!.raw;
-      expect(npuPort.fabric).toMatchObject({ plane: "pod:1/ub:1", port: 12, reach: { scope: "npu-port", npuIndex: 6, podDegraded: false } });
-      // The overlay names each switch fault's chip; both are ports facing one CPU / one NPU of the server, so they
-      // colour that server's attachment (chip and server), not the bus plane (db/queries/faults/health.ts).
-      const overlay = (await (await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as {
-        targets: { serverId: string; planeKey: string | null; switchKey: string | null; tone: string }[];
-      };
-      expect(overlay.targets.filter((t) => t.switchKey !== null).map((t) => [t.serverId, t.switchKey, t.planeKey, t.tone])).toEqual([
-        ["sp1-node03", "server:sp1-node03/chip:0", null, "faulty"],
-        ["sp1-node03", "server:sp1-node03/chip:1", null, "degraded"],
-      ]);
-      const again = await postDeviceInfo(configMap, "cluster=atlas-a3-demo");
-      expect(again.body).toMatchObject({ changed: false, opened: [], closed: [] });
-    });
-
-    it("keeps switch events open when a snapshot lacks SwitchInfoCfg, and closes the one that cleared", async () => {
-      const deviceOnly = { ...configMap, data: { DeviceInfoCfg: configMap.data.DeviceInfoCfg! } };
-      expect((await postDeviceInfo(deviceOnly, "cluster=atlas-a3-demo")).body.closed).toEqual([]);
-      const [first] = await switchEvents();
-      const cleared = await postDeviceInfo(withFaults(configMap, (faults) => faults.slice(1)), "cluster=atlas-a3-demo");
-      expect(cleared.body.closed).toEqual([first.id]);
-      const events = await switchEvents();
-      expect(events.map((e) => [e.code, e.endedAt])).toEqual([
-        ["00F1FF09", 1_744_182_144_000],
-        ["08520003", null],
-      ]);
-      const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [first.id])).rows[0]!.raw;
-      expect(raw).toMatchObject({
-        AssembledFaultCode: "[0x00f1ff09,155913,cpu,na]",
-        EventSerialNum: 311,
-        fault_level: "Separate",
-        switch_fault_key: "[0x00f1ff09,155913,cpu,na]_0_5",
-        fabric: { chip: "server:sp1-node03/chip:0", plane: "pod:1/ub:0", port: 5, portOutOfRange: false, reach: { scope: "cpu-port", podDegraded: false } },
-      });
-    });
-
-    it("keeps a fault of a chip the fabric does not have on the server, unmapped, with a warning", async () => {
-      const unknownChip = JSON.stringify({ EventType: 5, AssembledFaultCode: "[0x08520003,,L2,na]", SwitchChipId: 9, SwitchPortId: 3, Assertion: 1, AlarmRaisedTime: 1_744_182_120 });
-      const result = await postDeviceInfo(withFaults(configMap, (faults) => [...faults.slice(1), unknownChip]), "cluster=atlas-a3-demo");
-      expect(result.status, JSON.stringify(result.body)).toBe(200);
-      expect(result.body.opened).toEqual([expect.objectContaining({ code: "08520003", switchPort: expect.objectContaining({ chipId: 9, portId: 3, plane: null }) })]);
-      expect(result.body.warnings).toContainEqual(expect.objectContaining({ reason: "switch_chip_unmapped", params: { chip: 9, server: "sp1-node03" } }));
-      const unmapped = (await switchEvents()).filter((e) => e.targetKind === "server");
-      expect(unmapped.map((e) => [e.targetKey, e.code, e.endedAt])).toEqual([["server:sp1-node03", "08520003", null]]);
-      const raw = (await testDatabase().pool.query<{ raw: Record<string, unknown> }>("select raw from fault_events where id = $1", [unmapped[0].id])).rows[0]!.raw;
-      expect(raw).toMatchObject({ SwitchChipId: 9, fabric: { unmapped: "unknown-chip" } });
-    });
-
-    it("marks the plane degraded for the whole pod on a chip alarm or an uplink (L2) port fault, not on an NPU-facing port", async () => {
-      const fault = (chip: number, port: number, code: string) =>
-        JSON.stringify({ EventType: 5, AssembledFaultCode: code, PeerPortDevice: 2, PeerPortId: 0, SwitchChipId: chip, SwitchPortId: port, Assertion: 1, AlarmRaisedTime: 1_744_182_130 });
-      const other = { ...configMap, metadata: { name: "mindx-dl-deviceinfo-sp1-node02" } };
-      const posted = await postDeviceInfo(withFaults(other, () => [fault(2, 0xffff, "[0x00f103b0,155904,na,na]"), fault(4, 40, "[0x08520003,,L2,na]")]), "cluster=atlas-a3-demo");
-      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-      const overlay = (await (await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as {
-        targets: { serverId: string; planeKey: string | null; switchKey: string | null }[];
-      };
-      expect(overlay.targets.filter((t) => t.serverId === "sp1-node02" && t.switchKey !== null).map((t) => [t.switchKey, t.planeKey])).toEqual([
-        ["server:sp1-node02/chip:2", "pod:1/ub:2"],
-        ["server:sp1-node02/chip:4", "pod:1/ub:4"],
-      ]);
-    });
-  });
-});
-
-describe("statistics, health and settings", () => {
-  it("counts by kind and level, MTTR, availability", async () => {
-    const response = await stats(new Request(`${origin}/api/v1/fault-events/stats?cluster=atlas-a3-demo&from=${at(-100)}&to=${at(40_000)}`, { headers: auth("viewer") }), none);
-    const body = (await response.json()) as Record<string, Loose>;
-    expect(response.status).toBe(200);
-    expect(body.byKind.find((k: { kind: string }) => k.kind === "roce-link-down").count).toBeGreaterThan(5);
-    expect(body.mttrMs).toBeGreaterThan(0);
-    expect(body.availability.map((a: { superPodId: string }) => a.superPodId)).toEqual(["0", "1"]);
-    expect(body.availability[0].availability).toBeLessThanOrEqual(1);
-  });
-
-  it("lists open faults per die for the topology overlay", async () => {
-    const response = await health(new Request(`${origin}/api/v1/fault-events/health?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none);
-    const body = (await response.json()) as { targets: { serverId: string; deviceId: number; tone: string }[] };
-    expect(body.targets).toContainEqual(expect.objectContaining({ serverId: "sp0-node00", deviceId: 2, tone: "degraded" }));
-  });
-
-  it("keeps per-cluster settings within MindCluster's ranges", async () => {
-    const current = (await (await settingsGet(new Request(`${origin}/api/v1/fault-events/settings?cluster=atlas-a3-demo`, { headers: auth("viewer") }), none)).json()) as Record<string, Loose>;
-    expect(current).toMatchObject({ customised: false, escalation: { duration: [{ faultTimeoutSeconds: 20, recoverTimeoutSeconds: 60, handling: "PreSeparateNPU" }] } });
-    const put = (body: unknown) => settingsPut(jsonRequest("/api/v1/fault-events/settings?cluster=atlas-a3-demo", "PUT", body, auth()), none);
-    const bad = { ...current, escalation: { ...current.escalation, duration: [{ ...current.escalation.duration[0], faultTimeoutSeconds: 601 }] } };
-    expect((await put(bad)).status).toBe(400);
-    const good = { escalation: { ...current.escalation, duration: [{ ...current.escalation.duration[0], faultTimeoutSeconds: 5 }] }, retentionDays: 90 };
-    expect((await put(good)).status).toBe(200);
-    await send([linkDown("sp1-node02", 0, 50_000, 50_006)]);
-    const { events } = await timeline(`from=${at(49_000)}&to=${at(51_000)}&target=sp1-node02/0`);
-    expect(events[0]).toMatchObject({ level: "PreSeparateNPU", rule: "fault-duration" });
-  });
-});
-
-describe("fault settings: no lost update", () => {
-  beforeAll(async () => {
-    await seedDemo(testDatabase().db, [demoA2Cluster(1)]);
-  });
-  const url = (cluster: string) => `/api/v1/fault-events/settings?cluster=${cluster}`;
-  const read = async (cluster: string) => {
-    const response = await settingsGet(new Request(`${origin}${url(cluster)}`, { headers: auth("viewer") }), none);
-    return { etag: response.headers.get("etag"), body: (await response.json()) as Record<string, Loose> };
-  };
-  const put = async (cluster: string, body: unknown, version?: string) => {
-    const response = await settingsPut(jsonRequest(url(cluster), "PUT", body, { ...auth(), ...(version === undefined ? {} : { "if-match": `"${version}"` }) }), none);
-    return { status: response.status, etag: response.headers.get("etag"), body: (await response.json()) as Record<string, Loose> };
-  };
-  const withTimeout = (settings: Record<string, Loose>, seconds: number) => ({
-    escalation: { ...settings.escalation, duration: [{ ...settings.escalation.duration[0], faultTimeoutSeconds: seconds }] },
-    retentionDays: settings.retentionDays,
-  });
-  const audits = async (cluster: string) =>
-    (await testDatabase().pool.query<{ after: Loose }>("select after from audit_log where action = 'fault_settings.update' and target_id = $1 order by id", [cluster])).rows;
-
-  it("refuses a save that did not start from the current version, and keeps the other one", async () => {
-    const start = await read("atlas-a2-demo");
-    expect(start.body).toMatchObject({ customised: false, version: "0", updatedAt: null });
-    expect(start.etag).toBe('"0"');
-    const mine = await put("atlas-a2-demo", withTimeout(start.body, 25), "0");
-    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
-    expect(mine.body).toMatchObject({ customised: true, escalation: { duration: [{ faultTimeoutSeconds: 25 }] } });
-    expect(mine.etag).toBe(`"${mine.body.version}"`);
-    // A second editor who also loaded version 0 (a first save racing another) is refused and told what is there.
-    const theirs = await put("atlas-a2-demo", withTimeout(start.body, 30), "0");
-    expect(theirs).toMatchObject({ status: 409, body: { error: { code: "settings_conflict", details: { current: { version: mine.body.version } } } } });
-    // The same for a later save, through the row lock.
-    const next = await put("atlas-a2-demo", withTimeout(mine.body, 40), mine.body.version);
-    expect(next.status).toBe(200);
-    expect(next.body.version).not.toBe(mine.body.version);
-    expect((await put("atlas-a2-demo", withTimeout(mine.body, 50), mine.body.version)).status).toBe(409);
-    expect((await read("atlas-a2-demo")).body.escalation.duration[0].faultTimeoutSeconds).toBe(40);
-    expect((await audits("atlas-a2-demo")).map((row) => row.after?.escalation?.duration?.[0]?.faultTimeoutSeconds)).toEqual([25, 40]);
-  });
-
-  it("says what a malformed If-Match is", async () => {
-    const { body } = await read("atlas-a2-demo");
-    expect(await put("atlas-a2-demo", withTimeout(body, 20), "yesterday")).toMatchObject({ status: 400, body: { error: { code: "invalid_if_match" } } });
   });
 });
 
@@ -508,34 +199,11 @@ describe("audit", () => {
   });
 });
 
-describe("GET /api/v1/events (server-sent events)", () => {
-  it("announces a new event of the cluster within 2 seconds, through LISTEN/NOTIFY", async () => {
-    const { GET: events } = await import("../events/route");
-    const abort = new AbortController();
-    const response = await events(new Request(`${origin}/api/v1/events?cluster=atlas-a3-demo`, { headers: auth("viewer"), signal: abort.signal }), none);
-    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = decoder.decode((await reader.read()).value);
-    expect(text).toMatch(/retry: 3000/);
-    const started = Date.now();
-    await send([linkDown("sp1-node03", 11, 60_000, null)]);
-    while (!text.includes("event: faults")) {
-      const chunk = await Promise.race([reader.read(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event within 2 s")), 2000))]);
-      text += decoder.decode(chunk.value);
-    }
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(text).toMatch(/"slug":"atlas-a3-demo"/);
-    abort.abort();
-    await reader.cancel();
-  });
-});
-
 describe("dry run (the CSV import's preview)", () => {
   it("says what would be created, left alone or refused, and writes nothing", async () => {
     const fresh = linkDown("sp1-node03", 12, 70_000, 70_004);
     const known = linkDown("sp0-node00", 0, 0, 10);
-    const response = await post(jsonRequest("/api/v1/fault-events?atomic=item&dryRun=1", "POST", [fresh, known, { ...fresh, kind: "nope" }], auth()), none);
+    const response = await postFaultEvents(jsonRequest("/api/v1/fault-events?atomic=item&dryRun=1", "POST", [fresh, known, { ...fresh, kind: "nope" }], auth()));
     const body = (await response.json()) as { changed: boolean; items: { status: string }[] };
     expect(body.changed).toBe(false);
     expect(body.items.map((i) => i.status)).toEqual(["created", "unchanged", "invalid"]);

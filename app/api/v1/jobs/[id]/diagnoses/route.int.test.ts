@@ -1,108 +1,34 @@
 /**
- * Jobs through their route handlers against PostgreSQL: rings-config ConfigMaps posted as they change, tracking a
- * saved rank table, a failed job's logs diagnosed (multipart .tar.gz) and stored with its suspects as fault events,
- * and the fault timeline's Job column and job filter.
+ * A failed job's logs diagnosed (multipart .tar.gz, plain text, streamed uploads) through the route handlers against
+ * PostgreSQL, stored with its suspects as fault events, and the fault timeline's Job column and job filter.
  */
 import { gzipSync } from "node:zlib";
-import { and, eq, like } from "drizzle-orm";
+import { like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/db/queries/audit";
 import { ingestFaultEvents } from "@/db/queries/faults";
-import { createRankTable } from "@/db/queries/rank-table-saves";
-import { createApiToken } from "@/db/queries/tokens";
-import { seedDemo } from "@/db/seed";
 import { auditLog } from "@/db/schema";
 import { diagnosisBodyLimit } from "@/db/schema/job/constants";
 import type { JobSummary as JobDetail } from "@/db/schema/job/ranks";
 import type { JobDiagnosis } from "@/db/schema/job/validation";
 import type { TimelineResult } from "@/lib/faults/api-types";
-import { demoA2Cluster } from "@/lib/inventory/demo";
 import { demoFailedJob } from "@/lib/jobs/demo-job";
-import { completedA3Table, initializingTable, ringsConfigMap } from "@/lib/jobs/fixtures/rings-config";
 import { bodyLimitHeader } from "@/server/http/body-limits";
 import { withAppDatabase } from "@/test/app-database";
 import { jsonRequest, origin } from "@/test/auth";
 import { testDatabase } from "@/test/database";
+import { a2, auth, idOf, none, withJobsCluster, type Handler } from "@/test/jobs";
 
 withAppDatabase();
+withJobsCluster();
 
-type Handler<P = Record<string, string>> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
-const routes = {} as Record<"list" | "create" | "get" | "patch" | "rings" | "diagnose" | "diagnoses" | "faults", Handler<{ id: string }>>;
-let token = "";
-const auth = () => ({ authorization: `Bearer ${token}` });
-const none = { params: Promise.resolve({ id: "" }) };
-const idOf = (id: number) => ({ params: Promise.resolve({ id: String(id) }) });
-const a2 = demoA2Cluster();
+const routes = {} as Record<"list" | "create" | "get" | "diagnose" | "diagnoses" | "faults", Handler<{ id: string }>>;
 
 beforeAll(async () => {
-  ({ GET: routes.list, POST: routes.create } = (await import("./route")) as unknown as { GET: Handler<{ id: string }>; POST: Handler<{ id: string }> });
-  ({ GET: routes.get, PATCH: routes.patch } = (await import("./[id]/route")) as unknown as { GET: Handler<{ id: string }>; PATCH: Handler<{ id: string }> });
-  ({ POST: routes.rings } = (await import("./rings-config/route")) as unknown as { POST: Handler<{ id: string }> });
-  ({ POST: routes.diagnose, GET: routes.diagnoses } = (await import("./[id]/diagnoses/route")) as unknown as { POST: Handler<{ id: string }>; GET: Handler<{ id: string }> });
-  ({ GET: routes.faults } = (await import("../fault-events/route")) as unknown as { GET: Handler<{ id: string }> });
-  const { db } = testDatabase();
-  await seedDemo(db, [a2]);
-  token = (await createApiToken(db, { name: "jobs editor", role: "editor" }, systemActor)).token;
-});
-
-const postRings = (body: unknown) => routes.rings(jsonRequest("/api/v1/jobs/rings-config?cluster=atlas-a2-demo", "POST", body, auth()), none);
-
-/** The A2 demo's first two servers as the Ascend Operator writes them: server_id is the node's IP. */
-const a2Table = () =>
-  completedA3Table(a2.servers.slice(0, 2).map((s) => ({ serverId: s.hostIp!, devices: s.npus.map((n) => ({ id: n.dies[0]!.deviceId, ip: n.dies[0]!.deviceIp! })) })));
-
-describe("rings-config ConfigMaps", () => {
-  it("creates the job pending, places it when the operator completes the table, and ignores re-sends and older versions", async () => {
-    const first = await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "100" }));
-    expect(first.status).toBe(201);
-    const created = (await first.json()) as { status: string; job: JobDetail };
-    expect(created).toMatchObject({ status: "created", job: { name: "llama-70b", namespace: "training", state: "pending", startedAt: null, placement: { ranks: 0 } } });
-
-    expect(await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "100" }))).json()).toMatchObject({ status: "unchanged" });
-
-    const completed = await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: a2Table(), version: "200" }));
-    expect(completed.status).toBe(200);
-    const running = ((await completed.json()) as { job: JobDetail }).job;
-    expect(running).toMatchObject({ state: "running", rankTableStatus: "completed", placement: { ranks: 16, placed: 16, unmatched: 0, servers: 2 } });
-    expect(running.startedAt).not.toBeNull();
-    expect(running.ranks.items[9]).toMatchObject({ rank: 9, dieId: "a2-node1/d1", match: "server-and-device" });
-
-    // An older version of the ConfigMap arriving late changes nothing.
-    expect(await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "150" }))).json()).toMatchObject({ status: "unchanged" });
-    // Rescheduled: back to initializing, pending again, the last placement kept.
-    const again = (await (await postRings(ringsConfigMap({ job: "llama-70b", namespace: "training", table: initializingTable, version: "300" }))).json()) as { status: string; job: JobDetail };
-    expect(again).toMatchObject({ status: "updated", job: { state: "pending", placement: { placed: 16 } } });
-
-    const audit = await testDatabase().db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.targetType, "job"), eq(auditLog.targetId, String(created.job.id))));
-    expect(audit.map((a) => a.action)).toEqual(["job.create", "job.update", "job.update"]);
-  });
-
-  it("refuses what is not a rings-config ConfigMap, naming where (422)", async () => {
-    const response = await postRings({ kind: "ConfigMap", metadata: { name: "rings-config-x" }, data: { "hccl.json": "{not json" } });
-    expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ error: { code: "invalid_rings_config", details: { path: "data.hccl.json" } } });
-  });
-});
-
-describe("tracking a saved rank table as a job", () => {
-  it("places its ranks, lists what does not match, and refuses the same name twice (409)", async () => {
-    const table = completedA3Table([{ serverId: "a2-node2", devices: [{ id: 0, ip: "10.20.3.6" }, { id: 9, ip: "10.99.0.1" }] }]);
-    const saved = await createRankTable(testDatabase().db, { name: "Bert fine-tune", text: JSON.stringify(table) }, systemActor);
-    const response = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id, environment: "export HCCL_CONNECT_TIMEOUT=600\nexport SECRET=1" }, auth()), none);
-    expect(response.status).toBe(201);
-    const job = (await response.json()) as JobDetail;
-    expect(job).toMatchObject({ name: "bert-fine-tune", source: "rank-table", rankTableId: saved.id, rankTableRevision: 1, environment: { HCCL_CONNECT_TIMEOUT: "600" } });
-    // The first page lists the ranks that match no die first, as the page shows them.
-    expect(job.ranks.items.map((r) => [r.rank, r.dieId, r.unmatched])).toEqual([
-      [1, null, "unknown-device"],
-      [0, "a2-node2/d0", null],
-    ]);
-    expect(job.counts).toMatchObject({ total: 2, placed: 1, unmatched: 1, byReason: { "unknown-device": 1 } });
-    const twice = await routes.create(jsonRequest("/api/v1/jobs", "POST", { cluster: "atlas-a2-demo", rankTableId: saved.id }, auth()), none);
-    expect(twice.status).toBe(409);
-    const list = (await (await routes.list(jsonRequest("/api/v1/jobs?cluster=atlas-a2-demo", "GET", undefined, auth()), none)).json()) as { items: JobDetail[] };
-    expect(list.items.map((j) => j.name)).toContain("bert-fine-tune");
-  });
+  ({ GET: routes.list, POST: routes.create } = (await import("../../route")) as unknown as { GET: Handler<{ id: string }>; POST: Handler<{ id: string }> });
+  ({ GET: routes.get } = (await import("../route")) as unknown as { GET: Handler<{ id: string }> });
+  ({ POST: routes.diagnose, GET: routes.diagnoses } = (await import("./route")) as unknown as { POST: Handler<{ id: string }>; GET: Handler<{ id: string }> });
+  ({ GET: routes.faults } = (await import("../../../fault-events/route")) as unknown as { GET: Handler<{ id: string }> });
 });
 
 /** A ustar archive, gzipped, as `tar czf` writes it. */
