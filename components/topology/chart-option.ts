@@ -21,12 +21,10 @@ export const MAX_ZOOM = 40;
  *   dies and fabric at once: 110–200 ms); a frame of 24 of them took 76 ms, so 16 a frame (its neighbourhoods too).
  * - An aggregate (a rack, a super pod) is a group of rects with several lines of rich text: 32 of them were a frame of
  *   120 ms (256 at once, 100 ms on an idle machine), so 16 a frame.
- * Frames of 16 labelled cells or 50 plain ones were still 50–95 ms on an idle machine (load 1.5–5, 2 cores), so
- * half as many a frame.
  */
-export const PROGRESSIVE_CHUNK = 25;
-export const SERVER_CHUNK = 8;
-export const AGGREGATE_CHUNK = 8;
+export const PROGRESSIVE_CHUNK = 50;
+export const SERVER_CHUNK = 16;
+export const AGGREGATE_CHUNK = 16;
 
 /** How many of a view's cells one frame draws. */
 function chunkOf(view: TopologyView): number {
