@@ -75,3 +75,37 @@ export async function serverConnections(port: number): Promise<Map<number, strin
   }
   return out;
 }
+
+/**
+ * CPU seconds per thread of the Chromium renderers below `root` (this process's own browser only: other sessions run
+ * theirs on the machine): worker threads apart (by id), the others summed by name, threads that ended as one;
+ * `browser`: every other Chromium process (the browser's, the GPU's, the network's), summed.
+ */
+export async function chromiumThreads(root: number): Promise<Map<string, number>> {
+  const threads = new Map<string, number>();
+  for (const pid of await descendants(root)) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (!/chrom/i.test(cmdline)) continue;
+    if (!cmdline.includes("--type=renderer")) {
+      threads.set("browser", (threads.get("browser") ?? 0) + (await processTicks(pid).catch(() => 0)) / ticksPerSecond);
+      continue;
+    }
+    const [own, live] = await Promise.all([processTicks(pid).catch(() => 0), threadSeconds(pid)]);
+    for (const { tid, name, seconds } of live) {
+      const key = name.startsWith("DedicatedWorker") ? `worker ${tid}` : name;
+      threads.set(key, (threads.get(key) ?? 0) + seconds);
+    }
+    // A process's time counts its ended threads too (a worker terminated after the open: the text reader).
+    const ended = own / ticksPerSecond - live.reduce((sum, thread) => sum + thread.seconds, 0);
+    threads.set("ended threads", (threads.get("ended threads") ?? 0) + Math.max(0, ended));
+  }
+  return threads;
+}
+
+/** The CPU seconds of each of chromiumThreads' entries since `before` (0.1 s or more), and their sum over all. */
+export async function chromiumCpuSince(root: number, before: Map<string, number>): Promise<string> {
+  const spent = [...(await chromiumThreads(root))].map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)] as const);
+  const total = spent.reduce((sum, [, seconds]) => sum + Math.max(0, seconds), 0);
+  const listed = spent.filter(([, seconds]) => seconds >= 0.1).map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`);
+  return `all ${total.toFixed(1)}: ${listed.join(", ")}`;
+}

@@ -5,7 +5,9 @@
  * RANKSCOPE_BENCH_BUILD=1 to build first) on a throwaway embedded database. Per size: file chosen → first grid rows,
  * → validation report shown; the page's main-thread task time over the open (CDP Performance.getMetrics
  * TaskDuration) and its long tasks from the file chosen on, each with its step (open, until the report, after it,
- * the scroll to the middle); the load average beside every figure.
+ * the scroll to the middle); the CPU of Chromium's threads to the first rows and to the report (proc-stats.ts
+ * chromiumThreads: the page's main thread, each worker, the collector's helpers, the other processes); the load
+ * average beside every figure.
  * RANKSCOPE_BENCH_EDITOR_SIZES picks the sizes (default 16384,131072,524288).
  * RANKSCOPE_BENCH_EDITOR_FROM=saved opens a saved revision instead: the table is created through POST
  * /rank-tables/text (stored gzipped), then its page is opened, and the worker reads GET …/text as it arrives; the
@@ -22,6 +24,7 @@ import { createUser } from "@/db/queries/users";
 import { generateA5Table, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
 import { lockCheckout } from "../e2e-lock";
+import { chromiumCpuSince, chromiumThreads } from "../proc-stats";
 import { buildStandalone, standaloneServer } from "../production-build";
 import { serveApp } from "./bench-app";
 import { withDemoDatabase } from "./demo-database";
@@ -133,6 +136,7 @@ async function openInBrowser(base: string, serverPid: number, ranks: number): Pr
     const tracing = process.env.RANKSCOPE_BENCH_TRACE;
     if (tracing) await browser.startTracing(page, { path: path.join(tracing, `editor-${ranks}.json`), categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink.user_timing"] });
     const tasksBefore = await taskSeconds();
+    const cpuBefore = await chromiumThreads(process.pid);
     const peaks = peakRss([await browserPid(), serverPid]);
     const started = Date.now();
     if (savedId === undefined) await input.setInputFiles(file);
@@ -144,10 +148,12 @@ async function openInBrowser(base: string, serverPid: number, ranks: number): Pr
     const drawn = Date.now() - started;
     const drawnAt = await page.evaluate(() => performance.now());
     const tasksAtDrawn = await taskSeconds();
+    const cpuAtDrawn = await chromiumCpuSince(process.pid, cpuBefore);
     await page.getByRole("status", { name: "Validation report" }).filter({ hasText: /Valid|error/ }).waitFor();
     const reported = Date.now() - started;
     const reportedAt = await page.evaluate(() => performance.now());
     const tasksAtReport = await taskSeconds();
+    const cpuAtReport = await chromiumCpuSince(process.pid, cpuBefore);
     const [browserPeak, serverPeak] = await peaks();
     if (profiling) {
       const { profile } = await cdp.send("Profiler.stop");
@@ -177,6 +183,7 @@ async function openInBrowser(base: string, serverPid: number, ranks: number): Pr
         `long tasks since the file was chosen: ${long.length ? long.join(", ") : "none"} (${load()}); ` +
         `peak RSS to the report: browser ${mib(browserPeak!.largest)} (largest process), ${mib(browserPeak!.total)} (all), server ${mib(serverPeak!.largest)}`,
     );
+    console.log(`  Chromium's CPU s to the first rows: ${cpuAtDrawn}\n  to the report: ${cpuAtReport}`);
   } finally {
     await browser.close();
     await rm(file, { force: true });

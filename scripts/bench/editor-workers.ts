@@ -11,14 +11,14 @@
  * every thread with the V8 sampling profiler (DIR/editor-workers-<ranks>.json).
  */
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { generateA5Table, type JsonValue } from "@/lib/rank-table";
 import { writeRankTableParts } from "@/lib/rank-table/write-parts";
-import { descendants, threadSeconds } from "../proc-stats";
+import { chromiumCpuSince, chromiumThreads } from "../proc-stats";
 import type { BenchSection } from "./index";
 
 /** Edits after the report, one after the other. */
@@ -33,27 +33,6 @@ async function writeTable(file: string, ranks: number): Promise<void> {
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
-
-/** CPU seconds per thread of this browser's renderers: worker threads apart (by id), the others summed by name. */
-async function rendererThreads(): Promise<Map<string, number>> {
-  const threads = new Map<string, number>();
-  // This process's own descendants only: other sessions run their own Chromium on the machine.
-  for (const pid of await descendants(process.pid)) {
-    if (!(await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).includes("--type=renderer")) continue;
-    for (const { tid, name, seconds } of await threadSeconds(pid)) {
-      const key = name.startsWith("DedicatedWorker") ? `worker ${tid}` : name;
-      threads.set(key, (threads.get(key) ?? 0) + seconds);
-    }
-  }
-  return threads;
-}
-
-const cpuSince = async (before: Map<string, number>) =>
-  [...(await rendererThreads())]
-    .map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)] as const)
-    .filter(([, seconds]) => seconds >= 0.1)
-    .map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`)
-    .join(", ");
 
 /** The page: the workers started and spoken to as use-validation.ts does; each step logged with its time. */
 const page = (withReader: boolean) => `<!doctype html><input type="file"><script type="module">
@@ -115,14 +94,14 @@ async function run(): Promise<void> {
           categories: ["disabled-by-default-v8.cpu_profiler", "v8", "devtools.timeline", "disabled-by-default-v8.gc"],
         });
       }
-      const before = await rendererThreads();
+      const before = await chromiumThreads(process.pid);
       const loadBefore = load();
       await tab.locator("input").setInputFiles(file);
       const lines: string[] = [];
       const seen = new Set<string>();
       for (;;) {
         const steps = await tab.evaluate(() => (window as unknown as { steps: [number, string][] }).steps);
-        const cpu = await cpuSince(before);
+        const cpu = await chromiumCpuSince(process.pid, before);
         for (const [at, name] of steps.filter(([, name]) => !seen.has(name))) {
           seen.add(name);
           lines.push(`  ${name}: ${((at - steps[0]![0]) / 1000).toFixed(1)} s (${load()}; CPU s ${cpu})`);
