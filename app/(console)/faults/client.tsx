@@ -3,9 +3,7 @@
 import { SettingOutlined } from "@ant-design/icons";
 import { Button, Empty, Space, Tabs } from "antd";
 import Link from "next/link";
-import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useMemo } from "react";
 import { CsvImport } from "@/components/faults/csv-import";
 import { DeviceInfoPanel } from "@/components/faults/device-info-panel";
 import { EscalationRules } from "@/components/faults/escalation-rules";
@@ -18,6 +16,7 @@ import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
+import { useUrlState } from "@/components/primitives/use-url-state";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { faultsQuery, faultsSearchParams, liveWindowEnd, liveWindowStepMs, type FaultsSearchParams } from "@/lib/faults/url";
 
@@ -27,25 +26,13 @@ export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: str
   const t = useTranslations("faults");
   useHydratedMark();
   const { theme } = useThemeControl();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const state = useMemo(() => faultsSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const [state, navigate] = useUrlState(faultsSearchParams, faultsQuery);
   const cluster = state.cluster ?? defaultCluster;
   const now = useNow(liveWindowStepMs);
   useLiveFaults(cluster);
   // Without from/to in the URL the window is the last 24 h and follows the clock.
   const to = state.to ?? liveWindowEnd(now);
   const from = state.from ?? to - day;
-
-  const navigate = useCallback(
-    (next: Partial<FaultsSearchParams>, mode: "push" | "replace" = "push") => {
-      const query = faultsQuery({ ...state, ...next });
-      const url = query ? `${pathname}?${query}` : pathname;
-      if (mode === "push") window.history.pushState(null, "", url);
-      else window.history.replaceState(null, "", url);
-    },
-    [state, pathname],
-  );
 
   const timelineState: TimelineState = {
     from,

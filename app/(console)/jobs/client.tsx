@@ -4,28 +4,18 @@ import { useQuery } from "@tanstack/react-query";
 import { Empty, Input, Select, Space, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
 import Link from "next/link";
-import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useMemo } from "react";
 import { fetchJobs, jobKeys, type JobListItem } from "@/components/jobs/api";
 import { JobStateTag } from "@/components/jobs/state-tag";
 import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useUrlState } from "@/components/primitives/use-url-state";
 import { jobStates } from "@/lib/jobs/model";
 import { jobListSearchParams, queryOf, type JobListSearchParams } from "@/lib/jobs/url";
 
 export function JobListClient({ initial }: { initial: JobListItem[] }) {
   const t = useTranslations("jobs");
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const state = useMemo(() => jobListSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
-  const navigate = useCallback(
-    (next: Partial<JobListSearchParams>) => {
-      const query = queryOf({ ...state, ...next });
-      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
-    },
-    [state, pathname],
-  );
+  const [state, navigate] = useUrlState(jobListSearchParams, queryOf);
   const jobs = useQuery({ queryKey: jobKeys.list(null), queryFn: ({ signal }) => fetchJobs(null, signal), initialData: initial });
   const all = jobs.data ?? [];
   const clusters = [...new Map(all.map((j) => [j.cluster.slug, j.cluster.name])).entries()];
@@ -36,18 +26,18 @@ export function JobListClient({ initial }: { initial: JobListItem[] }) {
     <Space orientation="vertical" size={16} style={{ width: "100%" }}>
       <PageHeading title={t("title")} subtitle={t("subtitle")} />
       <Space wrap>
-        <Input.Search allowClear placeholder={t("filterName")} aria-label={t("filterName")} defaultValue={state.q} onChange={(e) => navigate({ q: e.target.value || undefined })} style={{ width: 240 }} />
+        <Input.Search allowClear placeholder={t("filterName")} aria-label={t("filterName")} defaultValue={state.q} onChange={(e) => navigate({ q: e.target.value || undefined }, "replace")} style={{ width: 240 }} />
         <Select
           aria-label={t("columns.cluster")}
           value={state.cluster ?? ""}
-          onChange={(value) => navigate({ cluster: value || undefined })}
+          onChange={(value) => navigate({ cluster: value || undefined }, "replace")}
           style={{ width: 260 }}
           options={[{ value: "", label: t("allClusters") }, ...clusters.map(([slug, name]) => ({ value: slug, label: name }))]}
         />
         <Select
           aria-label={t("columns.state")}
           value={state.state ?? ""}
-          onChange={(value) => navigate({ state: (value || undefined) as JobListSearchParams["state"] })}
+          onChange={(value) => navigate({ state: (value || undefined) as JobListSearchParams["state"] }, "replace")}
           style={{ width: 160 }}
           options={[{ value: "", label: t("allStates") }, ...jobStates.map((s) => ({ value: s, label: t(`states.${s}`) }))]}
         />

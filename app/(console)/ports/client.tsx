@@ -2,31 +2,22 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Empty, Skeleton, Space, Tabs, Typography } from "antd";
-import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useCallback, useMemo } from "react";
+import { useMemo } from "react";
 import { fetchPortReport, portKeys } from "@/components/ports/api";
 import { PortFindings } from "@/components/ports/findings-list";
 import { PortMap } from "@/components/ports/port-map";
 import { PortPlanPanel } from "@/components/ports/plan-panel";
 import { PortPolicyCard } from "@/components/ports/policy-card";
 import { PageHeading } from "@/components/primitives/page-heading";
+import { useUrlState } from "@/components/primitives/use-url-state";
 import { queryOf } from "@/lib/jobs/url";
 import { jobsOf } from "@/lib/ports/map";
-import { portsSearchParams, type PortsSearchParams, type PortTab } from "@/lib/ports/url";
+import { portsSearchParams, type PortTab } from "@/lib/ports/url";
 
 export function PortsClient({ cluster, canEdit }: { cluster: { slug: string; name: string } | null; canEdit: boolean }) {
   const t = useTranslations("ports");
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const state = useMemo(() => portsSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
-  const setState = useCallback(
-    (patch: Partial<PortsSearchParams>) => {
-      const query = queryOf({ ...state, ...patch });
-      window.history.pushState(null, "", query ? `${pathname}?${query}` : pathname);
-    },
-    [pathname, state],
-  );
+  const [state, setState] = useUrlState(portsSearchParams, queryOf);
   const report = useQuery({
     queryKey: portKeys.report(cluster?.slug ?? ""),
     queryFn: ({ signal }) => fetchPortReport(cluster!.slug, signal),

@@ -6,14 +6,14 @@ import { Alert, App, Button, Empty, Input, Select, Space, Tag } from "antd";
 import { Table } from "@/components/primitives/table";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useMemo } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
+import { useUrlState } from "@/components/primitives/use-url-state";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
-import { rankTableListQuery, rankTableListSearchParams, type RankTableListSearchParams } from "@/lib/rank-table-workspace/url";
+import { rankTableListQuery, rankTableListSearchParams } from "@/lib/rank-table-workspace/url";
 
 /** The cluster filter: every table, the tables linked to one cluster (its id), or those linked to none. */
 type ClusterFilter = "all" | "none" | number;
@@ -26,21 +26,12 @@ export function RankTableListClient({ initial }: { initial: RankTableListItem[] 
   const { modal, message } = App.useApp();
   const canWrite = useCan("write");
   const queryClient = useQueryClient();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const state = useMemo(() => rankTableListSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
+  const [state, navigate] = useUrlState(rankTableListSearchParams, rankTableListQuery);
   const filter = state.q ?? "";
   const clusterFilter: ClusterFilter = state.linked ?? "all";
   // Typing replaces the entry; a pasted link opens the same filtered list.
-  const navigate = useCallback(
-    (next: Partial<RankTableListSearchParams>) => {
-      const query = rankTableListQuery({ ...state, ...next });
-      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
-    },
-    [state, pathname],
-  );
-  const setFilter = (text: string) => navigate({ q: text || undefined });
-  const setClusterFilter = (value: ClusterFilter) => navigate({ linked: value === "all" ? undefined : value });
+  const setFilter = (text: string) => navigate({ q: text || undefined }, "replace");
+  const setClusterFilter = (value: ClusterFilter) => navigate({ linked: value === "all" ? undefined : value }, "replace");
   const tables = useQuery({ queryKey: rankTablesKey, queryFn: listRankTables, initialData: initial });
   const remove = useMutation({
     mutationFn: (id: number) => deleteRankTable(id),
