@@ -7,10 +7,12 @@ interface UrlSchema<T> {
   parse(input: unknown): T;
 }
 
-/** The page's state as read from the current URL (`location.search`), not as last rendered. */
-export function urlStateNow<T>(schema: UrlSchema<T>, search: string): T {
-  return schema.parse(Object.fromEntries(new URLSearchParams(search)));
+/** The page's state in the URL as it is now (`location.search`), not as last rendered (see useUrlState). */
+export function urlStateNow<T>(schema: UrlSchema<T>): T {
+  return stateOf(schema, new URLSearchParams(window.location.search));
 }
+
+const stateOf = <T,>(schema: UrlSchema<T>, params: Iterable<[string, string]>): T => schema.parse(Object.fromEntries(params));
 
 /**
  * A page's state kept in its URL: the state as rendered, and `navigate(next, mode)`, which writes `next` over the URL's
@@ -22,10 +24,10 @@ export function urlStateNow<T>(schema: UrlSchema<T>, search: string): T {
 export function useUrlState<T extends object>(schema: UrlSchema<T>, toQuery: (state: T) => string) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const state = useMemo(() => schema.parse(Object.fromEntries(searchParams)), [schema, searchParams]);
+  const state = useMemo(() => stateOf(schema, searchParams), [schema, searchParams]);
   const navigate = useCallback(
     (next: Partial<T>, mode: "push" | "replace" = "push") => {
-      const query = toQuery({ ...urlStateNow(schema, window.location.search), ...next });
+      const query = toQuery({ ...urlStateNow(schema), ...next });
       const url = query ? `${pathname}?${query}` : pathname;
       if (mode === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);

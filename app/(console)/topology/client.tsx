@@ -32,6 +32,7 @@ import { ViewSummary } from "@/components/topology/view-summary";
 import type { Crumb, NodeKind, SearchHit, TopologyNode } from "@/lib/topology/model";
 import { drawsRows, landingViewOf, parseSelection, topologyQuery, topologySearchParams, viewOf, type TopologySearchParams } from "@/lib/topology/url";
 import { DataAsOf } from "@/components/primitives/data-as-of";
+import { urlStateNow } from "@/components/primitives/use-url-state";
 
 // ECharts is loaded and evaluated in steps, each in a task of its own, rather than inside the hydration's.
 const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.TopologyGraph), {
@@ -70,14 +71,16 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   /** URL changes go through the History API (Next keeps useSearchParams in step): no server round trip. */
   const navigate = useCallback(
     (next: Partial<TopologySearchParams>, mode: "push" | "replace" = "push") => {
+      // Over the URL as it is now, not as last rendered: two changes in a row keep both (components/primitives/use-url-state.ts).
+      const current = urlStateNow(topologySearchParams);
       // A highlight belongs to its selection: another selection drops it unless it says otherwise.
-      const hl = "hl" in next ? next.hl : "sel" in next && next.sel !== state.sel ? undefined : state.hl;
-      const query = topologyQuery({ ...state, cluster: cluster ?? undefined, ...next, hl });
+      const hl = "hl" in next ? next.hl : "sel" in next && next.sel !== current.sel ? undefined : current.hl;
+      const query = topologyQuery({ ...current, cluster: current.cluster ?? defaultCluster ?? undefined, ...next, hl });
       const url = query ? `${pathname}?${query}` : pathname;
       if (mode === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
     },
-    [state, cluster, pathname],
+    [defaultCluster, pathname],
   );
 
   // The highlight of the selection (a die's plane ports, a switch's blast radius) reads the details the panel shows.
