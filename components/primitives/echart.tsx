@@ -3,12 +3,14 @@
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import { useEffect, useRef, type CSSProperties } from "react";
+import { drawTextSpansOnTheirTextsLayer } from "./incremental-text";
 import { canvasMeasure, measuredByCharacter } from "./text-measure";
 
 // Tree-shaken ECharts: the canvas renderer here; each chart registers the series and components it draws with.
 echarts.use([CanvasRenderer]);
 // Labels measured by character, once per font (see measuredByCharacter): most of a labelled frame was the canvas's.
 echarts.setPlatformAPI({ measureText: measuredByCharacter(canvasMeasure()) });
+drawTextSpansOnTheirTextsLayer();
 
 export type EChartsInstance = echarts.ECharts;
 export type EChartsOption = echarts.EChartsCoreOption;

@@ -43,7 +43,12 @@ describe("chart option", () => {
     const first = drawnDies[0]!;
     const expected = { x: first.node.x * fit, y: first.node.y * fit, width: first.node.width * fit, height: first.node.height * fit };
     for (const [side, value] of Object.entries(expected)) expect(first.element!.shape[side as keyof typeof expected]).toBeCloseTo(value);
-    expect(first.element!.textContent!.style.text).toContain("rank 48");
+    expect(first.element!.label!.style.text).toContain("rank 48");
+    // The label is the rect's sibling in a group, not its attached text, so that a progressive chunk draws both on
+    // the layer ECharts never clears (chart-option.ts, cellText); centred in the die.
+    expect(first.element!.label!.style).toMatchObject({ align: "center", verticalAlign: "middle" });
+    expect(first.element!.label!.x).toBeCloseTo(expected.x + expected.width / 2);
+    expect(first.element!.label!.y).toBeCloseTo(expected.y + expected.height / 2);
 
     expect(links.data).toHaveLength(8);
     expect(links.data.every((line) => line.lineStyle.type === "dashed" && line.lineStyle.color === LINK_STYLES["backup-rail"].color)).toBe(true);
@@ -83,10 +88,10 @@ describe("chart option", () => {
     const size = { width: 1600, height: 1000 };
     const overlay = { dies: new Map(jobDies.map((id) => [id, "member" as const])) };
     const cells = paint(chartOption({ view, size, theme: "light", ranks: undefined, labels, overlay }).series[0], fitScale(view.bounds, size) * 4, view.nodes);
-    const pod = (id: string) => (cells.find(({ node }) => node.id === id)!.element as unknown as { children: DrawnRect[] }).children[0]!;
+    const pod = (id: string) => cells.find(({ node }) => node.id === id)!.element!;
     expect(pod("pod-3").style).toMatchObject({ stroke: OVERLAY_COLORS.suspect, lineWidth: 3 });
-    expect(pod("pod-3").textContent?.style.text).toContain("job 2 (1 faulty)");
-    expect(pod("pod-4").textContent?.style.text).toContain("job 1 (0 faulty)");
+    expect(pod("pod-3").label?.style.text).toContain("job 2 (1 faulty)");
+    expect(pod("pod-4").label?.style.text).toContain("job 1 (0 faulty)");
     expect(pod("pod-5").style.fill).toBe(palette.light.dimmed);
     expect(pod("pod-4").style.fill).not.toBe(palette.light.dimmed);
   });
@@ -115,14 +120,14 @@ describe("chart option", () => {
     const atFit = paint(cells, fit, view.nodes);
     expect(atFit.filter(({ node, element }) => node.kind === "die" && element)).toHaveLength(512);
     // No die label at the fit (text layout is the costly part); the servers carry theirs.
-    expect(atFit.filter(({ node, element }) => node.kind === "die" && element?.textContent)).toHaveLength(0);
-    expect(atFit.filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(32);
-    const zoomedIn = paint(cells, fit * 8, view.nodes).filter(({ node, element }) => node.kind === "die" && element?.textContent);
+    expect(atFit.filter(({ node, element }) => node.kind === "die" && element?.label)).toHaveLength(0);
+    expect(atFit.filter(({ node, element }) => node.kind === "server" && element?.label)).toHaveLength(32);
+    const zoomedIn = paint(cells, fit * 8, view.nodes).filter(({ node, element }) => node.kind === "die" && element?.label);
     expect(zoomedIn).toHaveLength(512);
     // On a small canvas a server's name shrinks to its header, above the dies, and goes once the header is too short.
-    const small = paint(cells, 0.4, view.nodes).find(({ node }) => node.kind === "server")!.element!.textContent!;
+    const small = paint(cells, 0.4, view.nodes).find(({ node }) => node.kind === "server")!.element!.label!;
     expect(small.style.fontSize).toBeLessThanOrEqual(24 * 0.4);
-    expect(paint(cells, 0.3, view.nodes).filter(({ node, element }) => node.kind === "server" && element?.textContent)).toHaveLength(0);
+    expect(paint(cells, 0.3, view.nodes).filter(({ node, element }) => node.kind === "server" && element?.label)).toHaveLength(0);
     const zoomedOut = paint(cells, fit / 6, view.nodes);
     expect(zoomedOut.filter(({ node, element }) => (node.kind === "die" || node.kind === "npu") && element)).toHaveLength(0);
     expect(zoomedOut.filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(32);
@@ -152,20 +157,19 @@ describe("chart option", () => {
     const size = { width: 1200, height: 700 };
     const [cells] = chartOption({ view, size, theme: "dark", ranks: undefined, labels }).series;
     const drawn = paint(cells, fitScale(view.bounds, size), view.nodes);
-    const group = (id: string) => drawn.find(({ node }) => node.id === id)!.element as unknown as { type: string; children: DrawnRect[] };
-    const faulty = group("pod-9");
-    expect(faulty.type).toBe("group");
-    const [box, ...bar] = faulty.children;
-    expect(box!.style.fill).not.toBe(HEALTH_COLORS.dark.faulty);
-    expect(box!.style.stroke).toBe(HEALTH_COLORS.dark.faulty);
+    const cell = (id: string) => drawn.find(({ node }) => node.id === id)!.element!;
+    const box = cell("pod-9");
+    const bar = box.bar;
+    expect(box.style.fill).not.toBe(HEALTH_COLORS.dark.faulty);
+    expect(box.style.stroke).toBe(HEALTH_COLORS.dark.faulty);
     expect(bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.faulty, HEALTH_COLORS.dark.healthy]);
     // 1 of 272 dies would be a sliver; the bar gives it at least 4 pixels.
     expect(bar[0]!.shape.width).toBeGreaterThanOrEqual(4 * 0.99);
-    expect(box!.textContent?.style.text).toContain("1 faulty");
+    expect(box.label?.style.text).toContain("1 faulty");
     // A healthy pod: one green segment, a plain outline.
-    const healthy = group("pod-10");
-    expect(healthy.children.slice(1).map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.healthy]);
-    expect(healthy.children[0]!.style.stroke).not.toBe(HEALTH_COLORS.dark.faulty);
+    const healthy = cell("pod-10");
+    expect(healthy.bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.dark.healthy]);
+    expect(healthy.style.stroke).not.toBe(HEALTH_COLORS.dark.faulty);
   });
 
   it("draws a row of racks as a super pod is drawn: 3 faulty dies of its 8,192 outline it, take a visible share of its bar and are named in words", () => {
@@ -175,17 +179,18 @@ describe("chart option", () => {
     const size = { width: 1200, height: 700 };
     const [cells] = chartOption({ view, size, theme: "light", ranks: undefined, labels }).series;
     const drawn = paint(cells, fitScale(view.bounds, size), view.nodes);
-    const group = (id: string) => drawn.find(({ node }) => node.id === id)!.element as unknown as { type: string; children: DrawnRect[] };
-    const [box, ...bar] = group("row1").children;
-    expect(box!.style.stroke).toBe(HEALTH_COLORS.light.faulty);
-    expect(box!.style.lineWidth).toBe(3);
+    const cell = (id: string) => drawn.find(({ node }) => node.id === id)!.element!;
+    const box = cell("row1");
+    const bar = box.bar;
+    expect(box.style.stroke).toBe(HEALTH_COLORS.light.faulty);
+    expect(box.style.lineWidth).toBe(3);
     expect(bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.light.faulty, HEALTH_COLORS.light.healthy]);
     // 3 of 8,192 would be under a pixel wide; the bar gives them at least 4.
     expect(bar[0]!.shape.width).toBeGreaterThanOrEqual(4 * 0.99);
-    expect(box!.textContent?.style.text).toContain("3 faulty");
-    const [healthyBox, ...healthyBar] = group("row0").children;
-    expect(healthyBox!.style.stroke).not.toBe(HEALTH_COLORS.light.faulty);
-    expect(healthyBar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.light.healthy]);
+    expect(box.label?.style.text).toContain("3 faulty");
+    const healthyBox = cell("row0");
+    expect(healthyBox.style.stroke).not.toBe(HEALTH_COLORS.light.faulty);
+    expect(healthyBox.bar.map((segment) => segment.style.fill)).toEqual([HEALTH_COLORS.light.healthy]);
   });
 
   it("tiles an aggregate's bar exactly, worst first, every present state at least its minimum", () => {
@@ -207,10 +212,10 @@ describe("chart option", () => {
     expect(links.data).toEqual([]);
     const bars = (scale: number) => paint(cells, scale, degraded.nodes).filter(({ node }) => node.kind === "plane");
     expect(bars(1).map(({ element }) => element!.style.fill)).toEqual(planes.map((p) => (p.index === 1 ? HEALTH_COLORS.light.degraded : HEALTH_COLORS.light.healthy)));
-    const label = bars(0.3)[1]!.element!.textContent!;
+    const label = bars(0.3)[1]!.element!.label!;
     expect(label.style.text).toContain("Bus plane 1");
     expect(label.style.fontSize).toBeLessThanOrEqual(40 * 0.3 * 0.7);
-    expect(bars(0.2).filter(({ element }) => element?.textContent)).toHaveLength(0);
+    expect(bars(0.2).filter(({ element }) => element?.label)).toHaveLength(0);
   });
 
   it("keeps the operator's zoom window and fits the view with equal units on both axes", () => {
@@ -307,7 +312,7 @@ describe("label fonts", () => {
     const fontOf = (style: { fontSize: number; fontWeight?: string; rich?: unknown }) => `${style.fontSize}|${style.fontWeight ?? ""}|${style.rich ? "rich" : ""}`;
     expect(new Set(fonts.map(fontOf)).size).toBe(fonts.length);
     const [cells] = chartOption(input).series;
-    const drawn = paint(cells, fitScale(view.bounds, size), view.nodes).flatMap(({ element }) => (element?.textContent ? [fontOf(element.textContent.style)] : []));
+    const drawn = paint(cells, fitScale(view.bounds, size), view.nodes).flatMap(({ element }) => (element?.label ? [fontOf(element.label.style)] : []));
     expect(drawn.length).toBeGreaterThan(fonts.length);
     expect(new Set(drawn)).toEqual(new Set(fonts.map(fontOf)));
   });
@@ -315,9 +320,27 @@ describe("label fonts", () => {
 
 type Series = { data: number[][]; renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI) => CustomSeriesRenderItemReturn };
 interface DrawnRect {
+  type?: string;
   shape: { x: number; y: number; width: number; height: number };
   style: Record<string, unknown>;
-  textContent?: { style: { text: string; fontSize: number; fontWeight?: string; rich?: unknown } };
+}
+interface DrawnText {
+  type: "text";
+  x: number;
+  y: number;
+  style: { text: string; fontSize: number; fontWeight?: string; rich?: unknown; align?: string; verticalAlign?: string };
+}
+/** A cell as drawn: its box, its label and an aggregate's bar (renderCell groups them when there is more than a box). */
+interface DrawnCell extends DrawnRect {
+  label?: DrawnText;
+  bar: DrawnRect[];
+}
+
+function cellOf(drawn: DrawnRect | { type: "group"; children: (DrawnRect | DrawnText)[] } | null): DrawnCell | null {
+  if (!drawn) return null;
+  if (!("children" in drawn)) return { ...drawn, bar: [] };
+  const [box, ...rest] = drawn.children as [DrawnRect, ...(DrawnRect | DrawnText)[]];
+  return { ...box, label: rest.find((child): child is DrawnText => child.type === "text"), bar: rest.filter((child): child is DrawnRect => child.type === "rect") };
 }
 
 /** Runs a custom series' renderItem over its data at `pixelsPerUnit`, as ECharts would with the view's origin at 0. */
@@ -325,7 +348,7 @@ function paint(series: Series, pixelsPerUnit: number, nodes: TopologyNode[]) {
   const api = { coord: ([x, y]: number[]) => [x! * pixelsPerUnit, y! * pixelsPerUnit] } as unknown as CustomSeriesRenderItemAPI;
   return series.data.map((_, dataIndex) => ({
     node: nodes[dataIndex]!,
-    element: series.renderItem({ dataIndex } as CustomSeriesRenderItemParams, api) as DrawnRect | null,
+    element: cellOf(series.renderItem({ dataIndex } as CustomSeriesRenderItemParams, api) as Parameters<typeof cellOf>[0]),
   }));
 }
 

@@ -23,6 +23,13 @@ export const MAX_ZOOM = 40;
  *   120 ms (256 at once, 100 ms on an idle machine), so 16 a frame.
  */
 export const PROGRESSIVE_CHUNK = 50;
+/**
+ * The links, their counts and the selection's outline are drawn on a canvas of their own above the cells'. ECharts'
+ * lines series clears the canvas of its `zlevel` whenever it renders (echarts/lib/chart/lines/LinesView.js), and
+ * without one it made a canvas of its own for that ("zr_undefined"), empty but composited on every frame; a new
+ * canvas's first drawing is 8–10 ms (its buffer allocated), in the frame that draws a view's first cells.
+ */
+export const LINKS_ZLEVEL = 1;
 export const SERVER_CHUNK = 16;
 export const AGGREGATE_CHUNK = 16;
 
@@ -140,6 +147,28 @@ export function labelStyle(label: CellLabel, fill: string) {
   };
 }
 
+/** ECharts' own distance between a text inside a box and the box's edge. */
+const LABEL_DISTANCE = 5;
+
+/**
+ * A cell's label as a text element beside its rect in a group, not as the rect's `textContent`: ECharts marks the
+ * elements a progressive chunk creates incremental, and so draws them on a layer it never clears, but it marks only an
+ * element and its group's children, not an attached text. The labels went to the layer above, which, as each chunk
+ * added labels, was cleared and drew every label and link again: the 8th frame of a plain row drew 235 labels for 32
+ * new ones (issue 21: frames of 60–130 ms).
+ */
+function cellText(label: CellLabel, rect: { x: number; y: number; width: number; height: number }, fill: string) {
+  const topLeft = label.position === "insideTopLeft";
+  const distance = label.distance ?? LABEL_DISTANCE;
+  return {
+    type: "text" as const,
+    silent: true,
+    x: topLeft ? rect.x + distance : rect.x + rect.width / 2,
+    y: topLeft ? rect.y + distance : rect.y + rect.height / 2,
+    style: { ...labelStyle(label, fill), align: topLeft ? ("left" as const) : ("center" as const), verticalAlign: topLeft ? ("top" as const) : ("middle" as const) },
+  };
+}
+
 /**
  * The label styles a new view's first drawing uses (at the fit), one of each font: ECharts measures a font the first
  * time it lays out text in it (a narrow glyph, then every ASCII character to cut text short; the wide glyph's probe is
@@ -193,15 +222,13 @@ export function chartOption(input: ChartInput) {
     const rect = pixelRect((point) => api.coord(point), node);
     const look = painter.look(node, rect.width / node.width);
     if (!look) return null;
-    const label = look.label;
     const cell = {
       type: "rect" as const,
       shape: rect,
       style: { fill: look.fill, stroke: look.stroke, lineWidth: look.lineWidth, lineDash: look.dashed ? [4, 3] : undefined },
-      textContent: label ? { type: "text" as const, silent: true, style: labelStyle(label, colors.text) } : undefined,
-      textConfig: label ? { position: label.position, inside: true, distance: label.distance } : undefined,
     };
-    if (!look.bar?.length) return cell;
+    const text = look.label ? cellText(look.label, rect, colors.text) : null;
+    if (!look.bar?.length) return text ? { type: "group", children: [cell, text] } : cell;
     // An aggregate's health distribution: a stacked bar inside the bottom of its box.
     const barHeight = Math.max(3, Math.min(14, rect.height * 0.16));
     const inset = Math.min(6, rect.width * 0.04);
@@ -211,6 +238,7 @@ export function chartOption(input: ChartInput) {
       type: "group",
       children: [
         cell,
+        ...(text ? [text] : []),
         ...look.bar.map((segment) => ({
           type: "rect" as const,
           silent: true,
@@ -241,6 +269,7 @@ export function chartOption(input: ChartInput) {
     coordinateSystem: "cartesian2d",
     polyline: true,
     clip: true,
+    zlevel: LINKS_ZLEVEL,
     z: 3,
     data: segments.map(({ link, points }) => {
       const style = LINK_STYLES[link.kind];
@@ -276,6 +305,7 @@ export function chartOption(input: ChartInput) {
     renderItem: renderLinkLabel,
     silent: true,
     clip: true,
+    zlevel: LINKS_ZLEVEL,
     z: 4,
   };
   const zoomLimits = { minSpan: 100 / MAX_ZOOM, filterMode: "weakFilter" as const, zoomOnMouseWheel: true, moveOnMouseMove: true };

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
-import { chartOption, firstLabelStyles, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
+import { chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
@@ -51,6 +51,16 @@ function measureLabelFont(style: ReturnType<typeof labelStyle>): void {
 }
 
 /**
+ * Has the links' canvas allocated before the frame that first draws on it: a new canvas's first drawing took 8–10 ms
+ * (its buffer allocated), in the frame of a view's first cells (issue 21). Once per chart: it keeps the canvas.
+ */
+function allocateLinksCanvas(chart: EChartsInstance): void {
+  const painter = chart.getZr().painter as unknown as { getType(): string; getLayer?(zlevel: number): { ctx?: CanvasRenderingContext2D } };
+  if (painter.getType() !== "canvas") return;
+  painter.getLayer?.(LINKS_ZLEVEL).ctx?.clearRect(0, 0, 1, 1);
+}
+
+/**
  * The topology canvas. Positions come laid out from the API; this component only paints them (see chartOption),
  * keeps the zoom across updates of a view, and starts a new view from the fit. Drawing starts in a task of its own
  * after hydration and goes on progressively, so neither blocks input for long.
@@ -79,7 +89,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       return;
     }
     if (!outline.current) {
-      outline.current = new echarts.graphic.Rect({ silent: true, z: 1000, style: SELECTION_STYLE });
+      outline.current = new echarts.graphic.Rect({ silent: true, zlevel: LINKS_ZLEVEL, z: 1000, style: SELECTION_STYLE });
       chart.getZr().add(outline.current);
     }
     outline.current.setShape(rect);
@@ -108,7 +118,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       // (axes, zoom, an empty canvas) is merged into ECharts' model now and laid out and painted in the next animation
       // frame; once painted, the cells and the links between them are merged in a task of their own, painted from the
       // frame after, progressively. Links come with the cells: drawn first, they showed between boxes not there yet.
-      // Before the cells, each font their labels use at the fit is measured in a task of its own.
+      // Before the cells, the links' canvas is allocated, and each font their labels use at the fit is measured, each
+      // in a task of its own.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
       clearTimeout(stepTimer.current);
@@ -117,13 +128,19 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
         pendingCells.current = null;
         // The view changed while its frame was painted: start again with the latest.
         if (latest.current !== current) return draw(chart);
-        fonts ??= firstLabelStyles({ view, size, theme, ranks, labels, overlay });
+        const next = () => {
+          pendingCells.current = cells;
+          stepTimer.current = setTimeout(cells, 0);
+        };
+        if (!fonts) {
+          allocateLinksCanvas(chart);
+          fonts = firstLabelStyles({ view, size, theme, ranks, labels, overlay });
+          return next();
+        }
         const font = fonts.pop();
         if (font) {
           measureLabelFont(font);
-          pendingCells.current = cells;
-          stepTimer.current = setTimeout(cells, 0);
-          return;
+          return next();
         }
         drawn.current = { view, viewKey, ranks, labels, overlay };
         chart.setOption({ series: option.series }, { lazyUpdate: true });
