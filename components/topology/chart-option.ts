@@ -39,6 +39,11 @@ function chunkOf(view: TopologyView): number {
   return view.level === "server" ? SERVER_CHUNK : PROGRESSIVE_CHUNK;
 }
 
+/** Whether ECharts draws a view's cells progressively, chunk by chunk on an incremental layer (its rule: as many as a chunk). */
+export function cellsDrawnProgressively(view: TopologyView): boolean {
+  return view.nodes.length >= chunkOf(view);
+}
+
 /** A node's key in the chart: ids are unique per kind, so the kind is part of the key. */
 export function nodeKey(node: { kind: NodeKind; id: string }): string {
   return `${node.kind}:${node.id}`;

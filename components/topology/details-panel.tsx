@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from "antd";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useDeferredValue, type ComponentProps, type ReactNode } from "react";
+import { memo, useDeferredValue, type ComponentProps, type ReactNode } from "react";
 import { ServerCpuLayout } from "@/components/affinity/server-cpu-layout";
 import type { NodeDetails, NodeKind, RankMembership } from "@/lib/topology/model";
 import { ParameterPlaneNote, PlanePortsSection, PlaneSwitches, SwitchImpactSection } from "./fabric-details";
@@ -108,12 +108,15 @@ export function DetailsPanel({ cluster, selection, theme, fileRanks, onOpen, onS
 /**
  * The answer rendered in a deferred render, in slices between the browser's tasks, not in the query's notification
  * task, which re-renders its subscribers synchronously: a die's details (copyable fields, rank tables, faults) were
- * one task of 400–500 ms after its answer at load 7 (issue 21: no task over 50 ms). Keyed by the selection, so another
- * node's answer is never shown under this one's title while it renders.
+ * one task of 400–500 ms after its answer at load 7 (issue 21: no task over 50 ms). Every prop is deferred, not the
+ * answer alone: the page re-renders synchronously on each of its own queries' notifications, and with new callbacks
+ * each time the whole body rendered again in that task (a die selected: 100–110 ms after hydration, React's sync
+ * render of the body and its recent faults). In the urgent render the memoised body keeps its props and is skipped.
+ * Keyed by the selection, so another node's answer is never shown under this one's title while it renders.
  */
-function DeferredDetailsBody({ details, ...props }: ComponentProps<typeof DetailsBody>) {
-  const deferred = useDeferredValue<NodeDetails | undefined>(details, undefined);
-  return deferred ? <DetailsBody details={deferred} {...props} /> : <Skeleton active paragraph={{ rows: 8 }} />;
+function DeferredDetailsBody(props: ComponentProps<typeof DetailsBody>) {
+  const deferred = useDeferredValue<ComponentProps<typeof DetailsBody> | null>(props, null);
+  return deferred ? <MemoDetailsBody {...deferred} /> : <Skeleton active paragraph={{ rows: 8 }} />;
 }
 
 function DetailsBody({
@@ -298,6 +301,8 @@ function DetailsBody({
     </Space>
   );
 }
+
+const MemoDetailsBody = memo(DetailsBody);
 
 /**
  * What a bus plane's failure takes down: every server of the pod reaches the others through every plane (all-to-all),

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
-import { chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
+import { cellsDrawnProgressively, chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
 
 // Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
 echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
@@ -51,13 +51,25 @@ function measureLabelFont(style: ReturnType<typeof labelStyle>): void {
 }
 
 /**
- * Has the links' canvas allocated before the frame that first draws on it: a new canvas's first drawing took 8–10 ms
- * (its buffer allocated), in the frame of a view's first cells (issue 21). Once per chart: it keeps the canvas.
+ * Has the canvases a view draws on allocated before the frame that first draws on them: a new canvas's first drawing
+ * took 8–10 ms (its buffer allocated), each in the frame of a view's first cells (issue 21). The links' canvas and the
+ * cells' own: a progressive view's cells go to zrender's incremental layer, which has no public handle, so one empty
+ * incremental element painted and taken away makes it. The chart keeps both for its later views.
  */
-function allocateLinksCanvas(chart: EChartsInstance): void {
-  const painter = chart.getZr().painter as unknown as { getType(): string; getLayer?(zlevel: number): { ctx?: CanvasRenderingContext2D } };
+function allocateCanvases(chart: EChartsInstance, progressive: boolean): void {
+  const zr = chart.getZr();
+  const painter = zr.painter as unknown as { getType(): string; getLayer?(zlevel: number): { ctx?: CanvasRenderingContext2D } };
   if (painter.getType() !== "canvas") return;
   painter.getLayer?.(LINKS_ZLEVEL).ctx?.clearRect(0, 0, 1, 1);
+  if (!progressive) {
+    painter.getLayer?.(0).ctx?.clearRect(0, 0, 1, 1);
+    return;
+  }
+  const probe = new echarts.graphic.Rect({ shape: { x: 0, y: 0, width: 0, height: 0 }, silent: true });
+  (probe as unknown as { incremental: number }).incremental = 1;
+  zr.add(probe);
+  zr.flush();
+  zr.remove(probe);
 }
 
 /**
@@ -118,8 +130,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       // (axes, zoom, an empty canvas) is merged into ECharts' model now and laid out and painted in the next animation
       // frame; once painted, the cells and the links between them are merged in a task of their own, painted from the
       // frame after, progressively. Links come with the cells: drawn first, they showed between boxes not there yet.
-      // Before the cells, the links' canvas is allocated, and each font their labels use at the fit is measured, each
-      // in a task of its own.
+      // Before the cells, the canvases they and the links are drawn on are allocated, and each font their labels use at
+      // the fit is measured, each in a task of its own.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
       clearTimeout(stepTimer.current);
@@ -133,7 +145,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
           stepTimer.current = setTimeout(cells, 0);
         };
         if (!fonts) {
-          allocateLinksCanvas(chart);
+          allocateCanvases(chart, cellsDrawnProgressively(view));
           fonts = firstLabelStyles({ view, size, theme, ranks, labels, overlay });
           return next();
         }
