@@ -8,7 +8,7 @@ import { memo, useMemo, useState } from "react";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { OVERLAY_COLORS } from "@/components/topology/colors";
-import { loadTopologyGraph } from "@/components/topology/load-graph";
+import { loadTopologyGraph } from "@/components/topology/loaders";
 import { fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
 import { useChartLabels } from "@/components/topology/use-chart-labels";

@@ -19,7 +19,7 @@ import { AttentionList } from "@/components/topology/attention-list";
 import { DetailsPanel } from "@/components/topology/details-panel";
 import { TopologyLegend } from "@/components/topology/legend";
 import { linkKindsOf } from "@/lib/inventory/vocabulary";
-import { loadTopologyGraph } from "@/components/topology/load-graph";
+import { loadDieTable, loadTopologyGraph } from "@/components/topology/loaders";
 import { fabricOverlay } from "@/components/topology/fabric-overlay";
 import { fetchNodeDetails, fetchTopologyView } from "@/components/topology/queries";
 import { topologyKeys } from "@/components/topology/query-keys";
@@ -43,7 +43,7 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
 // Only the server view has the die table, and only an editor opening it needs the import drawer: their modules (antd's
 // Table, Drawer, Upload…) are evaluated when they are first shown, not inside the page's hydration. The table is
 // drawn on the client only: a server-rendered one could be clicked before its code has loaded, and the click lost.
-const DieTable = dynamic(() => import("@/components/topology/die-table").then((module) => module.DieTable), { ssr: false });
+const DieTable = dynamic(() => loadDieTable().then((module) => module.DieTable), { ssr: false });
 const ImportDrawer = dynamic(() => import("@/components/topology/import-drawer").then((module) => module.ImportDrawer), { ssr: false });
 
 /** The topology page; its first view comes from the server, in the query cache under `topologyKeys.view`. */
