@@ -23,6 +23,8 @@ export const MAX_ZOOM = 40;
  *   120 ms (256 at once, 100 ms on an idle machine), so 16 a frame.
  */
 export const PROGRESSIVE_CHUNK = 50;
+export const SERVER_CHUNK = 16;
+export const AGGREGATE_CHUNK = 16;
 /**
  * The links, their counts and the selection's outline are drawn on a canvas of their own above the cells'. ECharts'
  * lines series clears the canvas of its `zlevel` whenever it renders (echarts/lib/chart/lines/LinesView.js), and
@@ -30,8 +32,6 @@ export const PROGRESSIVE_CHUNK = 50;
  * canvas's first drawing is 8–10 ms (its buffer allocated), in the frame that draws a view's first cells.
  */
 export const LINKS_ZLEVEL = 1;
-export const SERVER_CHUNK = 16;
-export const AGGREGATE_CHUNK = 16;
 
 /** How many of a view's cells one frame draws. */
 function chunkOf(view: TopologyView): number {

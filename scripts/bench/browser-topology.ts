@@ -4,8 +4,8 @@
  * (`performance.mark("topology:drawn")`, set on ECharts' `finished`, which fires only once the last progressive chunk
  * is painted), the longest main-thread task (PerformanceObserver "longtask") while loading, the longest once the page
  * had hydrated (`topology:hydrated`; a page without the mark counts every task), the longest while zooming through
- * the levels of detail, and the worst run's three longest counted tasks (after hydration, or while zooming) with what ran in them (Long Animation Frames), so
- * what remains over 50 ms can be named. It never asserts timings.
+ * the levels of detail, and the worst run's three longest counted tasks (after hydration, or while zooming) with what
+ * ran in them (Long Animation Frames), so what remains over 50 ms can be named. It never asserts timings.
  */
 import type { Page } from "@playwright/test";
 import { benchBrowser } from "./bench-app";
@@ -124,9 +124,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       const drawnAt: number[] = [];
       const settledAt: number[] = [];
       const loadTasks: AttributedTask[][] = [];
-      /** Per run, the longest load task that started once the page had hydrated: the topology's own work. */
-      const ownLoad: number[] = [];
-      /** Each load's tasks from the hydration mark on: the ones the figure counts. */
+      /** Per run, the load's tasks that started once the page had hydrated: the topology's own work, which is counted. */
       const ownTasks: AttributedTask[][] = [];
       const zoomTasks: AttributedTask[][] = [];
       const profiles: string[] = [];
@@ -143,12 +141,9 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
         settledAt.push(c.settled?.length ? settled : drawnAt.at(-1)!);
         const hydratedAt = await page.evaluate(() => performance.getEntriesByName("topology:hydrated")[0]?.startTime ?? 0);
         const taken = await takeTasks(page);
-        // The worst run's tasks are listed with the framework's start-up too (its chunks' evaluation, hydration):
-        // those are said to be before the mark, so they are not read as the page's own work.
-        const tasks = attribute(taken).map((task) => (task.start < hydratedAt ? { ...task, what: `before hydration: ${task.what}` } : task));
+        const tasks = attribute(taken);
         loadTasks.push(tasks);
         ownTasks.push(tasks.filter((task) => task.start >= hydratedAt));
-        ownLoad.push(ownTasks.at(-1)![0]?.duration ?? 0);
         if (profiling) profiles.push(await profiling.stop(c.label, taken.tasks.filter((task) => task.start >= hydratedAt), options.profile!));
         if (c.drawn) {
           await page.close();
@@ -167,6 +162,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       }
       const longest = (runs: AttributedTask[][]) => runs.map((tasks) => tasks[0]?.duration ?? 0);
       const load = longest(loadTasks);
+      const ownLoad = longest(ownTasks);
       const zoom = zoomTasks.length ? longest(zoomTasks) : [0];
       // The run with the longest counted task (after hydration, or a zoom's), its three longest: what is left to split.
       const top = [...ownTasks, ...zoomTasks].reduce((a, b) => ((b[0]?.duration ?? 0) > (a[0]?.duration ?? 0) ? b : a), []);
