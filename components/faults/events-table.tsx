@@ -6,6 +6,7 @@ import type { TableHTMLAttributes } from "react";
 import { HealthTag } from "@/components/primitives/health-tag";
 import type { TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels } from "@/lib/faults/levels";
+import { naturalCompare } from "@/lib/natural-order";
 import { useEventText } from "./format";
 import { toneOf } from "./level-colors";
 
@@ -55,7 +56,7 @@ export function EventsTable({ events, now, selectedId, onSelect }: { events: Tim
           sorter: (a, b) => (a.endedAt ?? now) - a.beganAt - ((b.endedAt ?? now) - b.beganAt),
           render: (_, e) => (e.endedAt === null ? <Tag color="error">{t("openFor", { duration: duration(now - e.beganAt) })}</Tag> : duration(e.endedAt - e.beganAt)),
         },
-        { title: t("target"), key: "target", width: 190, sorter: (a, b) => targetLabel(a).localeCompare(targetLabel(b), undefined, { numeric: true }), render: (_, e) => <Typography.Text code>{targetLabel(e)}</Typography.Text> },
+        { title: t("target"), key: "target", width: 190, sorter: (a, b) => naturalCompare(targetLabel(a), targetLabel(b)), render: (_, e) => <Typography.Text code>{targetLabel(e)}</Typography.Text> },
         { title: t("kind"), dataIndex: "kind", width: 170, render: (kind: string) => tk(kind) },
         { title: t("code"), dataIndex: "code", width: 100, render: (code: string | null) => code ?? "—" },
         {

@@ -5,7 +5,7 @@ import { Alert, Button, Card, Empty, Skeleton, Space, Tag, Typography } from "an
 import { useCallback, useDeferredValue, useMemo } from "react";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
-import { buildLanes, overlapping, type Lane } from "@/lib/faults/timeline";
+import { buildLanes, listedLanes, overlapping, type Lane } from "@/lib/faults/timeline";
 import { escapeHtml } from "@/lib/html";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "./api";
 import { EventsTable, targetLabel } from "./events-table";
@@ -28,6 +28,9 @@ export interface TimelineState {
   open: string[];
   sel?: string | undefined;
 }
+
+/** The lanes listed in text at most (see listedLanes). */
+const LANES_LISTED = 200;
 
 const visuallyHidden = { position: "absolute", width: 1, height: 1, padding: 0, margin: -1, overflow: "hidden", clip: "rect(0,0,0,0)", whiteSpace: "nowrap", border: 0 } as const;
 
@@ -74,6 +77,7 @@ export function TimelineView({
     [lanes, laneName],
   );
   const range = state.brush ?? state.zoom;
+  const { listed, more } = useMemo(() => listedLanes(lanes, LANES_LISTED), [lanes]);
   const selection = useMemo(() => (range ? overlapping(events, range[0], range[1], now) : events), [events, range, now]);
   const selected = state.sel ? events.find((e) => e.id === state.sel) : undefined;
 
@@ -165,7 +169,7 @@ export function TimelineView({
             />
             {/* The lanes in text, for screen readers and for reading without the canvas; each opens like its label. */}
             <ul aria-label={t("lanesList")} data-testid="timeline-lanes" style={visuallyHidden}>
-              {lanes.map((lane) => (
+              {listed.map((lane) => (
                 <li key={lane.key} data-lane={lane.key}>
                   {lane.expandable ? (
                     <button type="button" aria-expanded={lane.expanded} onClick={() => toggleLane(lane.key)}>
@@ -176,6 +180,7 @@ export function TimelineView({
                   )}
                 </li>
               ))}
+              {more > 0 ? <li data-testid="timeline-lanes-more">{t("lanesMore", { count: more })}</li> : null}
             </ul>
           </>
         )}

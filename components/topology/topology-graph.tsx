@@ -5,6 +5,7 @@ import { DataZoomInsideComponent, GridComponent, TooltipComponent } from "echart
 import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
+import { allocateIncrementalLayers } from "@/components/primitives/echart-layers";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
 import { cellsDrawnProgressively, chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
@@ -51,25 +52,16 @@ function measureLabelFont(style: ReturnType<typeof labelStyle>): void {
 }
 
 /**
- * Has the canvases a view draws on allocated before the frame that first draws on them: a new canvas's first drawing
- * took 8–10 ms (its buffer allocated), each in the frame of a view's first cells (issue 21). The links' canvas and the
- * cells' own: a progressive view's cells go to zrender's incremental layer, which has no public handle, so one empty
- * incremental element painted and taken away makes it. The chart keeps both for its later views.
+ * Has the canvases a view draws on allocated before the frame that first draws on them (a new canvas's first drawing
+ * took 8–10 ms, each in the frame of a view's first cells; issue 21): the links' canvas, and the cells' own (their
+ * incremental layer when drawn progressively, see allocateIncrementalLayers).
  */
 function allocateCanvases(chart: EChartsInstance, progressive: boolean): void {
-  const zr = chart.getZr();
-  const painter = zr.painter as unknown as { getType(): string; getLayer?(zlevel: number): { ctx?: CanvasRenderingContext2D } };
+  const painter = chart.getZr().painter as unknown as { getType(): string; getLayer?(zlevel: number): { ctx?: CanvasRenderingContext2D } };
   if (painter.getType() !== "canvas") return;
   painter.getLayer?.(LINKS_ZLEVEL).ctx?.clearRect(0, 0, 1, 1);
-  if (!progressive) {
-    painter.getLayer?.(0).ctx?.clearRect(0, 0, 1, 1);
-    return;
-  }
-  const probe = new echarts.graphic.Rect({ shape: { x: 0, y: 0, width: 0, height: 0 }, silent: true });
-  (probe as unknown as { incremental: number }).incremental = 1;
-  zr.add(probe);
-  zr.flush();
-  zr.remove(probe);
+  if (progressive) allocateIncrementalLayers(chart);
+  else painter.getLayer?.(0).ctx?.clearRect(0, 0, 1, 1);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLanes, durationParts, overlapping, toCsv, type LaneEvent } from "./timeline";
+import { buildLanes, durationParts, listedLanes, overlapping, toCsv, type LaneEvent } from "./timeline";
 
 const e = (id: string, pod: string | null, server: string | null, die: number | null, beganAt = 0, endedAt: number | null = 10): LaneEvent => ({
   id,
@@ -42,6 +42,16 @@ describe("swimlanes", () => {
   it("puts servers on top without super pods", () => {
     const { lanes } = buildLanes([e("a", null, "a2-node1", 0), e("b", null, "a2-node0", 2)], new Set());
     expect(lanes.map((l) => l.key)).toEqual(["server:a2-node0", "server:a2-node1"]);
+  });
+
+  it("lists at most so many lanes in text, in order, and counts the rest", () => {
+    const servers = Array.from({ length: 250 }, (_, i) => e(`e${i}`, null, `node_${i}`, null));
+    const { lanes } = buildLanes(servers, new Set());
+    const { listed, more } = listedLanes(lanes, 200);
+    expect(listed.map((l) => l.key).slice(0, 3)).toEqual(["server:node_0", "server:node_1", "server:node_2"]);
+    expect(listed.at(-1)!.key).toBe("server:node_199");
+    expect(more).toBe(50);
+    expect(listedLanes(lanes.slice(0, 3), 200)).toEqual({ listed: lanes.slice(0, 3), more: 0 });
   });
 });
 

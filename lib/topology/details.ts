@@ -4,6 +4,7 @@ import { switchBlastRadius, type BlastRadius } from "@/lib/fabric/impact";
 import type { FabricProfile } from "@/lib/fabric/profiles";
 import { targetKey } from "@/lib/faults/model";
 import { linkKinds, type LinkKind } from "@/lib/inventory/vocabulary";
+import { naturalCompare } from "@/lib/natural-order";
 import type { IndexedDie, TopologyIndex } from "./inventory-index";
 import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "./model";
 import { dieEnd, subjectOf, type Peer, type Subject } from "./node-subject";
@@ -30,7 +31,7 @@ function groupLinks(index: TopologyIndex, dies: IndexedDie[], peerOf: (die: Inde
     }
   }
   const order: readonly LinkKind[] = linkKinds;
-  return [...groups.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.peer.localeCompare(b.peer, "en", { numeric: true }));
+  return [...groups.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || naturalCompare(a.peer, b.peer));
 }
 
 /** Which fault events belong to a node: those on these targets, and links with a die of `linkEnds` at either end. */
