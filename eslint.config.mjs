@@ -28,6 +28,10 @@ const layers = [
 /** lib/ runs anywhere (the CLI, Web Workers, tests): no React, no Next. */
 const frameworks = ["react", "react-dom", "next", "next-intl"];
 
+const fixedHeaderGrids = ["components/rank-tables/device-grid.tsx", "components/rank-tables/diff-list.tsx"];
+const antdTable = { name: "antd", importNames: ["Table"], message: "Use Table from @/components/primitives/table." };
+const nextLink = { name: "next/link", message: "Use Link from @/components/primitives/link." };
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -61,15 +65,19 @@ const config = [
       ],
     },
   },
+  // Tables come from components/primitives/table.tsx: antd's Table measures the scrollbar on every mount, a forced
+  // layout of the page (issue 21), which the primitive skips when the table has no fixed header. The editor's grids
+  // have one (scroll.y, virtual) and need the measurement: they keep antd's Table. Links come from
+  // components/primitives/link.tsx, without Next's prefetch of every link in view (issue 21). One rule's options per
+  // file: a later block would replace an earlier one's.
   {
-    // Tables come from components/primitives/table.tsx: antd's Table measures the scrollbar on every mount, a forced
-    // layout of the page (issue 21), which the primitive skips when the table has no fixed header. The editor's
-    // grids have one (scroll.y, virtual) and need the measurement: they keep antd's Table.
     files: ["app/**", "components/**"],
-    ignores: ["components/primitives/table.tsx", "components/rank-tables/device-grid.tsx", "components/rank-tables/diff-list.tsx"],
-    rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "antd", importNames: ["Table"], message: "Use Table from @/components/primitives/table." }] }],
-    },
+    ignores: ["components/primitives/table.tsx", "components/primitives/link.tsx", ...fixedHeaderGrids],
+    rules: { "no-restricted-imports": ["error", { paths: [antdTable, nextLink] }] },
+  },
+  {
+    files: fixedHeaderGrids,
+    rules: { "no-restricted-imports": ["error", { paths: [nextLink] }] },
   },
   { ignores: [".next/**", ".next-*/**", "next-env.d.ts", ".data/**", "node_modules/**", "db/migrations/**", "test-results/**", "playwright-report/**"] },
 ];

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Flex, Skeleton, Tag, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { affinityQuery } from "@/lib/affinity/url";
 import { affinityKeys, fetchServerLayout } from "./api";

@@ -3,7 +3,7 @@
 import { SettingOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Descriptions } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { networkFaultDefaults } from "@/lib/faults/escalation-defaults";
 import { defaultEscalationSettings } from "@/lib/faults/escalation";

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card, Flex, InputNumber, List, Radio, Skeleton, Tag, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { memo, useDeferredValue, useState } from "react";
 import { affinityKeys, fetchJobAffinity } from "@/components/affinity/api";

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Empty, Skeleton, Space, Statistic } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { memo, useDeferredValue, useMemo, useState } from "react";
 import { faultKeys, fetchTimeline, type TimelineFilters } from "@/components/faults/api";

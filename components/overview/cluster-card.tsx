@@ -3,7 +3,7 @@
 import { ApartmentOutlined } from "@ant-design/icons";
 import { Card, Tag, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ClusterSummary } from "@/db/schema/cluster/validation";
 import { CountsRow } from "./counts-row";

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Empty, Input, Skeleton, Space, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { memo, useDeferredValue, useState } from "react";
 import { JOB_PORTS_PAGE_DEFAULT } from "@/db/schema/job/ports";

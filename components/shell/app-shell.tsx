@@ -15,7 +15,7 @@ import {
   TeamOutlined,
 } from "@ant-design/icons";
 import { Layout, Menu, Segmented, Space, Typography, theme as antTheme } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";

@@ -3,7 +3,7 @@
 import { CloseOutlined, LinkOutlined, ZoomInOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Empty, Skeleton, Space, Tag, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { memo, useDeferredValue, type ComponentProps, type ReactNode } from "react";
 import { ServerCpuLayout } from "@/components/affinity/server-cpu-layout";

@@ -2,7 +2,7 @@
 
 import { AimOutlined, ClearOutlined } from "@ant-design/icons";
 import { Alert, Button, Space, Tag, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { NodeDetails, NodeKind, PlanePorts, SwitchImpact } from "@/lib/topology/model";
 

@@ -16,6 +16,10 @@ export const loadTopologyGraph = loadInSteps(
   ],
   () => import("./topology-graph"),
 );
+// Every page that imports this module draws the graph at once (the topology and job pages): its code is fetched and
+// evaluated while the page hydrates, step by step between React's own tasks, instead of after. A failure is tried
+// again, and shown, when the page asks for the graph.
+if (typeof window !== "undefined") loadTopologyGraph().catch(() => undefined);
 
 /**
  * The server view's die table: antd's Checkbox and Tree (its Table's selection and filter menus) before the Table

@@ -2,7 +2,7 @@
 
 import { FieldTimeOutlined } from "@ant-design/icons";
 import { Space, Tag, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { faultsQuery } from "@/lib/faults/url";
 import { useDuration, useNow, useTimeFormat } from "@/components/faults/format";

@@ -2,7 +2,7 @@
 
 import { SettingOutlined } from "@ant-design/icons";
 import { Button, Empty, Space, Tabs } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { CsvImport } from "@/components/faults/csv-import";
 import { DeviceInfoPanel } from "@/components/faults/device-info-panel";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Empty, Input, Select, Space, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { fetchJobs, jobKeys, type JobListItem } from "@/components/jobs/api";
 import { JobStateTag } from "@/components/jobs/state-tag";

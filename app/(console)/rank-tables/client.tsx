@@ -4,7 +4,7 @@ import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Empty, Input, Select, Space, Tag } from "antd";
 import { Table } from "@/components/primitives/table";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { useCan } from "@/components/auth/current-user";

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Breadcrumb } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { RankTableWorkspace, type WorkspaceTab } from "@/components/rank-tables/workspace";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";

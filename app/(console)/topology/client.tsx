@@ -4,7 +4,7 @@ import { AimOutlined, CloudUploadOutlined, FileAddOutlined, ReloadOutlined } fro
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Breadcrumb, Button, Empty, Skeleton, Space, Typography, Upload } from "antd";
 import dynamic from "next/dynamic";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentRef } from "react";

@@ -3,7 +3,7 @@
 import { StarOutlined } from "@ant-design/icons";
 import { Space, Tag } from "antd";
 import { Table } from "@/components/primitives/table";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useFormatter, useTranslations } from "next-intl";
 import type { FaultReport, JobLoss, Offender } from "@/lib/faults/report";
 import { timelineLink, type TimelineTarget } from "@/lib/faults/report-url";

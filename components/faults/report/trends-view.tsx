@@ -2,7 +2,7 @@
 
 import { FileTextOutlined } from "@ant-design/icons";
 import { Button, Space, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { reportQuery } from "@/lib/faults/report-url";
 import { PeriodPresets } from "./period-presets";

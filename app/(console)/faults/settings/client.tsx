@@ -2,7 +2,7 @@
 
 import { ArrowLeftOutlined } from "@ant-design/icons";
 import { Button, Empty, Space } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { useTranslations } from "next-intl";
 import { FaultSettingsForm } from "@/components/faults/settings-form";
 import { PageHeading } from "@/components/primitives/page-heading";

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Breadcrumb, Card, Descriptions, Space, Typography } from "antd";
-import Link from "next/link";
+import { Link } from "@/components/primitives/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback, useMemo } from "react";
