@@ -26,6 +26,8 @@ interface Props {
   resetToken: number;
   /** A job drawn over the view (the job page). */
   overlay?: ChartOverlay | undefined;
+  /** Called each time a new view has been drawn completely (see `data-drawn`). */
+  onDrawn?: () => void;
 }
 
 /** The operator's current zoom and pan, to keep across updates of the same view. */
@@ -71,14 +73,14 @@ function allocateCanvases(chart: EChartsInstance, progressive: boolean): void {
  * `data-drawn="true"` and `performance.mark("topology:drawn")` are set when a view has been drawn completely
  * (ECharts' `finished`: after the last progressive chunk); the end-to-end tests and the benchmark read them.
  */
-export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken, overlay }: Props) {
+export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel, onSelect, onDrill, resetToken, overlay, onDrawn }: Props) {
   // A new view (level or id) starts from the fit; other changes keep the operator's zoom and pan.
   const around = view.neighbourhood;
   const viewKey = `${view.cluster.id}|${view.level}|${view.id}|${view.cluster.inventoryRevision}|${resetToken}|${around ? `${around.hops}|${around.from}|${around.kinds.join()}` : ""}`;
   const chartRef = useRef<EChartsInstance | null>(null);
-  const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay });
+  const latest = useRef({ view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay, onDrawn });
   useEffect(() => {
-    latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay };
+    latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay, onDrawn };
   });
   /** What the canvas shows now; null until the first drawing. */
   const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels; overlay: ChartOverlay | undefined } | null>(null);
@@ -174,6 +176,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
           chart.getDom().dataset.drawn = "true";
           performance.mark("topology:drawn");
           placeOutline(chart);
+          latest.current.onDrawn?.();
         }
       });
       chart.on("click", (params) => latest.current.onSelect(nodeAt(params) ?? null));
