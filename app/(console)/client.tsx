@@ -7,7 +7,6 @@ import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
 import { ClusterCard } from "@/components/overview/cluster-card";
 import { CountsRow, sumCounts } from "@/components/overview/counts-row";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import type { ClusterSummary } from "@/db/schema/cluster/validation";
 
 export function OverviewClient({
@@ -18,7 +17,6 @@ export function OverviewClient({
   selectedSlug: string | undefined;
 }) {
   const t = useTranslations("overview");
-  useHydratedMark();
   const query = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, initialData: initialClusters });
   const clusters = (query.data ?? []).filter((c) => !selectedSlug || c.slug === selectedSlug);
 

@@ -27,6 +27,7 @@ import { LanguageSwitcher } from "./language-switcher";
 import { useCan } from "@/components/auth/current-user";
 import { activeNavKey, adminNavItems, navItems, type NavKey } from "./nav-items";
 import { UserMenu } from "./user-menu";
+import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 
 const navIcons: Record<NavKey, ReactNode> = {
   overview: <DashboardOutlined />,
@@ -43,6 +44,8 @@ const navIcons: Record<NavKey, ReactNode> = {
 
 export function AppShell({ children }: { children: ReactNode }) {
   const t = useTranslations();
+  // Every console page's: the shell's effect runs after its page's, in the hydration's commit.
+  useHydratedMark();
   const pathname = usePathname();
   const { token } = antTheme.useToken();
   const { theme, setTheme } = useThemeControl();

@@ -6,7 +6,8 @@
  * page: navigation → drawn (the topology), navigation → settled (every section answered and rendered), the longest
  * main-thread task after hydration, its three longest tasks with what ran in them, and the load average. Then the
  * console's other pages on the same data: the fault timeline of each job's cluster (its events over the last day,
- * the chart and the table), the overview and the rank-table list (`JOB_PAGE_OTHERS=0` skips them).
+ * the chart and the table), its statistics, trends and report, the overview, the rank-table list and the job list
+ * (`JOB_PAGE_OTHERS=0` skips them).
  * `JOB_PAGE_PROFILE=DIR` also CPU-profiles each page's last load (./page-profile.ts: the busiest functions of its long
  * tasks; build with RANKSCOPE_SOURCE_MAPS=1 to read them against the sources).
  * `JOB_PAGE_BUILD=0` serves the build already in .next-e2e instead of building it. It never asserts timings.
@@ -33,13 +34,17 @@ async function jobCases(url: string): Promise<BrowserCase[]> {
     );
     const jobs = rows.map((row) => ({ label: `${row.slug}, job ${row.id} (${Number(row.ranks).toLocaleString("en")} ranks)`, path: `/jobs/${row.id}`, settled: sections }));
     if (process.env.JOB_PAGE_OTHERS === "0") return jobs;
-    const others: BrowserCase[] = [...new Set(rows.map((row) => row.slug))].map((slug) => ({
-      label: `${slug}, fault timeline`,
-      path: `/faults?cluster=${slug}`,
-      drawn: '[data-testid="fault-timeline"] canvas',
-      settled: ['[data-testid="fault-events-table"] .ant-table-row'],
-    }));
-    others.push({ label: "overview", path: "/", drawn: "main section" }, { label: "rank-table list", path: "/rank-tables", drawn: ".ant-table-row" });
+    const others: BrowserCase[] = [...new Set(rows.map((row) => row.slug))].flatMap((slug) => [
+      { label: `${slug}, fault timeline`, path: `/faults?cluster=${slug}`, drawn: '[data-testid="fault-timeline"] canvas', settled: ['[data-testid="fault-events-table"] .ant-table-row'] },
+      { label: `${slug}, fault statistics`, path: `/faults?cluster=${slug}&tab=statistics`, drawn: '[data-testid="fault-statistics"] .ant-card' },
+      { label: `${slug}, fault trends`, path: `/faults?cluster=${slug}&tab=trends`, drawn: '[data-testid="fault-trends"] canvas' },
+      { label: `${slug}, fault report`, path: `/faults/report?cluster=${slug}`, drawn: '[data-testid="fault-report"] canvas' },
+    ]);
+    others.push(
+      { label: "overview", path: "/", drawn: "main section" },
+      { label: "rank-table list", path: "/rank-tables", drawn: ".ant-table-row" },
+      { label: "job list", path: "/jobs", drawn: ".ant-table-row" },
+    );
     return [...jobs, ...others];
   } finally {
     await client.end();

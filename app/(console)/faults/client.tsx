@@ -15,7 +15,6 @@ import { TrendsView } from "@/components/faults/report/trends-view";
 import { FaultStatisticsView } from "@/components/faults/statistics";
 import { TimelineView, type TimelineState } from "@/components/faults/timeline-view";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { useUrlState } from "@/components/primitives/use-url-state";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { faultsQuery, faultsSearchParams, liveWindowEnd, liveWindowStepMs, type FaultsSearchParams } from "@/lib/faults/url";
@@ -24,7 +23,6 @@ const day = 86_400_000;
 
 export function FaultsClient({ defaultCluster, canWrite }: { defaultCluster: string | null; canWrite: boolean }) {
   const t = useTranslations("faults");
-  useHydratedMark();
   const { theme } = useThemeControl();
   const [state, navigate] = useUrlState(faultsSearchParams, faultsQuery);
   const cluster = state.cluster ?? defaultCluster;

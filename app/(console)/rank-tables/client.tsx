@@ -9,7 +9,6 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { useCan } from "@/components/auth/current-user";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { useUrlState } from "@/components/primitives/use-url-state";
 import { deleteRankTable, listRankTables, rankTablesKey } from "@/components/rank-tables/api";
 import type { RankTableListItem } from "@/db/schema/rank-table/validation";
@@ -20,7 +19,6 @@ type ClusterFilter = "all" | "none" | number;
 
 export function RankTableListClient({ initial }: { initial: RankTableListItem[] }) {
   const t = useTranslations("rankTables.list");
-  useHydratedMark();
   const tRoot = useTranslations("rankTables");
   const format = useFormatter();
   const { modal, message } = App.useApp();

@@ -12,7 +12,6 @@ import { ApiRequestError } from "@/components/primitives/fetch-json";
 import { useLiveFaults } from "@/components/faults/use-live-faults";
 import { isTyping } from "@/components/primitives/is-typing";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { AttentionList } from "@/components/topology/attention-list";
@@ -113,7 +112,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     navigate({ level: "cluster", id: undefined, sel: undefined }, "replace");
   }, [missing, message, t, state.id, navigate]);
 
-  useHydratedMark();
 
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FaultReport, ReportBucket } from "@/lib/faults/report";
 import { workStoppingLevels } from "@/lib/faults/report-url";
-import { availabilityChart, eventsChart, lostChart, offendersChart, type ChartText } from "./chart-options";
+import { availabilityChart, eventsChart, lostChart, offendersChart, PODS_DRAWN, type ChartText } from "./chart-options";
 
 const hour = 3_600_000;
 const t0 = Date.parse("2026-11-24T00:00:00Z");
@@ -11,6 +11,7 @@ const text: ChartText = {
   bucketLabel: (b) => new Date(b.at).toISOString(),
   kind: (k) => `kind ${k}`,
   pod: (id) => `pod ${id}`,
+  otherPods: (count) => `${count} others`,
   number: (n) => String(n),
   duration: (ms) => `${ms} ms`,
   current: "now",
@@ -44,6 +45,27 @@ describe("trend chart options", () => {
     // Two dies for an hour, one die-hour lost: 50 % in the first hour, none lost in the second.
     expect((availability.option.series as { data: number[] }[])[0]!.data).toEqual([50, 100]);
     expect(availability.target("pod 0", 1)).toEqual({ from: t0 + hour, to: t0 + 2 * hour, level: workStoppingLevels, pod: "0" });
+  });
+
+  it("draws the least available super pods a line each and the rest as one line, their availability together", () => {
+    // 13 pods of 2 dies: pod i lost i × 6 minutes in the first hour; the rest lost nothing.
+    const pods = Array.from({ length: PODS_DRAWN + 3 }, (_, i) => String(i));
+    const lostByPod = Object.fromEntries(pods.map((pod, i) => [pod, i * hour * 0.1]));
+    const many = {
+      ...report,
+      series: [bucket(0, { lostByPod }), bucket(1, {})],
+      current: { availability: pods.map((pod, i) => ({ superPodId: pod, dies: 2, faultyDieMs: i * hour * 0.1, availability: 1 - i * 0.05 })) },
+    } as unknown as FaultReport;
+    const chart = availabilityChart(many, text);
+    const lines = chart.option.series as { name: string; data: number[] }[];
+    expect(lines.map((line) => line.name)).toEqual([...pods.slice(3).reverse().map((pod) => `pod ${pod}`), "3 others"]);
+    // The worst pod: 1.2 of 2 die-hours lost; the others together: 0 + 0.1 + 0.2 of 6 die-hours.
+    expect(lines[0]!.data[0]).toBeCloseTo(40);
+    expect(lines.at(-1)!.data).toEqual([95, 100]);
+    expect(chart.target("3 others", 0)).toEqual({ from: t0, to: t0 + hour, level: workStoppingLevels });
+    // One pod over the limit is drawn on its own line, not as "1 others".
+    const eleven = { ...many, current: { availability: many.current.availability.slice(0, PODS_DRAWN + 1) } } as FaultReport;
+    expect((availabilityChart(eleven, text).option.series as unknown[]).length).toBe(PODS_DRAWN + 1);
   });
 
   it("draws offenders top first and opens the period the clicked bar belongs to", () => {

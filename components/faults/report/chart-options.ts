@@ -13,6 +13,8 @@ export interface ChartText {
   bucketLabel: (b: ReportBucket) => string;
   kind: (kind: FaultKind) => string;
   pod: (id: string) => string;
+  /** The line of the super pods not drawn one by one (see PODS_DRAWN). */
+  otherPods: (count: number) => string;
   number: (n: number, digits?: number) => string;
   duration: (ms: number) => string;
   current: string;
@@ -55,29 +57,37 @@ export function eventsChart(series: ReportBucket[], text: ChartText): TrendChart
   };
 }
 
+/**
+ * Super pods drawn a line each, the least available first; the rest are one line, their availability together. An
+ * Atlas 950 SuperCluster has 64 super pods: a line and a legend entry each were a chart no one could read, and its
+ * first drawing a task of 150 ms (issue 21).
+ */
+export const PODS_DRAWN = 10;
+
 export function availabilityChart(report: FaultReport, text: ChartText): TrendChart {
   const { series, current, now } = report;
-  const pods = current.availability.map((a) => ({ key: a.superPodId ?? "", name: text.pod(a.superPodId ?? ""), dies: a.dies }));
-  const values = pods.flatMap((p) => series.map((b) => availabilityOf(b.lostByPod[p.key] ?? 0, p.dies, b.at, b.end, now))).filter((v): v is number => v !== null);
-  const lowest = values.length ? Math.min(...values) : 1;
+  const sorted = [...current.availability].sort((a, b) => a.availability - b.availability);
+  const drawn = sorted.length > PODS_DRAWN + 1 ? sorted.slice(0, PODS_DRAWN) : sorted;
+  const rest = sorted.slice(drawn.length);
+  const pods = drawn.map((a) => ({ keys: [a.superPodId ?? ""], name: text.pod(a.superPodId ?? ""), dies: a.dies, pod: a.superPodId ?? "" }));
+  if (rest.length) pods.push({ keys: rest.map((a) => a.superPodId ?? ""), name: text.otherPods(rest.length), dies: rest.reduce((sum, a) => sum + a.dies, 0), pod: "" });
+  const percent = (p: (typeof pods)[number], b: ReportBucket) => {
+    const a = availabilityOf(p.keys.reduce((sum, key) => sum + (b.lostByPod[key] ?? 0), 0), p.dies, b.at, b.end, now);
+    return a === null ? null : a * 100;
+  };
+  const values = pods.flatMap((p) => series.map((b) => percent(p, b))).filter((v): v is number => v !== null);
+  const lowest = values.length ? Math.min(...values) / 100 : 1;
   return {
     option: {
       ...base(text, series),
       tooltip: { trigger: "axis", confine: true, valueFormatter: (v: number | null) => (v === null ? "—" : `${text.number(v, 3)} %`) },
       yAxis: { type: "value", max: 100, min: Math.max(0, Math.floor(lowest * 100 - 1)), axisLabel: { formatter: "{value} %" } },
-      series: pods.map((p) => ({
-        type: "line",
-        name: p.name,
-        showSymbol: series.length <= 60,
-        data: series.map((b) => {
-          const a = availabilityOf(b.lostByPod[p.key] ?? 0, p.dies, b.at, b.end, now);
-          return a === null ? null : a * 100;
-        }),
-      })),
+      series: pods.map((p) => ({ type: "line", name: p.name, showSymbol: series.length <= 60, data: series.map((b) => percent(p, b)) })),
     },
+    // A pod's line opens its lane; the others' line, the cluster's work-stopping faults of that bucket.
     target: (name, i) => {
       const pod = pods.find((p) => p.name === name);
-      return series[i] && pod ? { ...bucketSpan(series, i), level: workStoppingLevels, ...(pod.key ? { pod: pod.key } : {}) } : null;
+      return series[i] && pod ? { ...bucketSpan(series, i), level: workStoppingLevels, ...(pod.pod ? { pod: pod.pod } : {}) } : null;
     },
   };
 }

@@ -60,6 +60,7 @@ export function ReportView({ report, sections }: { report: FaultReport; sections
           : format.dateTime(new Date(b.at), { month: "2-digit", day: "2-digit", timeZone: "UTC" }),
       kind: (kind: FaultKind) => tk(kind),
       pod: (id: string) => (id ? `${ts("superPod")} ${id}` : ts("noSuperPod")),
+      otherPods: (count: number) => ts("otherPods", { count }),
       number: (n: number, digits = 0) => format.number(n, { maximumFractionDigits: digits }),
       duration,
       current: t("offenders.events"),

@@ -17,7 +17,6 @@ import { JobStateTag } from "@/components/jobs/state-tag";
 import { JobPorts } from "@/components/ports/job-ports";
 import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
-import { useHydratedMark } from "@/components/primitives/use-hydrated-mark";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
 
 /** The run's duration, ticking while it runs: the clock re-renders this text only, not the page's sections. */
@@ -32,7 +31,6 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const state = useMemo(() => jobPageSearchParams.parse(Object.fromEntries(searchParams)), [searchParams]);
-  useHydratedMark();
   const id = initialJob.id;
   const job = useQuery({ queryKey: jobKeys.detail(id), queryFn: ({ signal }) => fetchJob(id, signal), initialData: initialJob }).data;
   const diagnoses = useQuery({ queryKey: jobKeys.diagnoses(id), queryFn: ({ signal }) => fetchDiagnoses(id, signal), initialData: initialDiagnoses }).data;
