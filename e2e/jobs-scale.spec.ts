@@ -52,7 +52,7 @@ test.describe("the job page of a job on every die of a SuperCluster", () => {
       id: number;
       counts: { total: number; placed: number; unmatched: number };
       pods: unknown[];
-      scope: { level: string };
+      scope: { level: string; aggregated: boolean };
       ranks: { total: number; items: unknown[] };
       ports: { live: boolean; summary: { hosts: number; bindings: number } };
     };
@@ -62,7 +62,9 @@ test.describe("the job page of a job on every die of a SuperCluster", () => {
     expect(job.ports.summary.bindings).toBeGreaterThan(DIES);
     expect(job.counts).toMatchObject({ total: RANKS, placed: DIES, unmatched: 2 });
     expect(job.pods).toHaveLength(64);
-    expect(job.scope.level).toBe("cluster");
+    // 1,073 servers are more than the cluster view draws one by one: its super pods are aggregates, which the page
+    // asks for with the job's counts in each, beside the job's dies.
+    expect(job.scope).toEqual({ level: "cluster", id: null, aggregated: true });
     expect(job.ranks.items).toHaveLength(50);
 
     // What the page fetches about the job stays small: no answer carries every rank.
@@ -73,6 +75,8 @@ test.describe("the job page of a job on every die of a SuperCluster", () => {
     });
 
     await page.goto(`/jobs/${job.id}`);
+    // Its topology: the super pods as aggregates, each counting the job's dies in it.
+    await expect(page.getByTestId("job-topology").locator('[data-drawn="true"]')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("placement-summary")).toContainText(/17,?168 of 17,?170 ranks placed on 1,?073 servers/);
     await expect(total(page)).toHaveText(/17,?170 ranks/);
     // Ranks that match no die come first, with why.

@@ -42,7 +42,7 @@ describe("job summary", () => {
       { superPodId: "0", ranks: 48, servers: 3 },
       { superPodId: "1", ranks: 48, servers: 3 },
     ]);
-    expect(summary.scope).toEqual({ level: "cluster", id: null });
+    expect(summary.scope).toEqual({ level: "cluster", id: null, aggregated: false });
     expect(summary.ranks.total).toBe(99);
     expect(summary.ranks.items).toHaveLength(50);
     expect(summary.ranks.items.slice(0, 3).map((r) => r.unmatched)).toEqual(["unknown-server", "unknown-server", "unknown-device"]);
@@ -56,7 +56,7 @@ describe("job summary", () => {
 
   it("scopes a job on one server to that server, and one pod to that pod", async () => {
     const summary = (await loadJobSummary(testDatabase().db, single))!;
-    expect(summary.scope).toEqual({ level: "server", id: "sp1-node00" });
+    expect(summary.scope).toEqual({ level: "server", id: "sp1-node00", aggregated: false });
     expect(summary.pods).toEqual([{ superPodId: "1", ranks: 16, servers: 1 }]);
     const dies = (await loadJobDies(testDatabase().db, single))!;
     expect(dies.aggregated).toBe(false);
@@ -73,11 +73,11 @@ describe("job dies", () => {
       ingestRingsConfig(handle, "atlas-a3-demo", ringsConfigMap({ job: "moving", table: JSON.parse(table([pod], 1)), version }), systemActor);
     const { job } = await post(0, "1");
     const first = (await loadJobDies(handle.db, job.id))!;
-    expect(first.scope).toEqual({ level: "server", id: "sp0-node00" });
+    expect(first.scope).toEqual({ level: "server", id: "sp0-node00", aggregated: false });
     expect(await loadJobDies(handle.db, job.id)).toBe(first);
     await post(1, "2");
     const moved = (await loadJobDies(handle.db, job.id))!;
-    expect(moved.scope).toEqual({ level: "server", id: "sp1-node00" });
+    expect(moved.scope).toEqual({ level: "server", id: "sp1-node00", aggregated: false });
     expect(moved.dies.map(([die]) => die)).toEqual(Array.from({ length: 16 }, (_, k) => `sp1-node00/d${k}`));
     expect(await loadJobDies(handle.db, 999_999)).toBeUndefined();
   });

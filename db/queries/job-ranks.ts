@@ -138,11 +138,12 @@ async function podCounts(db: Database, jobId: number, clusterId: number): Promis
   return { pods, servers, onlyServer: servers === 1 ? rows[0]!.only_server : null };
 }
 
-/** The smallest view holding all the job's dies, as the job page draws it. */
-function scopeOf(pods: readonly JobPodCount[], servers: number, onlyServer: string | null): JobScope {
-  if (servers === 1 && onlyServer !== null) return { level: "server", id: onlyServer };
-  if (pods.length === 1 && pods[0]!.superPodId !== null) return { level: "superpod", id: pods[0]!.superPodId };
-  return { level: "cluster", id: null };
+/** The smallest view holding all the job's dies, as the job page draws it, and whether it draws aggregates. */
+async function scopeOf(db: Database, clusterId: number, { pods, servers, onlyServer }: Awaited<ReturnType<typeof podCounts>>): Promise<JobScope> {
+  if (servers === 1 && onlyServer !== null) return { level: "server", id: onlyServer, aggregated: false };
+  if (pods.length === 1 && pods[0]!.superPodId !== null) return { level: "superpod", id: pods[0]!.superPodId, aggregated: false };
+  const { rows } = await db.execute<{ n: string }>(sql`select count(*) as n from servers where cluster_id = ${clusterId}`);
+  return { level: "cluster", id: null, aggregated: Number(rows[0]!.n) > CLUSTER_SERVER_CELLS_MAX };
 }
 
 /** The job page's data and `GET /api/v1/jobs/{id}`: the job, counts over its ranks, its scope and the first page. */
@@ -161,7 +162,11 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
     .where(eq(jobs.id, id));
   if (!row) return undefined;
   const clusterId = row.clusterId as number;
-  const [counts, placement, ranks] = await Promise.all([rankCounts(db, id), podCounts(db, id, clusterId), loadJobRanksPage(db, id, clusterId, { limit: JOB_RANKS_PAGE_DEFAULT })]);
+  const [counts, placed, ranks] = await Promise.all([
+    rankCounts(db, id),
+    podCounts(db, id, clusterId).then(async (placement) => ({ pods: placement.pods, scope: await scopeOf(db, clusterId, placement) })),
+    loadJobRanksPage(db, id, clusterId, { limit: JOB_RANKS_PAGE_DEFAULT }),
+  ]);
   return {
     ...toJobListItem(row),
     configVersion: row.configVersion,
@@ -170,8 +175,8 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
     rankEnvironment: row.rankEnvironment,
     rankTableBytes: row.rankTableBytes === null ? null : Number(row.rankTableBytes),
     counts,
-    pods: placement.pods,
-    scope: scopeOf(placement.pods, placement.servers, placement.onlyServer),
+    pods: placed.pods,
+    scope: placed.scope,
     ranks,
   };
 }
@@ -197,12 +202,8 @@ export async function loadJobDies(db: Database, id: number): Promise<JobDies | u
 }
 
 async function jobDiesOf(db: Database, id: number, clusterId: number): Promise<JobDies> {
-  const placement = await podCounts(db, id, clusterId);
-  const scope = scopeOf(placement.pods, placement.servers, placement.onlyServer);
-  if (scope.level === "cluster") {
-    const { rows } = await db.execute<{ n: string }>(sql`select count(*) as n from servers where cluster_id = ${clusterId}`);
-    if (Number(rows[0]!.n) > CLUSTER_SERVER_CELLS_MAX) return { scope, aggregated: true, dies: [] };
-  }
+  const scope = await scopeOf(db, clusterId, await podCounts(db, id, clusterId));
+  if (scope.aggregated) return { scope, aggregated: true, dies: [] };
   const { rows } = await db.execute<{ die_key: string; rank: number | null; device_ip: string | null }>(sql`
     select jr.die_key, jr.rank, jr.device_ip from job_ranks jr where jr.job_id = ${id} and jr.die_key is not null order by jr.position`);
   return { scope, aggregated: false, dies: rows.map((r) => [topologyDieId(r.die_key), r.rank, r.device_ip]) };

@@ -62,6 +62,11 @@ export interface JobPodCount {
 export interface JobScope {
   level: TopologyLevel;
   id: string | null;
+  /**
+   * Whether that view draws super pods as aggregates (a cluster of more servers than its view draws one by one): the
+   * job page then asks for the view with the job's counts in each aggregate, at once, beside the job's dies.
+   */
+  aggregated: boolean;
 }
 
 /**
@@ -91,6 +96,7 @@ export interface JobSummary extends JobListItem {
  */
 export interface JobDies {
   scope: JobScope;
+  /** The scope's `aggregated`, kept for the API's readers. */
   aggregated: boolean;
   dies: [dieId: string, rank: number | null, deviceIp: string | null][];
 }
