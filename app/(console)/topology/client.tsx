@@ -112,7 +112,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
     navigate({ level: "cluster", id: undefined, sel: undefined }, "replace");
   }, [missing, message, t, state.id, navigate]);
 
-
   // Keyboard: `/` focuses the search, Esc clears the selection.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

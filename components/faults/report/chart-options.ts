@@ -76,12 +76,12 @@ export function availabilityChart(report: FaultReport, text: ChartText): TrendCh
     return a === null ? null : a * 100;
   };
   const values = pods.flatMap((p) => series.map((b) => percent(p, b))).filter((v): v is number => v !== null);
-  const lowest = values.length ? Math.min(...values) / 100 : 1;
+  const lowest = values.length ? Math.min(...values) : 100;
   return {
     option: {
       ...base(text, series),
       tooltip: { trigger: "axis", confine: true, valueFormatter: (v: number | null) => (v === null ? "—" : `${text.number(v, 3)} %`) },
-      yAxis: { type: "value", max: 100, min: Math.max(0, Math.floor(lowest * 100 - 1)), axisLabel: { formatter: "{value} %" } },
+      yAxis: { type: "value", max: 100, min: Math.max(0, Math.floor(lowest - 1)), axisLabel: { formatter: "{value} %" } },
       series: pods.map((p) => ({ type: "line", name: p.name, showSymbol: series.length <= 60, data: series.map((b) => percent(p, b)) })),
     },
     // A pod's line opens its lane; the others' line, the cluster's work-stopping faults of that bucket.
