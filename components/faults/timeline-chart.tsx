@@ -6,6 +6,7 @@ import * as echarts from "echarts/core";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import { allocateIncrementalLayers } from "@/components/primitives/echart-layers";
+import { steppedDrawing, type SteppedDrawing, type StepEnd } from "@/components/primitives/echart-steps";
 import type { DensityBucket, TimelineEvent } from "@/lib/faults/api-types";
 import { faultLevels, type FaultLevel } from "@/lib/faults/levels";
 import type { Lane } from "@/lib/faults/timeline";
@@ -202,9 +203,8 @@ export function TimelineChart(props: Props) {
   /** What the chart is to show, and the parts it holds (null until its first drawing). */
   const wanted = useRef({ parts, brush: props.brush });
   const shown = useRef<typeof parts | null>(null);
-  /** The next step of the first drawing, run once ECharts has painted the one before (see draw). */
-  const pendingStep = useRef<(() => void) | null>(null);
-  const stepTimer = useRef<number | undefined>(undefined);
+  /** The chart's first drawing in steps, set when the chart is created. */
+  const steps = useRef<SteppedDrawing | null>(null);
   /**
    * Sets what changed: everything when the events did, else only the changed parts, merged; then the brush.
    * The first drawing is made in steps, each laid out and painted in a frame of its own once the one before is on the
@@ -220,25 +220,26 @@ export function TimelineChart(props: Props) {
       const option = { ...rest, xAxis: next.window.xAxis, dataZoom: [...next.zoom, ...(laneScroll ? [keptLaneScroll(chart, laneScroll)] : [])], series: [eventSeries, ...next.density] };
       if (before === null) {
         const { series, dataZoom, toolbox, brush: brushOption, ...frame } = option;
-        const steps = [
-          () => chart.setOption({ dataZoom, toolbox, brush: brushOption, series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, { lazyUpdate: true }),
-          () => {
+        // The parts changed while a step was painted: the drawing starts again with the latest.
+        const superseded = () => wanted.current.parts !== next;
+        steps.current?.start(
+          (function* (): Generator<StepEnd, void> {
+            chart.setOption(frame, { notMerge: true, lazyUpdate: true });
+            yield "painted";
+            if (superseded()) return draw(chart);
+            chart.setOption({ dataZoom, toolbox, brush: brushOption, series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, { lazyUpdate: true });
+            yield "painted";
+            if (superseded()) return draw(chart);
             allocateIncrementalLayers(chart, EVENTS_Z);
-            stepTimer.current = window.setTimeout(step, 0);
-          },
-          () => chart.setOption({ series }, { lazyUpdate: true }),
-        ];
-        const step = () => {
-          const run = steps.shift();
-          pendingStep.current = run ? step : null;
-          // The parts changed while a step was painted: start again with the latest.
-          if (wanted.current.parts !== next) return draw(chart);
-          if (run) return run();
-          shown.current = next;
-          draw(chart);
-        };
-        pendingStep.current = step;
-        chart.setOption(frame, { notMerge: true, lazyUpdate: true });
+            yield "computed";
+            if (superseded()) return draw(chart);
+            chart.setOption({ series }, { lazyUpdate: true });
+            yield "painted";
+            if (superseded()) return draw(chart);
+            shown.current = next;
+            draw(chart);
+          })(),
+        );
         return;
       }
       chart.setOption(option, { notMerge: true });
@@ -271,11 +272,7 @@ export function TimelineChart(props: Props) {
           // just rendered), and setting thousands of events lays them out; together with the page's render they
           // were one task of 0.6-1 s (issue 21).
           const first = window.setTimeout(() => draw(chart), 0);
-          chart.on("finished", () => {
-            if (!pendingStep.current) return;
-            window.clearTimeout(stepTimer.current);
-            stepTimer.current = window.setTimeout(() => pendingStep.current?.(), 0);
-          });
+          steps.current = steppedDrawing(chart);
           chart.on("click", (params: { componentType?: string; value?: unknown; dataIndex?: number; seriesType?: string }) => {
             const current = callbacks.current;
             if (params.componentType === "yAxis") {
@@ -304,8 +301,8 @@ export function TimelineChart(props: Props) {
           });
           return () => {
             window.clearTimeout(first);
-            window.clearTimeout(stepTimer.current);
-            pendingStep.current = null;
+            steps.current?.dispose();
+            steps.current = null;
             shown.current = null;
             chartRef.current = null;
           };

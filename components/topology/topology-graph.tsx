@@ -6,6 +6,7 @@ import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
 import { EChart, type EChartsInstance } from "@/components/primitives/echart";
 import { allocateIncrementalLayers } from "@/components/primitives/echart-layers";
+import { steppedDrawing, type SteppedDrawing, type StepEnd } from "@/components/primitives/echart-steps";
 import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
 import { cellsDrawnProgressively, chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
@@ -102,10 +103,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     outline.current.show();
   }, []);
 
-  /** The second step of drawing a new view (its cells), once the first (the frame) is on the canvas. */
-  const pendingCells = useRef<(() => void) | null>(null);
-  /** The next of the second step's tasks (a label font measured, then the cells). */
-  const stepTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The chart's drawings in steps (a new view's), set when the chart is created. */
+  const steps = useRef<SteppedDrawing | null>(null);
 
   const draw = useCallback(
     function draw(chart: EChartsInstance) {
@@ -128,31 +127,31 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       // the fit is measured, each in a task of its own.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
-      clearTimeout(stepTimer.current);
-      let fonts: ReturnType<typeof firstLabelStyles> | null = null;
-      const cells = () => {
-        pendingCells.current = null;
-        // The view changed while its frame was painted: start again with the latest.
-        if (latest.current !== current) return draw(chart);
-        const next = () => {
-          pendingCells.current = cells;
-          stepTimer.current = setTimeout(cells, 0);
-        };
-        if (!fonts) {
+      // The view changed while a step was painted: the drawing starts again with the latest.
+      const superseded = () => latest.current !== current;
+      steps.current?.start(
+        (function* (): Generator<StepEnd, void> {
+          chart.setOption({ ...option, series: [] }, { notMerge: true, lazyUpdate: true });
+          yield "painted";
+          if (superseded()) return draw(chart);
           allocateCanvases(chart, cellsDrawnProgressively(view));
-          fonts = firstLabelStyles({ view, size, theme, ranks, labels, overlay });
-          return next();
-        }
-        const font = fonts.pop();
-        if (font) {
-          measureLabelFont(font);
-          return next();
-        }
-        drawn.current = { view, viewKey, ranks, labels, overlay };
-        chart.setOption({ series: option.series }, { lazyUpdate: true });
-      };
-      pendingCells.current = cells;
-      chart.setOption({ ...option, series: [] }, { notMerge: true, lazyUpdate: true });
+          const fonts = firstLabelStyles({ view, size, theme, ranks, labels, overlay });
+          yield "computed";
+          for (const font of fonts) {
+            if (superseded()) return draw(chart);
+            measureLabelFont(font);
+            yield "computed";
+          }
+          if (superseded()) return draw(chart);
+          drawn.current = { view, viewKey, ranks, labels, overlay };
+          chart.setOption({ series: option.series }, { lazyUpdate: true });
+          yield "painted";
+          chart.getDom().dataset.drawn = "true";
+          performance.mark("topology:drawn");
+          placeOutline(chart);
+          latest.current.onDrawn?.();
+        })(),
+      );
     },
     [placeOutline],
   );
@@ -165,20 +164,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       chartRef.current = chart;
       drawn.current = null;
       outline.current = null;
-      chart.on("finished", () => {
-        const cells = pendingCells.current;
-        if (cells) {
-          clearTimeout(stepTimer.current);
-          stepTimer.current = setTimeout(cells, 0);
-        }
-        // A resize before the first drawing renders an empty canvas, which is not a drawing of the view.
-        else if (drawn.current && chart.getDom().dataset.drawn !== "true") {
-          chart.getDom().dataset.drawn = "true";
-          performance.mark("topology:drawn");
-          placeOutline(chart);
-          latest.current.onDrawn?.();
-        }
-      });
+      steps.current = steppedDrawing(chart);
       chart.on("click", (params) => latest.current.onSelect(nodeAt(params) ?? null));
       chart.on("dblclick", (params) => {
         const node = nodeAt(params);
@@ -196,8 +182,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       const first = setTimeout(() => draw(chart), 0);
       return () => {
         clearTimeout(first);
-        clearTimeout(stepTimer.current);
-        pendingCells.current = null;
+        steps.current?.dispose();
+        steps.current = null;
         chartRef.current = null;
       };
     },
@@ -213,5 +199,5 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     else placeOutline(chart);
   }, [viewKey, view, selected, ranks, labels, overlay, draw, placeOutline]);
 
-  return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => (drawn.current || pendingCells.current) && draw(chart)} style={{ minHeight: 420 }} />;
+  return <EChart key={theme} theme={theme} ariaLabel={ariaLabel} onReady={onReady} onResize={(chart) => (drawn.current || steps.current?.busy) && draw(chart)} style={{ minHeight: 420 }} />;
 }
