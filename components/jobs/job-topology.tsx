@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Skeleton, Space, Typography } from "antd";
 import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
-import { memo, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { useThemeControl } from "@/components/providers/app-providers";
 import { nodeKey } from "@/components/topology/chart-option";
 import { OVERLAY_COLORS } from "@/components/topology/colors";
@@ -27,7 +27,7 @@ const TopologyGraph = dynamic(() => loadTopologyGraph().then((module) => module.
  * the cluster), the job's dies drawn and the rest dimmed, rank numbers on hover, a diagnosis's suspects outlined red
  * and its timed-out ranks amber.
  */
-export const JobTopology = memo(function JobTopology({ job, report }: { job: JobSummary; report: DiagnosisReport | null }) {
+export const JobTopology = memo(function JobTopology({ job, report, onShown }: { job: JobSummary; report: DiagnosisReport | null; onShown?: () => void }) {
   const t = useTranslations("jobs");
   const { theme } = useThemeControl();
   const labels = useChartLabels();
@@ -52,6 +52,11 @@ export const JobTopology = memo(function JobTopology({ job, report }: { job: Job
   const swatch = (color: string, dashed = false) => (
     <span aria-hidden style={{ display: "inline-block", width: 14, height: 10, border: `3px ${dashed ? "dashed" : "solid"} ${color}`, verticalAlign: "middle" }} />
   );
+  const failed = Boolean(view.error || dies.error);
+  // What waits for the graph (the page's other sections) is not kept waiting for one that cannot be drawn.
+  useEffect(() => {
+    if (failed) onShown?.();
+  }, [failed, onShown]);
   if (view.error || dies.error) return <Alert type="error" showIcon title={String((view.error ?? dies.error)?.message)} />;
   return (
     <Space orientation="vertical" size={8} style={{ width: "100%" }}>
@@ -68,6 +73,7 @@ export const JobTopology = memo(function JobTopology({ job, report }: { job: Job
             ariaLabel={t("sections.topology")}
             onSelect={(node) => setSelected(node ? nodeKey(node) : null)}
             onDrill={() => undefined}
+            onDrawn={onShown}
           />
         ) : (
           <Skeleton active paragraph={{ rows: 8 }} style={{ padding: 24 }} />
