@@ -81,6 +81,26 @@ describe("job dies", () => {
     expect(moved.dies.map(([die]) => die)).toEqual(Array.from({ length: 16 }, (_, k) => `sp1-node00/d${k}`));
     expect(await loadJobDies(handle.db, 999_999)).toBeUndefined();
   });
+
+  it("keeps a job's counts and scope while it is unchanged, and counts its new placement once it is placed again", async () => {
+    const handle = testDatabase();
+    const post = (pods: number[], version: string) =>
+      ingestRingsConfig(handle, "atlas-a3-demo", ringsConfigMap({ job: "recounted", table: JSON.parse(table(pods, 2)), version }), systemActor);
+    const { job } = await post([0], "1");
+    const first = (await loadJobSummary(handle.db, job.id))!;
+    expect(first.counts.placed).toBe(32);
+    expect(first.scope).toEqual({ level: "superpod", id: "0", aggregated: false });
+    const again = (await loadJobSummary(handle.db, job.id))!;
+    // The same kept objects: nothing was counted again.
+    expect(again.counts).toBe(first.counts);
+    expect(again.scope).toBe(first.scope);
+    await post([0, 1], "2");
+    const moved = (await loadJobSummary(handle.db, job.id))!;
+    expect(moved.counts.placed).toBe(64);
+    expect(moved.pods.map((pod) => [pod.superPodId, pod.ranks])).toEqual([["0", 32], ["1", 32]]);
+    expect(moved.scope).toEqual({ level: "cluster", id: null, aggregated: false });
+    expect((await loadJobDies(handle.db, job.id))!.scope).toEqual(moved.scope);
+  });
 });
 
 describe("job ranks pages", () => {

@@ -146,6 +146,32 @@ async function scopeOf(db: Database, clusterId: number, { pods, servers, onlySer
   return { level: "cluster", id: null, aggregated: Number(rows[0]!.n) > CLUSTER_SERVER_CELLS_MAX };
 }
 
+/** What a job's placement adds up to: counts over its ranks, its ranks per super pod, and the view that holds them. */
+interface JobPlacementSummary {
+  counts: JobRankCounts;
+  pods: JobPodCount[];
+  scope: JobScope;
+}
+
+/**
+ * Each job's placement summary, kept while the job's last update (every write that changes its placement sets it)
+ * and its cluster's inventory revision hold: its counts and per-pod sums read every placed rank (150–200 ms for
+ * 100,000 ranks, issue 21), for every load of the job page, its summary and its dies. At most 64 jobs; each is a few
+ * hundred bytes and a row per super pod.
+ */
+const keptPlacements = new SharedAnswers<JobPlacementSummary>({ maxEntries: 64 });
+
+/** The revision of a job's placement: its last update and its cluster's inventory revision. */
+const placementVersion = sql<string>`concat_ws(':', ${jobs.updatedAt}, ${clusters.inventoryRevision})`;
+
+function placementSummary(db: Database, id: number, clusterId: number, version: string): Promise<JobPlacementSummary> {
+  return keptPlacements.get(String(id), () => version, async () => {
+    const [counts, placement] = await Promise.all([rankCounts(db, id), podCounts(db, id, clusterId)]);
+    const value = { counts, pods: placement.pods, scope: await scopeOf(db, clusterId, placement) };
+    return { value, size: 1, maxAgeMs: Number.POSITIVE_INFINITY };
+  });
+}
+
 /** The job page's data and `GET /api/v1/jobs/{id}`: the job, counts over its ranks, its scope and the first page. */
 export async function loadJobSummary(db: Database, id: number): Promise<JobSummary | undefined> {
   const [row] = await db
@@ -156,17 +182,14 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
       environment: jobs.environment,
       rankEnvironment: jobs.rankEnvironment,
       rankTableBytes: sql<number | null>`octet_length(${jobs.rankTableText})`,
+      placementVersion,
     })
     .from(jobs)
     .innerJoin(clusters, eq(clusters.id, jobs.clusterId))
     .where(eq(jobs.id, id));
   if (!row) return undefined;
   const clusterId = row.clusterId as number;
-  const [counts, placed, ranks] = await Promise.all([
-    rankCounts(db, id),
-    podCounts(db, id, clusterId).then(async (placement) => ({ pods: placement.pods, scope: await scopeOf(db, clusterId, placement) })),
-    loadJobRanksPage(db, id, clusterId, { limit: JOB_RANKS_PAGE_DEFAULT }),
-  ]);
+  const [placed, ranks] = await Promise.all([placementSummary(db, id, clusterId, row.placementVersion), loadJobRanksPage(db, id, clusterId, { limit: JOB_RANKS_PAGE_DEFAULT })]);
   return {
     ...toJobListItem(row),
     configVersion: row.configVersion,
@@ -174,7 +197,7 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
     environment: row.environment,
     rankEnvironment: row.rankEnvironment,
     rankTableBytes: row.rankTableBytes === null ? null : Number(row.rankTableBytes),
-    counts,
+    counts: placed.counts,
     pods: placed.pods,
     scope: placed.scope,
     ranks,
@@ -182,31 +205,24 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
 }
 
 /**
- * The job's dies in its scope, for the topology overlay, kept per job while its last update (every write that changes
- * its placement sets it) and its cluster's inventory revision hold: the scope is an aggregate over every placed rank
- * (80–160 ms in PostgreSQL for 100,000 ranks, issue 21), asked by every load of the job page. At most 16 jobs and
- * 64 MiB (a super pod's dies, some 60 bytes each).
+ * The job's dies in its scope, for the topology overlay, kept per job while its placement's revision holds (see
+ * keptPlacements): the scope is an aggregate over every placed rank (80–160 ms in PostgreSQL for 100,000 ranks,
+ * issue 21), asked by every load of the job page. At most 16 jobs and 64 MiB (a super pod's dies, some 60 bytes each).
  */
 const keptDies = new SharedAnswers<JobDies>({ maxEntries: 16, maxSize: 64 * 2 ** 20 });
 
 /** The job's dies in its scope for the topology overlay (see `JobDies`); undefined when there is no such job. */
 export async function loadJobDies(db: Database, id: number): Promise<JobDies | undefined> {
-  const { rows } = await db.execute<{ cluster_id: number; version: string }>(sql`
-    select j.cluster_id, concat_ws(':', j.updated_at, c.inventory_revision) as version from jobs j join clusters c on c.id = j.cluster_id where j.id = ${id}`);
-  const job = rows[0];
+  const [job] = await db.select({ clusterId: jobs.clusterId, version: placementVersion }).from(jobs).innerJoin(clusters, eq(clusters.id, jobs.clusterId)).where(eq(jobs.id, id));
   if (!job) return undefined;
   return keptDies.get(String(id), () => job.version, async () => {
-    const dies = await jobDiesOf(db, id, Number(job.cluster_id));
-    return { value: dies, size: 64 * dies.dies.length, maxAgeMs: Number.POSITIVE_INFINITY };
+    const { scope } = await placementSummary(db, id, job.clusterId, job.version);
+    if (scope.aggregated) return { value: { scope, aggregated: true, dies: [] }, size: 0, maxAgeMs: Number.POSITIVE_INFINITY };
+    const { rows } = await db.execute<{ die_key: string; rank: number | null; device_ip: string | null }>(sql`
+      select jr.die_key, jr.rank, jr.device_ip from job_ranks jr where jr.job_id = ${id} and jr.die_key is not null order by jr.position`);
+    const dies: JobDies["dies"] = rows.map((r) => [topologyDieId(r.die_key), r.rank, r.device_ip]);
+    return { value: { scope, aggregated: false, dies }, size: 64 * dies.length, maxAgeMs: Number.POSITIVE_INFINITY };
   });
-}
-
-async function jobDiesOf(db: Database, id: number, clusterId: number): Promise<JobDies> {
-  const scope = await scopeOf(db, clusterId, await podCounts(db, id, clusterId));
-  if (scope.aggregated) return { scope, aggregated: true, dies: [] };
-  const { rows } = await db.execute<{ die_key: string; rank: number | null; device_ip: string | null }>(sql`
-    select jr.die_key, jr.rank, jr.device_ip from job_ranks jr where jr.job_id = ${id} and jr.die_key is not null order by jr.position`);
-  return { scope, aggregated: false, dies: rows.map((r) => [topologyDieId(r.die_key), r.rank, r.device_ip]) };
 }
 
 /** The job's rank table text as it came; undefined: no such job, null: none yet (an initializing ConfigMap). */
