@@ -55,7 +55,7 @@ export function TrendChart({ chart, cluster, label, height = 260, testId }: { ch
         ariaLabel={label}
         theme={printing ? "light" : theme}
         onReady={(c) => {
-          // Drawn in two steps, each a task of its own: the axes, the legend and the empty series, then their data.
+          // Drawn in three steps, each a task of its own: the axes; the legend and the empty series; their data.
           // In one step, a chart's first drawing was a task of 60-120 ms at 524,288 NPUs on 2 cores (issue 21: no task
           // over 50 ms). Each is set, laid out and painted at once: left to the next animation frame (lazily), the
           // page's charts were all painted in the same frame, one task of 170-240 ms. Later charts (another period)
@@ -64,7 +64,10 @@ export function TrendChart({ chart, cluster, label, height = 260, testId }: { ch
           const first = current.current.option;
           steps.start(
             (function* (): Generator<StepEnd, void> {
-              c.setOption({ ...first, series: withoutData(first.series) }, { notMerge: true });
+              const { series, legend, ...frame } = first;
+              c.setOption(frame, { notMerge: true });
+              yield "computed";
+              c.setOption({ legend, series: withoutData(series) });
               yield "computed";
               const latest = current.current.option;
               if (latest === first) c.setOption({ series: first.series });
