@@ -50,6 +50,23 @@ describe("steppedDrawing", () => {
     expect(steps.busy).toBe(false);
   });
 
+  it("runs what follows a finishing step as soon as ECharts has painted it, in ECharts' own task", () => {
+    const { chart, paint } = fakeChart();
+    const seen: string[] = [];
+    const steps = steppedDrawing(chart);
+    steps.start(
+      (function* (): Generator<StepEnd, void> {
+        seen.push("cells");
+        yield "finishing";
+        seen.push("drawn");
+      })(),
+    );
+    expect(seen).toEqual(["cells"]);
+    paint();
+    expect(seen).toEqual(["cells", "drawn"]);
+    expect(steps.busy).toBe(false);
+  });
+
   it("ignores a `finished` while a computed step waits for its task, and drops a drawing when another starts", () => {
     const { chart, paint } = fakeChart();
     const seen: string[] = [];

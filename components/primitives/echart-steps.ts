@@ -2,10 +2,12 @@ import type { EChartsInstance } from "./echart";
 
 /**
  * How a drawing's step ended: it set something ECharts is to paint (lazily, in the next animation frame), so the next
- * step waits until ECharts reports it `finished`; or it only computed (a canvas allocated, a font measured), so the
- * next step runs in the next task.
+ * step waits until ECharts reports it `finished` and runs in a task of its own; it set the last of the drawing
+ * ("finishing"), so what follows (marking it drawn) runs as soon as ECharts reports it `finished`, in ECharts' own
+ * task, and must be short; or it only computed (a canvas allocated, a font measured), so the next step runs in the
+ * next task.
  */
-export type StepEnd = "painted" | "computed";
+export type StepEnd = "painted" | "finishing" | "computed";
 
 /** A drawing in steps: each `yield` ends one, saying what the next waits for. */
 export type Drawing = Iterator<StepEnd, void>;
@@ -27,7 +29,7 @@ export interface SteppedDrawing {
  */
 export function steppedDrawing(chart: EChartsInstance): SteppedDrawing {
   let drawing: Drawing | null = null;
-  let awaitingPaint = false;
+  let awaiting: StepEnd | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const next = () => {
@@ -40,14 +42,16 @@ export function steppedDrawing(chart: EChartsInstance): SteppedDrawing {
       drawing = null;
       return;
     }
-    awaitingPaint = step.value === "painted";
-    if (!awaitingPaint) timer = setTimeout(next, 0);
+    awaiting = step.value;
+    if (awaiting === "computed") timer = setTimeout(next, 0);
   };
   const painted = () => {
-    if (!drawing || !awaitingPaint) return;
-    awaitingPaint = false;
+    if (!drawing || awaiting === null || awaiting === "computed") return;
+    const finishing = awaiting === "finishing";
+    awaiting = null;
     clearTimeout(timer);
-    timer = setTimeout(next, 0);
+    if (finishing) next();
+    else timer = setTimeout(next, 0);
   };
   chart.on("finished", painted);
 
@@ -55,7 +59,7 @@ export function steppedDrawing(chart: EChartsInstance): SteppedDrawing {
     start(started) {
       clearTimeout(timer);
       drawing = started;
-      awaitingPaint = false;
+      awaiting = null;
       next();
     },
     get busy() {

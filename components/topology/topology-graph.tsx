@@ -145,7 +145,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
           if (superseded()) return draw(chart);
           drawn.current = { view, viewKey, ranks, labels, overlay };
           chart.setOption({ series: option.series }, { lazyUpdate: true });
-          yield "painted";
+          yield "finishing";
           chart.getDom().dataset.drawn = "true";
           performance.mark("topology:drawn");
           placeOutline(chart);
