@@ -209,8 +209,8 @@ export function TimelineChart(props: Props) {
    * Sets what changed: everything when the events did, else only the changed parts, merged; then the brush.
    * The first drawing is made in steps, each laid out and painted in a frame of its own once the one before is on the
    * canvas: the lanes' grid and axes with their names; the density's grid and axes, and the zoom; the toolbox, the
-   * brush and the density; the canvases the events are drawn on (allocateIncrementalLayers); then the events. In one step it was a task of 80-130 ms at
-   * 5,000 events (issue 21: no task over 50 ms).
+   * brush and the density; the canvases the events are drawn on (allocateIncrementalLayers); then the events. In one
+   * step it was a task of 80-130 ms at 5,000 events (issue 21: no task over 50 ms).
    */
   const draw = useCallback(function draw(chart: EChartsInstance) {
     const { parts: next, brush } = wanted.current;

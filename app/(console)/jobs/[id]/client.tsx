@@ -45,9 +45,9 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
   const started = job.startedAt ? Date.parse(job.startedAt) : null;
   const ended = job.endedAt ? Date.parse(job.endedAt) : null;
   const title = job.namespace === "default" ? job.name : `${job.namespace}/${job.name}`;
-  // The sections under the topology are rendered, and ask for their data, once it is drawn: rendered beside its
-  // drawing, a 100,000-rank job's tables split the main thread with it and it was drawn 0.7 s later (issue 21:
-  // navigation to drawn under 2 s).
+  // The sections under the topology are rendered, and ask for their data, once it is drawn (or cannot be, see
+  // JobTopology's onShown): rendered beside its drawing, a 100,000-rank job's tables split the main thread with it
+  // and it was drawn 0.7 s later (issue 21: navigation to drawn under 2 s).
   const [topologyShown, setTopologyShown] = useState(false);
   // In a transition: rendered in slices, not in one task of 140-160 ms.
   const showSections = useCallback(() => startTransition(() => setTopologyShown(true)), []);
