@@ -57,7 +57,7 @@ export const JobTopology = memo(function JobTopology({ job, report, onShown }: {
   useEffect(() => {
     if (failed) onShown?.();
   }, [failed, onShown]);
-  if (view.error || dies.error) return <Alert type="error" showIcon title={String((view.error ?? dies.error)?.message)} />;
+  if (failed) return <Alert type="error" showIcon title={String((view.error ?? dies.error)?.message)} />;
   return (
     <Space orientation="vertical" size={8} style={{ width: "100%" }}>
       <div style={{ height: 460, border: "1px solid rgba(128,128,128,.25)", borderRadius: 6 }} data-testid="job-topology">

@@ -206,8 +206,8 @@ export async function loadJobSummary(db: Database, id: number): Promise<JobSumma
 
 /**
  * The job's dies in its scope, for the topology overlay, kept per job while its placement's revision holds (see
- * keptPlacements): the scope is an aggregate over every placed rank (80–160 ms in PostgreSQL for 100,000 ranks,
- * issue 21), asked by every load of the job page. At most 16 jobs and 64 MiB (a super pod's dies, some 60 bytes each).
+ * keptPlacements): they are every placed rank of the job, read in its order, and every load of the job page asks for
+ * them. At most 16 jobs and 64 MiB (a super pod's dies, some 60 bytes each).
  */
 const keptDies = new SharedAnswers<JobDies>({ maxEntries: 16, maxSize: 64 * 2 ** 20 });
 
