@@ -134,9 +134,9 @@ export function TimelineChart(props: Props) {
         encode: { x: [1, 2], y: 0 },
         clip: true,
         z: EVENTS_Z,
-        // Drawn 200 events a frame past 1,000 (ECharts' defaults: 400 past 3,000): a frame of 400 was 80-380 ms at
-        // load 7-15.
-        progressive: 200,
+        // Drawn 100 events a frame past 1,000 (ECharts' defaults: 400 past 3,000): a frame of 400 was 80-380 ms at
+        // load 7-15, and frames of 200 were 52-63 ms at 524,288 NPUs, half of it the canvas's own drawing.
+        progressive: 100,
         progressiveThreshold: 1000,
         data,
         renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; visual: (type: "color" | "opacity") => unknown }) => {
@@ -208,9 +208,10 @@ export function TimelineChart(props: Props) {
   /**
    * Sets what changed: everything when the events did, else only the changed parts, merged; then the brush.
    * The first drawing is made in steps, each laid out and painted in a frame of its own once the one before is on the
-   * canvas: the lanes' grid and axes with their names; the density's grid and axes, and the zoom; the toolbox, the
-   * brush and the density; the canvases the events are drawn on (allocateIncrementalLayers); then the events. In one
-   * step it was a task of 80-130 ms at 5,000 events (issue 21: no task over 50 ms).
+   * canvas: the lanes' grid and axes; the lanes' names; the density's grid and axes, and the zoom; the toolbox and the
+   * brush; the density; the canvases the events are drawn on (allocateIncrementalLayers); then the events. In one
+   * step it was a task of 80-130 ms at 5,000 events (issue 21: no task over 50 ms); the names and the toolbox got steps
+   * of their own when the steps were still 51-87 ms at 524,288 NPUs.
    */
   const draw = useCallback(function draw(chart: EChartsInstance) {
     const { parts: next, brush } = wanted.current;
@@ -226,14 +227,25 @@ export function TimelineChart(props: Props) {
           (function* (): Generator<StepEnd, void> {
             // The lanes' grid and axes first, the density strip's with the next step: the first layout of both
             // grids' axes together was 60 ms of the first step's 80-110 at 524,288 NPUs.
+            // The lane names (40 labels, each measured and truncated) with a step of their own: 20 ms of the first.
             const [lanesGrid, densityGrid] = frame.grid;
-            chart.setOption({ ...frame, grid: [lanesGrid], xAxis: frame.xAxis.slice(0, 1), yAxis: frame.yAxis.slice(0, 1) }, { notMerge: true, lazyUpdate: true });
+            const lanesAxis = frame.yAxis[0]!;
+            chart.setOption(
+              { ...frame, grid: [lanesGrid], xAxis: frame.xAxis.slice(0, 1), yAxis: [{ ...lanesAxis, axisLabel: { ...lanesAxis.axisLabel, show: false } }] },
+              { notMerge: true, lazyUpdate: true },
+            );
+            yield "painted";
+            if (superseded()) return draw(chart);
+            chart.setOption({ yAxis: [lanesAxis] }, { lazyUpdate: true });
             yield "painted";
             if (superseded()) return draw(chart);
             chart.setOption({ grid: [lanesGrid, densityGrid], xAxis: frame.xAxis, yAxis: frame.yAxis, dataZoom }, { lazyUpdate: true });
             yield "painted";
             if (superseded()) return draw(chart);
-            chart.setOption({ toolbox, brush: brushOption, series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, { lazyUpdate: true });
+            chart.setOption({ toolbox, brush: brushOption }, { lazyUpdate: true });
+            yield "painted";
+            if (superseded()) return draw(chart);
+            chart.setOption({ series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, { lazyUpdate: true });
             yield "painted";
             if (superseded()) return draw(chart);
             allocateIncrementalLayers(chart, EVENTS_Z);
