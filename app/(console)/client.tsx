@@ -7,17 +7,10 @@ import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
 import { ClusterCard } from "@/components/overview/cluster-card";
 import { CountsRow, sumCounts } from "@/components/overview/counts-row";
 import { PageHeading } from "@/components/primitives/page-heading";
-import type { ClusterSummary } from "@/db/schema/cluster/validation";
 
-export function OverviewClient({
-  initialClusters,
-  selectedSlug,
-}: {
-  initialClusters: ClusterSummary[];
-  selectedSlug: string | undefined;
-}) {
+export function OverviewClient({ selectedSlug }: { selectedSlug: string | undefined }) {
   const t = useTranslations("overview");
-  const query = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, initialData: initialClusters });
+  const query = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
   const clusters = (query.data ?? []).filter((c) => !selectedSlug || c.slug === selectedSlug);
 
   return (

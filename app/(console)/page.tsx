@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { listClusterSummaries } from "@/db/queries/inventory";
 import { requirePage } from "@/server/auth/page";
 import { OverviewClient } from "./client";
 import { overviewSearchParams } from "./search-params";
-import { readForPage } from "@/server/http/read-routing";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +10,9 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("overview"))("title") };
 }
 
+/** The clusters come with the console's layout (its query cache), as every page's shell needs them. */
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
   await requirePage("read", "/");
   const { cluster } = overviewSearchParams.parse(await searchParams);
-  const clusters = (await readForPage(({ db }) => listClusterSummaries(db))).value;
-  return <OverviewClient initialClusters={clusters} selectedSlug={cluster} />;
+  return <OverviewClient selectedSlug={cluster} />;
 }
