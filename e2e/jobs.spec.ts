@@ -27,6 +27,15 @@ test.describe("jobs", () => {
     expect(painted.every((share) => share > 0.05), JSON.stringify(painted)).toBe(true);
   });
 
+  test("a topology view that never answers holds the job's sections back a few seconds only", async ({ page }) => {
+    // The job's view on the cluster, never answered (the route is neither fulfilled nor continued).
+    await page.route(/\/api\/v1\/clusters\/[^/]+\/topology\?/, () => {});
+    await page.goto("/jobs");
+    await page.getByRole("row", { name: /gpt-finetune/ }).getByRole("link", { name: /gpt-finetune/ }).click();
+    await expect(page.getByTestId("job-cost")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("job-topology").locator("[data-drawn='true']")).toHaveCount(0);
+  });
+
   test("drop a failed job's logs, see the culprit outlined on the graph", async ({ page, baseURL }) => {
     // Building the page, uploading 32 plogs and diagnosing them: more than the default minute on a shared machine.
     test.setTimeout(180_000);

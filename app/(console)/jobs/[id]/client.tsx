@@ -5,7 +5,7 @@ import { Breadcrumb, Card, Descriptions, Skeleton, Space, Typography } from "ant
 import { Link } from "@/components/primitives/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { startTransition, useCallback, useMemo, useState, type ReactNode } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useDuration, useNow } from "@/components/faults/format";
 import { fetchDiagnoses, fetchJob, jobKeys, type JobDiagnosis, type JobSummary } from "@/components/jobs/api";
 import { DiagnosisPanel } from "@/components/jobs/diagnosis-panel";
@@ -18,6 +18,9 @@ import { JobPorts } from "@/components/ports/job-ports";
 import { DateTime } from "@/components/primitives/date-time";
 import { PageHeading } from "@/components/primitives/page-heading";
 import { jobPageSearchParams, queryOf } from "@/lib/jobs/url";
+
+/** The longest the sections under the topology wait for its drawing (a 100,000-rank job's is drawn in 1.5-2.2 s). */
+const SECTIONS_WAIT_MS = 6_000;
 
 /** The run's duration, ticking while it runs: the clock re-renders this text only, not the page's sections. */
 function RunDuration({ started, ended }: { started: number | null; ended: number | null }) {
@@ -52,6 +55,11 @@ export function JobClient({ initialJob, initialDiagnoses }: { initialJob: JobSum
   // In a transition: rendered in slices, not in one task of 140-160 ms.
   const showSections = useCallback(() => startTransition(() => setTopologyShown(true)), []);
   const later = (section: ReactNode) => (topologyShown ? section : <Skeleton active />);
+  // A topology that is not drawn by then (its request hangs, the server is slow) holds them back no longer.
+  useEffect(() => {
+    const timer = window.setTimeout(showSections, SECTIONS_WAIT_MS);
+    return () => window.clearTimeout(timer);
+  }, [showSections]);
   return (
     <Space orientation="vertical" size={16} style={{ width: "100%" }}>
       <Breadcrumb items={[{ title: <Link href="/jobs">{t("back")}</Link> }, { title }]} />
