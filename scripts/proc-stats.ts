@@ -12,6 +12,11 @@ function statTicks(stat: string, withReapedChildren: boolean): number {
   return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
 }
 
+/** A memory field of a `status` file's text (/proc/<pid>/status), in kB; 0 when the kernel does not report it. */
+export function statusKb(status: string, field: "VmRSS" | "RssAnon" | "VmSwap"): number {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+}
+
 export async function processTicks(pid: number, withReapedChildren = false): Promise<number> {
   return statTicks(await readFile(`/proc/${pid}/stat`, "utf8"), withReapedChildren);
 }
@@ -52,7 +57,7 @@ export async function descendantsUsage(pid: number): Promise<{ rssBytes: number;
   let ticks = 0;
   for (const child of await descendants(pid)) {
     const status = await readFile(`/proc/${child}/status`, "utf8").catch(() => "");
-    rssBytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    rssBytes += statusKb(status, "VmRSS") * 1024;
     ticks += await processTicks(child).catch(() => 0);
   }
   return { rssBytes, cpuMs: (ticks * 1000) / ticksPerSecond };

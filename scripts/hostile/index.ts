@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@/db/embedded";
 import { lockCheckout } from "../e2e-lock";
+import { statusKb } from "../proc-stats";
 import { buildStandalone, sharedDistDir as distDir, standaloneBuilt, standaloneServer } from "../production-build";
 import { throwawayDatabase } from "../throwaway-database";
 import { healthProbe, isErrorShape, send, type Answer, type HealthFigures } from "./http";
@@ -46,9 +47,8 @@ function newestSource(): number {
 }
 
 /** A field of a process's /proc status, in MB (Linux). */
-function statusMb(pid: number, field: "VmRSS" | "RssAnon" | "VmSwap"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+function statusMb(pid: number, field: Parameters<typeof statusKb>[1]): number {
+  return statusKb(readFileSync(`/proc/${pid}/status`, "utf8"), field) / 1024;
 }
 
 /** Resident memory of a process, in MB. */
