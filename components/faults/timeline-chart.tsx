@@ -221,39 +221,36 @@ export function TimelineChart(props: Props) {
       const option = { ...rest, xAxis: next.window.xAxis, dataZoom: [...next.zoom, ...(laneScroll ? [keptLaneScroll(chart, laneScroll)] : [])], series: [eventSeries, ...next.density] };
       if (before === null) {
         const { series, dataZoom, toolbox, brush: brushOption, ...frame } = option;
-        // The parts changed while a step was painted: the drawing starts again with the latest.
-        const superseded = () => wanted.current.parts !== next;
+        // The lanes' grid and axes first, the density strip's with a later step: the first layout of both grids' axes
+        // together was 60 ms of the first step's 80-110 at 524,288 NPUs. The lane names (40 labels, each measured and
+        // truncated) with a step of their own: 20 ms of the first.
+        const [lanesGrid, densityGrid] = frame.grid;
+        const lanesAxis = frame.yAxis[0]!;
+        const lazily = { lazyUpdate: true };
+        const drawing: [() => void, StepEnd][] = [
+          [
+            () =>
+              chart.setOption(
+                { ...frame, grid: [lanesGrid], xAxis: frame.xAxis.slice(0, 1), yAxis: [{ ...lanesAxis, axisLabel: { ...lanesAxis.axisLabel, show: false } }] },
+                { notMerge: true, lazyUpdate: true },
+              ),
+            "painted",
+          ],
+          [() => chart.setOption({ yAxis: [lanesAxis] }, lazily), "painted"],
+          [() => chart.setOption({ grid: [lanesGrid, densityGrid], xAxis: frame.xAxis, yAxis: frame.yAxis, dataZoom }, lazily), "painted"],
+          [() => chart.setOption({ toolbox, brush: brushOption }, lazily), "painted"],
+          [() => chart.setOption({ series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, lazily), "painted"],
+          [() => allocateIncrementalLayers(chart, EVENTS_Z), "computed"],
+          [() => chart.setOption({ series }, lazily), "painted"],
+        ];
         steps.current?.start(
           (function* (): Generator<StepEnd, void> {
-            // The lanes' grid and axes first, the density strip's with the next step: the first layout of both
-            // grids' axes together was 60 ms of the first step's 80-110 at 524,288 NPUs.
-            // The lane names (40 labels, each measured and truncated) with a step of their own: 20 ms of the first.
-            const [lanesGrid, densityGrid] = frame.grid;
-            const lanesAxis = frame.yAxis[0]!;
-            chart.setOption(
-              { ...frame, grid: [lanesGrid], xAxis: frame.xAxis.slice(0, 1), yAxis: [{ ...lanesAxis, axisLabel: { ...lanesAxis.axisLabel, show: false } }] },
-              { notMerge: true, lazyUpdate: true },
-            );
-            yield "painted";
-            if (superseded()) return draw(chart);
-            chart.setOption({ yAxis: [lanesAxis] }, { lazyUpdate: true });
-            yield "painted";
-            if (superseded()) return draw(chart);
-            chart.setOption({ grid: [lanesGrid, densityGrid], xAxis: frame.xAxis, yAxis: frame.yAxis, dataZoom }, { lazyUpdate: true });
-            yield "painted";
-            if (superseded()) return draw(chart);
-            chart.setOption({ toolbox, brush: brushOption }, { lazyUpdate: true });
-            yield "painted";
-            if (superseded()) return draw(chart);
-            chart.setOption({ series: [{ ...eventSeries, data: new Float64Array(0) }, ...next.density] }, { lazyUpdate: true });
-            yield "painted";
-            if (superseded()) return draw(chart);
-            allocateIncrementalLayers(chart, EVENTS_Z);
-            yield "computed";
-            if (superseded()) return draw(chart);
-            chart.setOption({ series }, { lazyUpdate: true });
-            yield "painted";
-            if (superseded()) return draw(chart);
+            for (const [run, end] of drawing) {
+              run();
+              yield end;
+              // The parts changed while the step was painted: the drawing starts again with the latest.
+              if (wanted.current.parts !== next) return draw(chart);
+            }
             shown.current = next;
             draw(chart);
           })(),
