@@ -51,7 +51,7 @@ interface Props {
 /** The latest time a Date holds: an open event's end in the chart's data. */
 const OPEN_END = 8.64e15;
 const laneHeight = 22;
-const LANES_SHOWN = 40;
+const LANES_SHOWN = 24;
 const densityHeight = 56;
 /** The events' `z` (a custom series's default), which their canvases are allocated for ahead. */
 const EVENTS_Z = 2;
@@ -75,7 +75,10 @@ export function TimelineChart(props: Props) {
   });
   // At most LANES_SHOWN lanes on the canvas, the others a scroll away (a slider beside them): a cluster without super
   // pods has a lane per server (2,048 at 16,384 plain NPUs), and a canvas as tall as all of them (45,000 px) took
-  // seconds a frame to paint (issue 21).
+  // seconds a frame to paint (issue 21). 24 rather than 40: Chromium copies every canvas a frame changed, whole, to
+  // the compositor (Canvas2DResourceProvider::ProduceCanvasResource in a trace, without a GPU), and at 40 lanes
+  // (1,046 px) that copy was 27-77 ms of each drawing frame of 60-220 ms at 524,288 NPUs; at 24 (694 px, the whole
+  // chart on a laptop's screen) the frames' median fell by a quarter.
   const scrolled = props.lanes.length > LANES_SHOWN;
   const lanesHeight = Math.max(160, Math.min(props.lanes.length, LANES_SHOWN) * laneHeight);
   const height = lanesHeight + densityHeight + 110;
