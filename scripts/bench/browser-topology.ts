@@ -10,6 +10,7 @@
 import type { Page } from "@playwright/test";
 import { benchBrowser } from "./bench-app";
 import { startProfile } from "./page-profile";
+import { startTrace } from "./page-trace";
 import { median } from "./percentiles";
 
 export const BROWSER_RUNS = 5;
@@ -40,7 +41,10 @@ export interface BrowserFigure {
   zoom: number;
   zoomMax: number;
   worst: string;
-  /** With `options.profile`: where the last run's long tasks after hydration spent their time (./page-profile.ts). */
+  /**
+   * With `options.profile`: where the last run's long tasks after hydration spent their time (./page-profile.ts); with
+   * `options.trace`: what they ran outside JavaScript too, from a trace of the run before it (./page-trace.ts).
+   */
   profile: string;
 }
 
@@ -83,7 +87,7 @@ function attribute({ tasks, frames }: { tasks: BenchWindow["__longTasks"]; frame
 }
 
 /** Opens each page `runs` times in Chromium and measures it (see the file's comment). */
-export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS, options: { profile?: string } = {}): Promise<BrowserFigure[]> {
+export async function measureTopologyPages(base: string, cases: BrowserCase[], runs = BROWSER_RUNS, options: { profile?: string; trace?: string } = {}): Promise<BrowserFigure[]> {
   const { browser, context } = await benchBrowser(base);
   try {
     // Long tasks are what the figure is about; Long Animation Frames only say what ran in them (script, function,
@@ -131,6 +135,8 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
       for (let i = 0; i < runs; i++) {
         const page = await context.newPage();
         const profiling = options.profile && i === runs - 1 ? await startProfile(page, base) : null;
+        // Traced on a run of its own: the profiler's sampling would be in the trace's tasks.
+        const tracing = options.trace && i === Math.max(0, runs - (options.profile ? 2 : 1)) ? await startTrace(browser, page, base) : null;
         await page.goto(base + c.path);
         await page.waitForSelector(c.drawn ?? '[data-drawn="true"]', { timeout: 60_000 });
         const drawn = await page.evaluate(() => performance.now());
@@ -145,6 +151,7 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
         loadTasks.push(tasks);
         ownTasks.push(tasks.filter((task) => task.start >= hydratedAt));
         if (profiling) profiles.push(await profiling.stop(c.label, taken.tasks.filter((task) => task.start >= hydratedAt), options.profile!));
+        if (tracing) profiles.push(await tracing.stop(c.label, options.trace!));
         if (c.drawn) {
           await page.close();
           continue;

@@ -9,7 +9,8 @@
  * the chart and the table), its statistics, trends and report, the overview, the rank-table list and the job list
  * (`JOB_PAGE_OTHERS=0` skips them).
  * `JOB_PAGE_PROFILE=DIR` also CPU-profiles each page's last load (./page-profile.ts: the busiest functions of its long
- * tasks; build with RANKSCOPE_SOURCE_MAPS=1 to read them against the sources).
+ * tasks; build with RANKSCOPE_SOURCE_MAPS=1 to read them against the sources). `JOB_PAGE_TRACE=DIR` traces one load
+ * of each page (./page-trace.ts: what its long tasks ran outside JavaScript too: style, layout, paint, canvas copies).
  * `JOB_PAGE_BUILD=0` serves the build already in .next-e2e instead of building it. It never asserts timings.
  */
 import os from "node:os";
@@ -63,7 +64,7 @@ export const jobPageBench: BenchSection = {
       const cases = await jobCases(url);
       for (const c of cases) {
         const load = os.loadavg().map((value) => value.toFixed(1)).join(" / ");
-        const [figure] = await measureTopologyPages(app.base, [c], runs, { profile: process.env.JOB_PAGE_PROFILE });
+        const [figure] = await measureTopologyPages(app.base, [c], runs, { profile: process.env.JOB_PAGE_PROFILE, trace: process.env.JOB_PAGE_TRACE });
         console.log(
           `| ${figure!.label} | drawn ${ms(figure!.drawn)} | settled ${ms(figure!.settled)} | after hydration ${ms(figure!.own)} / ${ms(figure!.ownMax)} | zoom ${ms(figure!.zoom)} / ${ms(figure!.zoomMax)} | load ${load} |`,
         );

@@ -8,7 +8,8 @@
  * the worst run's longest tasks, and the load average. `TOPOLOGY_PAGES_VIEWS=cluster,rack` picks pages by label;
  * `TOPOLOGY_PAGES_BUILD=0` serves the build already in .next-e2e. `TOPOLOGY_PAGES_PROFILE=DIR` profiles each page's
  * last load under the DevTools CPU profiler and prints, per long task after hydration, the functions that took its
- * time (./page-profile.ts, as `npm run bench -- job-page` does). It never asserts timings.
+ * time (./page-profile.ts, as `npm run bench -- job-page` does); `TOPOLOGY_PAGES_TRACE=DIR` traces one load of each
+ * (./page-trace.ts). It never asserts timings.
  */
 import os from "node:os";
 import pg from "pg";
@@ -56,14 +57,14 @@ export const topologyPagesBench: BenchSection = {
     const url = process.env.TOPOLOGY_PAGES_DATABASE_URL;
     if (!url) throw new Error("TOPOLOGY_PAGES_DATABASE_URL: the database holding the clusters (see scripts/bench/topology-pages.ts)");
     const runs = Math.max(1, Number(process.env.TOPOLOGY_PAGES_RUNS ?? 3));
-    const profileDir = process.env.TOPOLOGY_PAGES_PROFILE;
+    const diagnostics = { profile: process.env.TOPOLOGY_PAGES_PROFILE, trace: process.env.TOPOLOGY_PAGES_TRACE };
     const app = await appOnExisting(url, process.env.TOPOLOGY_PAGES_BUILD !== "0");
     try {
       const signed = { ...app, cookie: await signIn(app.base) };
       for (const slug of await clusterSlugs(url)) {
         for (const c of await pageCases(url, signed, slug)) {
           const load = os.loadavg().map((value) => value.toFixed(1)).join(" / ");
-          const [figure] = await measureTopologyPages(app.base, [{ ...c, label: `${slug} ${c.label}` }], runs, { profile: profileDir });
+          const [figure] = await measureTopologyPages(app.base, [{ ...c, label: `${slug} ${c.label}` }], runs, diagnostics);
           console.log(
             `| ${figure!.label} | drawn ${ms(figure!.drawn)} | after hydration ${ms(figure!.own)} / ${ms(figure!.ownMax)} | zoom ${ms(figure!.zoom)} / ${ms(figure!.zoomMax)} | load ${load} |`,
           );
