@@ -19,6 +19,22 @@ const field = (page: Page, name: string, device: string, server: string) => page
 const report = (page: Page) => page.getByRole("status", { name: "Validation report" });
 const linkedCluster = (page: Page) => page.getByRole("combobox", { name: "Linked cluster" });
 /** The antd Select around a combobox, which shows the chosen option. */
+/** The keys of the drafts the browser keeps (components/rank-tables/drafts.ts): "new" or a table's id. */
+const draftKeys = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const opened = indexedDB.open("rankscope-drafts");
+        opened.onerror = () => reject(opened.error);
+        opened.onsuccess = () => {
+          const keys = opened.result.transaction("drafts").objectStore("drafts").getAllKeys();
+          keys.onsuccess = () => {
+            resolve(keys.result.map(String));
+            opened.result.close();
+          };
+        };
+      }),
+  );
 const selectOf = (page: Page, name: string) => page.locator(".ant-select", { has: page.getByRole("combobox", { name, exact: true }) });
 
 /** Picks an option of the antd Select named `name` inside `scope` (the console's header has its own "Cluster"). */
@@ -179,10 +195,13 @@ test.describe("Rank table sources (editor)", () => {
     await page.getByRole("button", { name: "Restore them" }).click();
     await expect(report(page)).toContainText("Valid: HCCL accepts this table");
     await expect(selectOf(page, "Linked cluster")).toContainText(a2Name);
+    expect(await draftKeys(page)).toContain("new");
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(/\/rank-tables\/\d+/);
     const id = Number(/\/rank-tables\/(\d+)/.exec(page.url())![1]);
     expect(await fetchTable(request, id)).toMatchObject({ revision: 1, clusterName: a2Name });
+    // The saved work is no longer offered back as a draft.
+    await expect.poll(() => draftKeys(page)).not.toContain("new");
   });
 
   test("links a saved table to a cluster and unlinks it, without a new revision; a save keeps the link; the list filters by cluster", async ({ page, request, baseURL, browser }) => {

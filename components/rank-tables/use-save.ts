@@ -99,13 +99,15 @@ export function useSave({ initial, opened, table, name, comment, clusterId, show
           : at
             ? await saveRankTable(at.id, at.revision, body)
             : await createRankTable({ ...body, clusterId });
-        await clearDraft(draftKey(saved?.id));
         setSaved(result);
         // The streamed save's answer has no text: the table sent is the one saved (the server stores its canonical text).
         const value = streamed ? (options.text === undefined ? table : parseRankTable(options.text).value) : parseRankTable(result.text).value;
         show(value ?? null);
         setCleanTable(value);
         onSaved();
+        // Not awaited, as the hosted save does: the revision is saved whatever the browser's draft store does, and
+        // waiting on it (an IndexedDB transaction behind a busy disk) held the new revision's label back.
+        void clearDraft(draftKey(saved?.id));
         setConflict(undefined);
         void queryClient.invalidateQueries({ queryKey: rankTablesKey });
         if (!streamed) queryClient.setQueryData(rankTableKey(result.id), result);
