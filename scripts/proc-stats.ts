@@ -4,10 +4,19 @@ import path from "node:path";
 
 export const ticksPerSecond = 100;
 
+/**
+ * The fields of a `stat` file's text after the command name, which may hold spaces: the first is field 3 (state), so
+ * field n is at n - 3.
+ */
+const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+
+/** The parent's pid from a `stat` file's text (field 4). */
+export const parentPid = (stat: string): number => Number(statFields(stat)[1]);
+
 /** User + system ticks from a `stat` file's text (a process's, or a thread's under /proc/<pid>/task). */
 function statTicks(stat: string, withReapedChildren: boolean): number {
-  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15, cutime 16, cstime 17.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime is field 14, stime 15, cutime 16, cstime 17.
+  const fields = statFields(stat);
   const own = Number(fields[11]) + Number(fields[12]);
   return withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
 }
@@ -38,8 +47,7 @@ export async function postgresCpuMs(dataDir: string): Promise<number> {
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[1]) === postmaster) ticks += await processTicks(Number(entry)).catch(() => 0);
+    if (stat && parentPid(stat) === postmaster) ticks += await processTicks(Number(entry)).catch(() => 0);
   }
   return (ticks * 1000) / ticksPerSecond;
 }

@@ -18,7 +18,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@/db/embedded";
 import { lockCheckout } from "../e2e-lock";
-import { statusKb } from "../proc-stats";
+import { parentPid, statusKb } from "../proc-stats";
 import { buildStandalone, sharedDistDir as distDir, standaloneBuilt, standaloneServer } from "../production-build";
 import { throwawayDatabase } from "../throwaway-database";
 import { healthProbe, isErrorShape, send, type Answer, type HealthFigures } from "./http";
@@ -67,9 +67,7 @@ function nextServerPid(servePid: number): number | undefined {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (parent === servePid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("next")) return Number(entry);
+      if (parentPid(readFileSync(`/proc/${entry}/stat`, "utf8")) === servePid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("next")) return Number(entry);
     } catch {
       // The process ended while we looked.
     }
@@ -79,13 +77,13 @@ function nextServerPid(servePid: number): number | undefined {
 
 /**
  * The server's own memory (ownMemoryMb) once it has settled: after 6 s (the validation worker exits 5 s after its last
- * job) the lowest of one reading a second for up to 25 s (V8 collects and shrinks its heap when the process is idle),
- * or the first reading at or under `enough`.
+ * job) the lowest of one reading a second for up to `seconds` (V8 collects and shrinks its heap when the process is
+ * idle), or the first reading at or under `enough`.
  */
-async function settledMemory(base: string, pid: number, enough = 0): Promise<number> {
+async function settledMemory(base: string, pid: number, seconds: number, enough = 0): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 6000));
   let lowest = ownMemoryMb(pid);
-  for (let second = 0; second < 25 && lowest > enough; second++) {
+  for (let second = 0; second < seconds && lowest > enough; second++) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await send(base, { method: "GET", path: "/api/health" }, 5000);
     lowest = Math.min(lowest, ownMemoryMb(pid));
@@ -243,7 +241,7 @@ async function main(): Promise<number> {
     // coming back and a slow /api/health; it is neither. A leak or a stall shows in the second, measured round, which
     // does exactly what the first did.
     await round();
-    const memoryBefore = await settledMemory(base, nextPid);
+    const memoryBefore = await settledMemory(base, nextPid, 25);
 
     const probe = healthProbe(base);
     const started = performance.now();
@@ -254,7 +252,10 @@ async function main(): Promise<number> {
     const { answer, rssBefore: rssBeforeProbe, rssAfter: rssAfterProbe } = measured;
 
     // Memory: the same settling as for the baseline (the validation worker's idle exit, V8's idle collection).
-    const memoryAfter = await settledMemory(base, nextPid, memoryBefore * (1 + memoryTolerance));
+    // Up to a minute for the heap to shrink back, ending as soon as it is within the bound: one local run stayed at
+    // +36% through 25 s of readings (the next three: +13%, +7%, +7%), a heap not yet given back rather than a leak,
+    // which does not shrink however long it is read.
+    const memoryAfter = await settledMemory(base, nextPid, 60, memoryBefore * (1 + memoryTolerance));
 
     console.log("\n[hostile] figures");
     console.log(`  endpoints:            ${endpoints.length} (method × route), ${tally.attempts} hostile requests in two rounds (the measured one: ${tally.attempts - attemptsBefore} in ${attackSeconds.toFixed(1)} s)`);
