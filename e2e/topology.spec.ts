@@ -51,6 +51,35 @@ test.describe("Topology", () => {
     await expect(summary(page)).toHaveText("Cluster · parameter plane, shape unknown");
   });
 
+  test("the next server opened lists its dies once its own graph is drawn, not while it is drawn", async ({ page }) => {
+    await page.goto("/topology?cluster=atlas-a3-demo&level=server&id=sp1-node01");
+    const dies = page.getByRole("region", { name: "Dies of this server" });
+    await expect(dies.getByRole("row")).toHaveCount(17);
+    // From now on: how many drawings the page had marked when a die list other than this server's was first shown.
+    await page.evaluate(() => {
+      const w = window as typeof window & { drawingsWhenListed?: number };
+      const listed = () => document.querySelector('section[aria-label="Dies of this server"]')?.textContent ?? null;
+      const first = listed();
+      new MutationObserver((_, observer) => {
+        const now = listed();
+        if (now === null || now === first) return;
+        w.drawingsWhenListed = performance.getEntriesByName("topology:drawn").length;
+        observer.disconnect();
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    // Rank 800 of the table built from the inventory is on the next server, sp1-node02 (see the search's test).
+    await page.getByRole("combobox", { name: "Search in" }).click();
+    await page.locator(".ant-select-item-option[title='Rank']").click();
+    const search = page.getByRole("combobox", { name: "Search the topology" });
+    await search.fill("800");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/level=server&id=sp1-node02/);
+    await expect(dies.getByRole("row", { name: /192\.168\.51\.6:16666/ })).toBeVisible();
+    await expect(dies.getByRole("row")).toHaveCount(17);
+    // The first server's drawing and the second's: the list waited for the second.
+    expect(await page.evaluate(() => (window as typeof window & { drawingsWhenListed?: number }).drawingsWhenListed)).toBe(2);
+  });
+
   test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
     await page.goto("/topology?cluster=atlas-a3-demo");
     const search = page.getByRole("combobox", { name: "Search the topology" });

@@ -67,6 +67,17 @@ function allocateCanvases(chart: EChartsInstance, progressive: boolean): void {
   else painter.getLayer?.(0).ctx?.clearRect(0, 0, 1, 1);
 }
 
+/** What a drawing is made of: a change in any of them draws again; a new selection only moves the outline. */
+interface DrawnFrom {
+  view: TopologyView;
+  viewKey: string;
+  ranks: Map<string, number> | undefined;
+  labels: ChartLabels;
+  overlay: ChartOverlay | undefined;
+}
+const drawnChanged = (drawn: DrawnFrom, now: DrawnFrom) =>
+  drawn.viewKey !== now.viewKey || drawn.view !== now.view || drawn.ranks !== now.ranks || drawn.labels !== now.labels || drawn.overlay !== now.overlay;
+
 /**
  * The topology canvas. Positions come laid out from the API; this component only paints them (see chartOption),
  * keeps the zoom across updates of a view, and starts a new view from the fit. Drawing starts in a task of its own
@@ -84,7 +95,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     latest.current = { view, viewKey, selected, ranks, theme, labels, onSelect, onDrill, overlay, onDrawn };
   });
   /** What the canvas shows now; null until the first drawing. */
-  const drawn = useRef<{ view: TopologyView; viewKey: string; ranks: Map<string, number> | undefined; labels: ChartLabels; overlay: ChartOverlay | undefined } | null>(null);
+  const drawn = useRef<DrawnFrom | null>(null);
   const outline = useRef<InstanceType<typeof echarts.graphic.Rect> | null>(null);
 
   /** Puts the selection's outline over the chart, where the selected node is drawn now. */
@@ -127,8 +138,9 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       // the fit is measured, each in a task of its own.
       chart.getDom().dataset.drawn = "false";
       drawn.current = null;
-      // The view changed while a step was painted: the drawing starts again with the latest.
-      const superseded = () => latest.current !== current;
+      // What it draws changed while a step was painted: the drawing starts again with the latest. Not on any render
+      // of the page (a new selection, new callbacks): each was a drawing started again from its first step.
+      const superseded = () => drawnChanged(current, latest.current);
       steps.current?.start(
         (function* (): Generator<StepEnd, void> {
           chart.setOption({ ...option, series: [] }, { notMerge: true, lazyUpdate: true });
@@ -195,7 +207,7 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
     const shown = drawn.current;
     // Before the first drawing there is nothing to update: it reads the latest props itself.
     if (!chart || !shown) return;
-    if (shown.viewKey !== viewKey || shown.view !== view || shown.ranks !== ranks || shown.labels !== labels || shown.overlay !== overlay) draw(chart);
+    if (drawnChanged(shown, { view, viewKey, ranks, labels, overlay })) draw(chart);
     else placeOutline(chart);
   }, [viewKey, view, selected, ranks, labels, overlay, draw, placeOutline]);
 

@@ -60,8 +60,9 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   const searchRef = useRef<ComponentRef<typeof TopologySearch>>(null);
   const [resetToken, setResetToken] = useState(0);
   // The server view's die table is loaded and filled once the graph has been drawn: both at once split the main
-  // thread, and the graph, above it, was drawn 0.5 s later (issue 21: navigation to drawn under 2 s).
-  const [graphDrawn, setGraphDrawn] = useState(false);
+  // thread, and the graph, above it, was drawn 0.5 s later (issue 21: navigation to drawn under 2 s). Per server: the
+  // next server opened waits for its own graph too.
+  const [graphDrawnFor, setGraphDrawnFor] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   // Mounted from the first opening on, so that closing it animates.
   const [importOpened, setImportOpened] = useState(false);
@@ -305,7 +306,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
                   ariaLabel={t("graphAria", { level: t(`levels.${data.level}`), nodes: data.nodes.length, links: data.links.length })}
                   onSelect={(node) => navigate({ sel: node ? nodeKey(node) : undefined }, node ? "push" : "replace")}
                   onDrill={(node) => open(node.kind, node.id)}
-                  onDrawn={() => setGraphDrawn(true)}
+                  onDrawn={() => setGraphDrawnFor(data.id)}
                 />
               ) : (
                 <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 24 }} />
@@ -339,7 +340,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
         </div>
       )}
       {importOpened && <ImportDrawer cluster={cluster} clusterId={data?.cluster.id} open={importing} onClose={() => setImporting(false)} />}
-      {data?.level === "server" && graphDrawn && (
+      {data?.level === "server" && graphDrawnFor === data.id && (
         <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={selectDie} />
       )}
     </Space>
