@@ -169,6 +169,11 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   // The die table is memoised: its props stay the same objects while the view and the selection do.
   const dies = useMemo(() => view.data?.nodes.filter((n) => n.kind === "die") ?? [], [view.data]);
   const selectDie = useCallback((node: TopologyNode) => navigate({ sel: nodeKey(node) }), [navigate]);
+  // Kept between renders: the graph draws again whenever its overlay is a new object.
+  const overlay = useMemo(
+    () => (view.data && state.hl && highlighted.data ? (fabricOverlay(view.data, state.hl, highlighted.data) ?? undefined) : undefined),
+    [view.data, state.hl, highlighted.data],
+  );
 
   if (!cluster) {
     return (
@@ -181,7 +186,6 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
 
   const data = view.data;
   const crumbLabel = (crumb: Crumb) => (crumb.level === "superpod" ? t("labels.superPod", { id: crumb.id ?? "" }) : crumb.label);
-  const overlay = data && state.hl && highlighted.data ? (fabricOverlay(data, state.hl, highlighted.data) ?? undefined) : undefined;
   const kinds = linkKindsOf(data?.nodes.map((n) => n.model) ?? [], [...(data?.links ?? []), ...(data?.external ?? [])].map((l) => l.kind));
   const selectedDie = selection?.kind === "die" && data?.level === "server" && selection.id.startsWith(`${data.id}/`) ? selection.id : null;
   const ranks = chosen?.ranks;
