@@ -225,8 +225,8 @@ export function TimelineChart(props: Props) {
       if (before === null) {
         const { series, dataZoom, toolbox, brush: brushOption, ...frame } = option;
         // The lanes' grid and axes first, the density strip's with a later step: the first layout of both grids' axes
-        // together was 60 ms of the first step's 80-110 at 524,288 NPUs. The lane names (40 labels, each measured and
-        // truncated) with a step of their own: 20 ms of the first.
+        // together was 60 ms of the first step's 80-110 at 524,288 NPUs. The lane names (each measured and truncated)
+        // with a step of their own: 20 ms of the first, when 40 lanes were shown.
         const [lanesGrid, densityGrid] = frame.grid;
         const lanesAxis = frame.yAxis[0]!;
         const lazily = { lazyUpdate: true };

@@ -23,6 +23,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** Writes a page load's diagnostic (a profile, a trace) to DIR/<label>.<extension>, and answers its path. */
+export async function writePageDiagnostic(dir: string, label: string, extension: string, contents: string | Buffer): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${label.replace(/[^\w.-]+/g, "_")}.${extension}`);
+  await writeFile(file, contents);
+  return file;
+}
+
 const where = ({ functionName, url, lineNumber, columnNumber }: ProfileNode["callFrame"]) =>
   `${functionName || "(anonymous)"} ${url ? `${url.split("/").pop()}:${lineNumber + 1}:${columnNumber + 1}` : ""}`.trim();
 
@@ -45,9 +53,7 @@ export async function startProfile(page: Page, origin: string) {
       // The profile's clock (µs) against the page's performance.now() (ms), read together at the stop.
       const offset = profile.endTime - pageNow * 1000;
       const windows = tasks.map((task) => ({ start: task.start * 1000 + offset, end: (task.start + task.duration) * 1000 + offset, duration: task.duration }));
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${label.replace(/[^\w.-]+/g, "_")}.cpuprofile`);
-      await writeFile(file, JSON.stringify({ ...profile, longTasks: windows }));
+      const file = await writePageDiagnostic(dir, label, "cpuprofile", JSON.stringify({ ...profile, longTasks: windows }));
       const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
       const selfTime = windows.map(() => new Map<string, number>());
       let at = profile.startTime;

@@ -6,9 +6,8 @@
  * trace is written to DIR/<page>.json (it opens in Chromium's DevTools, Performance panel); the summary printed is
  * each long task's busiest trace events by self time.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
+import { writePageDiagnostic } from "./page-profile";
 
 /** A complete ("X") trace event: what ran, on which thread, from `ts` for `dur` (µs). */
 interface TraceEvent {
@@ -53,9 +52,7 @@ export async function startTrace(browser: Browser, page: Page, origin: string) {
     /** Stops, writes the trace and answers its summary: the long tasks (over 50 ms) after the page hydrated. */
     async stop(label: string, dir: string): Promise<string> {
       const buffer = await browser.stopTracing();
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${label.replace(/[^\w.-]+/g, "_")}.json`);
-      await writeFile(file, buffer);
+      const file = await writePageDiagnostic(dir, label, "json", buffer);
       const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
       const hydrated = traceEvents.find((e) => e.name === "topology:hydrated");
       if (!hydrated) return `  trace ${file}: the page never marked itself hydrated`;
