@@ -1,16 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Empty, Space, Typography } from "antd";
 import { useTranslations } from "next-intl";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import { ClusterCard } from "@/components/overview/cluster-card";
 import { CountsRow, sumCounts } from "@/components/overview/counts-row";
 import { PageHeading } from "@/components/primitives/page-heading";
 
 export function OverviewClient({ selectedSlug }: { selectedSlug: string | undefined }) {
   const t = useTranslations("overview");
-  const query = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const query = useClusters();
   const clusters = (query.data ?? []).filter((c) => !selectedSlug || c.slug === selectedSlug);
 
   return (

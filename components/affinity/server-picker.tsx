@@ -5,7 +5,7 @@ import { App, Button, Flex, Radio, Select, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useCan } from "@/components/auth/current-user";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import { affinityKeys, fetchClusterLayouts, fetchServerLayout, saveServerLayout, type LayoutTexts, type StoredLayout } from "./api";
 
 interface Props {
@@ -27,7 +27,7 @@ export function ServerPicker({ cluster, server, onPick, onLoaded, texts }: Props
   const canWrite = useCan("write");
   const queryClient = useQueryClient();
   const [scope, setScope] = useState<"server" | "model">("server");
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const clusters = useClusters();
   const servers = useQuery({
     queryKey: affinityKeys.clusterLayouts(cluster ?? ""),
     queryFn: ({ signal }) => fetchClusterLayouts(cluster!, signal),

@@ -1,9 +1,2 @@
-import { z } from "zod";
-import { clusterSummarySchema, type ClusterSummary } from "@/db/schema/cluster/validation";
-import { fetchJson } from "@/components/primitives/fetch-json";
-
+/** The cache key of the cluster list: filled by the console layout on the server, read by `useClusters`. */
 export const clustersQueryKey = ["clusters"] as const;
-
-export function fetchClusters(): Promise<ClusterSummary[]> {
-  return fetchJson("/api/v1/clusters", z.array(clusterSummarySchema));
-}

@@ -1,12 +1,12 @@
 "use client";
 
 import { ScheduleOutlined } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Form, Input, Modal, Select } from "antd";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import { portKeys } from "@/components/ports/api";
 import type { RankTableDetail } from "@/db/schema/rank-table/validation";
 import { jobStates, type JobState } from "@/lib/jobs/model";
@@ -29,7 +29,7 @@ export function TrackJobButton({ table }: { table: RankTableDetail }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<Values>();
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, enabled: open });
+  const clusters = useClusters({ enabled: open });
   const create = useMutation({
     mutationFn: (values: Values) => createJob({ cluster: values.cluster, name: values.name, namespace: values.namespace, state: values.state, rankTableId: table.id, rankTableRevision: table.revision }),
     onSuccess: async ({ ports, ...job }) => {

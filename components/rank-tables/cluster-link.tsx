@@ -1,10 +1,10 @@
 "use client";
 
 import { ClusterOutlined } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App, Select, Space, Tooltip, Typography } from "antd";
 import { useTranslations } from "next-intl";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import { linkRankTable, rankTablesKey } from "./api";
 
 /** The inventory cluster a rank table is for, if any. */
@@ -26,7 +26,7 @@ export function ClusterLink({ tableId, value, onChange, readOnly }: Props) {
   const t = useTranslations("rankTables.link");
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, enabled: !readOnly });
+  const clusters = useClusters({ enabled: !readOnly });
   const link = useMutation({
     mutationFn: ({ id, clusterId }: { id: number; clusterId: number | null }) => linkRankTable(id, clusterId),
     onSuccess: (detail) => {

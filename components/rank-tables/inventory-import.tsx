@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, App, Button, InputNumber, Segmented, Select, Space, TreeSelect, Typography } from "antd";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import type { ClusterLinkValue } from "./cluster-link";
 import type { InventoryOutline } from "@/lib/rank-table-workspace/from-inventory";
 
@@ -19,7 +19,7 @@ export interface InventoryActions {
 export function InventoryImport({ actions, onImport }: { actions: InventoryActions; onImport: (text: string, name: string) => void }) {
   const t = useTranslations("rankTables.import");
   const { message } = App.useApp();
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const clusters = useClusters();
   const [clusterId, setClusterId] = useState<number>();
   const [chosen, setChosen] = useState<string[]>([]);
   const [version, setVersion] = useState<"1.0" | "1.2">("1.2");

@@ -1,8 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import type { Lang, ValidationReport } from "@/lib/rank-table";
 import { hardwareFit, type HardwareFitFinding } from "@/lib/rank-table/hardware-fit";
 import type { ClusterLinkValue } from "./cluster-link";
@@ -13,7 +12,7 @@ import type { ClusterLinkValue } from "./cluster-link";
  * edits of `version` and changes of the link at once, in the page's language; undefined when it fits or is unlinked.
  */
 export function useHardwareFit(report: ValidationReport | undefined, link: ClusterLinkValue, lang: Lang): HardwareFitFinding | undefined {
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters, enabled: link.clusterId !== null });
+  const clusters = useClusters({ enabled: link.clusterId !== null });
   const cluster = link.clusterId === null ? undefined : clusters.data?.find((candidate) => candidate.id === link.clusterId);
   const version = report?.version;
   const mode = report?.mode;

@@ -1,10 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { Select } from "antd";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 
 /** The current cluster lives in the URL (`?cluster=slug`) so that views can be linked and shared. */
 export function ClusterSwitcher() {
@@ -12,7 +11,7 @@ export function ClusterSwitcher() {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const { data: clusters, isLoading } = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const { data: clusters, isLoading } = useClusters();
   const current = searchParams.get("cluster") ?? "";
   return (
     <Select

@@ -7,7 +7,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState, type ComponentRef } from "react";
 import { landingViewOf, topologyQuery } from "@/lib/topology/url";
-import { clustersQueryKey, fetchClusters } from "@/components/clusters/queries";
+import { useClusters } from "@/components/clusters/use-clusters";
 import { isTyping } from "@/components/primitives/is-typing";
 import { useDebounced } from "@/components/primitives/use-debounced";
 import { listRankTables, rankTablesKey } from "@/components/rank-tables/api";
@@ -30,7 +30,7 @@ export function GlobalSearch() {
   const [text, setText] = useState("");
   const q = useDebounced(text.trim(), 200);
   const chosen = searchParams.get("cluster");
-  const clusters = useQuery({ queryKey: clustersQueryKey, queryFn: fetchClusters });
+  const clusters = useClusters();
   const searched = (clusters.data ?? []).filter((cluster) => !chosen || cluster.slug === chosen);
   const hits = useQueries({
     queries: searched.map((cluster) => ({

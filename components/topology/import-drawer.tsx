@@ -6,6 +6,7 @@ import { Alert, App, Button, Descriptions, Drawer, Popconfirm, Select, Space, St
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { z } from "zod";
+import { clustersQueryKey } from "@/components/clusters/queries";
 import { fetchJson } from "@/components/primitives/fetch-json";
 import type { Conflict, InventoryDiff } from "@/lib/topology/import";
 import { topologyKeys } from "./query-keys";
@@ -58,7 +59,7 @@ export function ImportDrawer({
     onSuccess: async (result) => {
       message.success(t("written", { revision: result.revision }));
       await queryClient.invalidateQueries({ queryKey: topologyKeys.cluster(cluster) });
-      await queryClient.invalidateQueries({ queryKey: ["clusters"] });
+      await queryClient.invalidateQueries({ queryKey: clustersQueryKey });
       setFile(null);
       preview.reset();
       onClose();
