@@ -42,8 +42,9 @@ export interface BrowserFigure {
   zoomMax: number;
   worst: string;
   /**
-   * With `options.profile`: where the last run's long tasks after hydration spent their time (./page-profile.ts); with
-   * `options.trace`: what they ran outside JavaScript too, from a trace of the run before it (./page-trace.ts).
+   * With `options.profile`: where the last run's long tasks after hydration and while zooming spent their time
+   * (./page-profile.ts); with `options.trace`: what they ran outside JavaScript too, from a trace of the run before it
+   * (./page-trace.ts).
    */
   profile: string;
 }
@@ -150,21 +151,23 @@ export async function measureTopologyPages(base: string, cases: BrowserCase[], r
         const tasks = attribute(taken);
         loadTasks.push(tasks);
         ownTasks.push(tasks.filter((task) => task.start >= hydratedAt));
-        if (profiling) profiles.push(await profiling.stop(c.label, taken.tasks.filter((task) => task.start >= hydratedAt), options.profile!));
+        const profiled = taken.tasks.filter((task) => task.start >= hydratedAt);
+        if (!c.drawn) {
+          // Zoom in through the levels of detail and back out, as an operator would with the wheel.
+          const canvas = (await page.locator("canvas").first().boundingBox())!;
+          await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+          for (const delta of [-400, -400, -400, -400, 400, 400, 400, 400]) {
+            await page.mouse.wheel(0, delta);
+            await page.waitForTimeout(120);
+          }
+          await page.waitForTimeout(300);
+          const zoomed = await takeTasks(page);
+          zoomTasks.push(attribute(zoomed));
+          profiled.push(...zoomed.tasks);
+        }
+        // The diagnostics cover the zoom too: its tasks are counted as the load's are.
+        if (profiling) profiles.push(await profiling.stop(c.label, profiled, options.profile!));
         if (tracing) profiles.push(await tracing.stop(c.label, options.trace!));
-        if (c.drawn) {
-          await page.close();
-          continue;
-        }
-        // Zoom in through the levels of detail and back out, as an operator would with the wheel.
-        const canvas = (await page.locator("canvas").first().boundingBox())!;
-        await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
-        for (const delta of [-400, -400, -400, -400, 400, 400, 400, 400]) {
-          await page.mouse.wheel(0, delta);
-          await page.waitForTimeout(120);
-        }
-        await page.waitForTimeout(300);
-        zoomTasks.push(attribute(await takeTasks(page)));
         await page.close();
       }
       const longest = (runs: AttributedTask[][]) => runs.map((tasks) => tasks[0]?.duration ?? 0);

@@ -7,7 +7,8 @@
  * main-thread task after hydration, its three longest tasks with what ran in them, and the load average. Then the
  * console's other pages on the same data: the fault timeline of each job's cluster (its events over the last day,
  * the chart and the table), its statistics, trends and report, the overview, the rank-table list and the job list
- * (`JOB_PAGE_OTHERS=0` skips them).
+ * (`JOB_PAGE_OTHERS=0` skips them). `JOB_PAGE_PAGES=timeline,trends` keeps only the pages whose label holds one of
+ * those words.
  * `JOB_PAGE_PROFILE=DIR` also CPU-profiles each page's last load (./page-profile.ts: the busiest functions of its long
  * tasks; build with RANKSCOPE_SOURCE_MAPS=1 to read them against the sources). `JOB_PAGE_TRACE=DIR` traces one load
  * of each page (./page-trace.ts: what its long tasks ran outside JavaScript too: style, layout, paint, canvas copies).
@@ -34,7 +35,9 @@ async function jobCases(url: string): Promise<BrowserCase[]> {
       [wanted ?? SCALE_JOB_NAME],
     );
     const jobs = rows.map((row) => ({ label: `${row.slug}, job ${row.id} (${Number(row.ranks).toLocaleString("en")} ranks)`, path: `/jobs/${row.id}`, settled: sections }));
-    if (process.env.JOB_PAGE_OTHERS === "0") return jobs;
+    const pages = process.env.JOB_PAGE_PAGES?.split(",");
+    const kept = (cases: BrowserCase[]) => cases.filter((c) => !pages || pages.some((word) => c.label.includes(word)));
+    if (process.env.JOB_PAGE_OTHERS === "0") return kept(jobs);
     const others: BrowserCase[] = [...new Set(rows.map((row) => row.slug))].flatMap((slug) => [
       { label: `${slug}, fault timeline`, path: `/faults?cluster=${slug}`, drawn: '[data-testid="fault-timeline"] canvas', settled: ['[data-testid="fault-events-table"] .ant-table-row'] },
       { label: `${slug}, fault statistics`, path: `/faults?cluster=${slug}&tab=statistics`, drawn: '[data-testid="fault-statistics"] .ant-card' },
@@ -46,7 +49,7 @@ async function jobCases(url: string): Promise<BrowserCase[]> {
       { label: "rank-table list", path: "/rank-tables", drawn: ".ant-table-row" },
       { label: "job list", path: "/jobs", drawn: ".ant-table-row" },
     );
-    return [...jobs, ...others];
+    return kept([...jobs, ...others]);
   } finally {
     await client.end();
   }
