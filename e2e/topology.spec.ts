@@ -10,6 +10,27 @@ async function drawn(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
 }
 
+/** The first and the last pixel (top left, bottom right) of the backup rails' colour (#c41d7f) on the canvases. */
+async function railPixels(page: Page): Promise<{ x: number; y: number }[]> {
+  return graph(page)
+    .locator("canvas")
+    .evaluateAll((canvases: HTMLCanvasElement[]) =>
+      canvases.flatMap((canvas) => {
+        const { width, height } = canvas;
+        const pixels = canvas.getContext("2d")!.getImageData(0, 0, width, height).data;
+        const box = canvas.getBoundingClientRect();
+        const found: { x: number; y: number }[] = [];
+        for (let i = 0; i < pixels.length; i += 4) {
+          const [r, g, b, a] = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, pixels[i + 3]!];
+          if (a < 200 || Math.abs(r - 0xc4) > 4 || Math.abs(g - 0x1d) > 4 || Math.abs(b - 0x7f) > 4) continue;
+          const pixel = i / 4;
+          found.push({ x: box.left + ((pixel % width) * box.width) / width, y: box.top + (Math.floor(pixel / width) * box.height) / height });
+        }
+        return found.length ? [found[0]!, found.at(-1)!] : [];
+      }),
+    );
+}
+
 test.describe("Topology", () => {
   test("opens the demo cluster, drills down to a server and sees its 16 dies and 8 backup-rail links", async ({ page }, testInfo) => {
     await page.goto("/");
@@ -43,6 +64,21 @@ test.describe("Topology", () => {
     await expect(dies.getByRole("row")).toHaveCount(17);
     await expect(dies.getByRole("row", { name: /^1\s+2\s+0\s+82\s+192\.168\.6\.8:16666\s+192\.168\.6\.9:16667/ })).toBeVisible();
     await drawn(page, testInfo, "server view");
+
+    // Each kind's links are one path on the canvas: hovering a rail names its two dies (the tooltip finds the link
+    // under the pointer), the first rail and the last two different pairs, and a point beside a rail names none.
+    const rails = await railPixels(page);
+    expect(rails).toHaveLength(2);
+    const railTooltip = graph(page).getByText(/^Backup rail \(borrowed NIC\): sp0-node05\/d\d+ ↔ sp0-node05\/d\d+$/);
+    const named: string[] = [];
+    for (const rail of rails) {
+      await page.mouse.move(rail.x, rail.y);
+      await expect(railTooltip).toBeVisible();
+      named.push(await railTooltip.innerText());
+    }
+    expect(named[0]).not.toBe(named[1]);
+    await page.mouse.move(rails[0]!.x, rails[0]!.y - 40);
+    await expect(railTooltip).toBeHidden();
 
     // Back goes up one level again: every view is in the URL.
     await page.goBack();

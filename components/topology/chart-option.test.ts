@@ -25,7 +25,7 @@ const labels: ChartLabels = {
   rank: (r) => `rank ${r}`,
   linkCount: (k, c) => `${k} ×${c}`,
   tooltip: (n, rank) => (rank === undefined ? n.id : `${n.id} rank ${rank}`),
-  linkTooltip: (k) => k,
+  linkTooltip: (k, _count, source, target) => `${k} ${source}-${target}`,
 };
 
 describe("chart option", () => {
@@ -50,17 +50,25 @@ describe("chart option", () => {
     expect(first.element!.label!.x).toBeCloseTo(expected.x + expected.width / 2);
     expect(first.element!.label!.y).toBeCloseTo(expected.y + expected.height / 2);
 
-    expect(links.data).toHaveLength(8);
-    expect(links.data.every((line) => line.lineStyle.type === "dashed" && line.lineStyle.color === LINK_STYLES["backup-rail"].color)).toBe(true);
+    // The 8 links of one kind are one path, dashed in the backup rails' colour.
+    expect(links.data).toHaveLength(1);
+    const drawnLinks = paintLinks(links);
+    expect(drawnLinks).toHaveLength(8);
+    expect(drawnLinks.every((line) => line.dash === "dashed" && line.color === LINK_STYLES["backup-rail"].color)).toBe(true);
     // Each backup rail runs across the gap between the two dies of one NPU: from the right side of die 2k to the left of 2k+1.
     const dies = new Map(view.nodes.filter((n) => n.kind === "die").map((n) => [n.id, n]));
-    for (const [i, segment] of linkSegments(view).entries()) {
+    const ends = linkSegments(view).map((segment) => {
       const [a, b] = [dies.get(segment.link.source)!, dies.get(segment.link.target)!];
-      expect(links.data[i]!.coords).toEqual([
+      return [
         [a.x + a.width, a.y + a.height / 2],
         [b.x, b.y + b.height / 2],
-      ]);
-    }
+      ];
+    });
+    expect(drawnLinks.map((line) => line.points)).toEqual(ends.map((points) => points.map((point) => point.map((v) => Number(v.toFixed(1))))));
+    // The path's item spans its links, so the data zoom keeps it while any of them is on screen.
+    const xs = ends.flat().map(([x]) => x!);
+    const ys = ends.flat().map(([, y]) => y!);
+    expect(links.data[0]).toEqual([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]);
 
   });
 
@@ -114,7 +122,7 @@ describe("chart option", () => {
     expect(cells.progressive).toBeLessThan(cells.data.length);
     // 32 servers in a ring: 32 HCCS links, all drawn.
     expect(view.links.filter((l) => l.kind === "hccs")).toHaveLength(32);
-    expect(links.data).toHaveLength(32);
+    expect(paintLinks(links)).toHaveLength(32);
 
     const fit = fitScale(view.bounds, size);
     const atFit = paint(cells, fit, view.nodes);
@@ -139,7 +147,7 @@ describe("chart option", () => {
     const size = { width: 1200, height: 700 };
     const [cells, links] = chartOption({ view: faulty, size, theme: "light", ranks: undefined, labels }).series;
     // The RoCE plane joins neighbouring pods: 31 links between 32 pods.
-    expect(links.data).toHaveLength(31);
+    expect(paintLinks(links)).toHaveLength(31);
     const fit = fitScale(view.bounds, size);
     const pod = (scale: number) => paint(cells, scale, view.nodes).find(({ node }) => node.kind === "superpod" && node.id === "pod-3")!.element!;
     expect(paint(cells, fit, view.nodes).filter(({ node, element }) => node.kind === "server" && element)).toHaveLength(1024);
@@ -247,7 +255,7 @@ describe("chart option", () => {
     ]) {
       const option = chartOption({ view, size, theme: "light", ranks: undefined, labels });
       const [, links, counts] = option.series;
-      expect(links.data).toHaveLength(1);
+      expect(paintLinks(links)).toHaveLength(1);
       expect(counts.data).toHaveLength(1);
       // ECharts' coord at the fit: the axes' range over the grid's pixels.
       const scale = (size.width - 56) / (option.xAxis.max - option.xAxis.min);
@@ -269,11 +277,11 @@ describe("chart option", () => {
       const [, links, counts] = option.series;
       const scale = (size.width - 56) / (option.xAxis.max - option.xAxis.min);
       const coord = ([x, y]: number[]) => [28 + (x! - option.xAxis.min) * scale, 28 + (y! - option.yAxis.min) * scale];
-      return { links: links.data, text: counts.data.length > 0 ? paintText(counts, coord)?.style.text : undefined };
+      return { links: paintLinks(links), text: counts.data.length > 0 ? paintText(counts, coord)?.style.text : undefined };
     };
     const rows = count(buildTopologyView(plain, "cluster", null));
     expect(rows.links).toHaveLength(1);
-    expect(rows.links[0]!.lineStyle).toMatchObject({ color: LINK_STYLES.roce.color, type: LINK_STYLES.roce.type });
+    expect(rows.links[0]).toMatchObject({ color: LINK_STYLES.roce.color, dash: LINK_STYLES.roce.type });
     expect(rows.text).toBe("roce ×8");
     const lastRow = count(buildTopologyView(plain, "row", "row1"));
     expect(lastRow.links).toHaveLength(1);
@@ -286,10 +294,19 @@ describe("chart option", () => {
 
   it("tells the node or link under the pointer in its tooltip", () => {
     const view = buildTopologyView(indexOf(demoA3Cluster()), "server", "sp0-node03");
-    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: new Map([["sp0-node03/d0", 7]]), labels });
+    // The canvas drawn at 10 pixels a view unit, the pointer somewhere on it.
+    const toPixel = ([x, y]: [number, number]) => [x * 10, y * 10];
+    let at: [number, number] = [0, 0];
+    const option = chartOption({ view, size: { width: 1000, height: 600 }, theme: "light", ranks: new Map([["sp0-node03/d0", 7]]), labels, pointer: () => ({ at, toPixel }) });
     const die = view.nodes.findIndex((n) => n.id === "sp0-node03/d0");
     expect(option.tooltip.formatter({ seriesId: "cells", dataIndex: die })).toBe("sp0-node03/d0 rank 7");
-    expect(option.tooltip.formatter({ seriesId: "links", dataIndex: 0 })).toBe("backup-rail");
+    // A kind's links are one path: the tooltip names the one under the pointer, within a few pixels of its line.
+    const rails = linkSegments(view);
+    const [from, to] = rails[3]!.points.map((point) => toPixel(point));
+    at = [(from![0]! + to![0]!) / 2, (from![1]! + to![1]!) / 2 + 4];
+    expect(option.tooltip.formatter({ seriesId: "links", dataIndex: 0 })).toBe(`backup-rail ${rails[3]!.link.source}-${rails[3]!.link.target}`);
+    at = [at[0], at[1] + 10];
+    expect(option.tooltip.formatter({ seriesId: "links", dataIndex: 0 })).toBe("");
   });
 });
 
@@ -350,6 +367,18 @@ function paint(series: Series, pixelsPerUnit: number, nodes: TopologyNode[]) {
     node: nodes[dataIndex]!,
     element: cellOf(series.renderItem({ dataIndex } as CustomSeriesRenderItemParams, api) as Parameters<typeof cellOf>[0]),
   }));
+}
+
+/** The links as drawn at one pixel a view unit: each item's path split into its lines, with the item's colour and dash. */
+function paintLinks(series: Series) {
+  const api = { coord: ([x, y]: number[]) => [x!, y!] } as unknown as CustomSeriesRenderItemAPI;
+  return series.data.flatMap((_, dataIndex) => {
+    const path = series.renderItem({ dataIndex } as CustomSeriesRenderItemParams, api) as { shape: { pathData: string }; style: { stroke: string; lineDash: string } };
+    return path.shape.pathData
+      .split("M")
+      .filter(Boolean)
+      .map((line) => ({ color: path.style.stroke, dash: path.style.lineDash, points: line.split("L").map((point) => point.split(" ").map(Number)) }));
+  });
 }
 
 /** Runs the link-count series' renderItem for its one item with `coord`. */

@@ -3,7 +3,8 @@ import type { Box } from "@/lib/topology/layout";
 import type { NodeKind, TopologyView } from "@/lib/topology/model";
 import { cellPainter, palette, type CellLabel, type PainterInput } from "./cell-painter";
 import { LINK_STYLES } from "./colors";
-import { linkLabelPlace, linkSegments, linksJoinAggregates, ROUTE_MARGIN } from "./link-routing";
+import { linkNear, linkPathsSeries, linksByKind } from "./link-paths";
+import { linkLabelPlace, linkSegments, linksJoinAggregates, ROUTE_MARGIN, type Point } from "./link-routing";
 
 const SELECTION_COLOR = "#1668dc";
 export const SELECTION_STYLE = { fill: "none", stroke: SELECTION_COLOR, lineWidth: 4, shadowBlur: 12, shadowColor: SELECTION_COLOR };
@@ -26,10 +27,9 @@ export const PROGRESSIVE_CHUNK = 50;
 export const SERVER_CHUNK = 16;
 export const AGGREGATE_CHUNK = 16;
 /**
- * The links, their counts and the selection's outline are drawn on a canvas of their own above the cells'. ECharts'
- * lines series clears the canvas of its `zlevel` whenever it renders (echarts/lib/chart/lines/LinesView.js), and
- * without one it made a canvas of its own for that ("zr_undefined"), empty but composited on every frame; a new
- * canvas's first drawing is 8–10 ms (its buffer allocated), in the frame that draws a view's first cells.
+ * The links, their counts and the selection's outline are drawn on a canvas of their own above the cells', which
+ * ECharts draws progressively on a layer of their own; the links' canvas is allocated before a view's first cells
+ * are drawn (allocateCanvases in topology-graph.tsx): a new canvas's first drawing is 8–10 ms (its buffer allocated).
  */
 export const LINKS_ZLEVEL = 1;
 
@@ -84,6 +84,11 @@ export interface ChartInput extends PainterInput {
   size: { width: number; height: number };
   /** The operator's zoom and pan to keep; a new view starts from the whole view. */
   window?: ZoomWindow;
+  /**
+   * Where the pointer is on the canvas (pixels) and where view units are drawn now, read when a link's tooltip is
+   * shown: a kind's links are one path, so the tooltip finds the link under the pointer (see link-paths.ts).
+   */
+  pointer?: () => { at: Point; toPixel: (point: Point) => number[] } | null;
 }
 
 const LINK_LABEL_SIZE = 11;
@@ -208,7 +213,7 @@ export function firstLabelStyles(input: ChartInput): ReturnType<typeof labelStyl
  * - `cells`: every super pod, server, NPU and die as a rect (custom series, progressive), in the view's order so
  *   containers lie under what they contain; the level of detail is decided per frame from the cells' size on
  *   screen, and cells off screen are filtered out by the data zoom;
- * - `links`: the view's links (lines series).
+ * - `links`: the view's links, one path per kind (link-paths.ts).
  * The selected node's outline is not part of the option (see selectionOutline): selecting redraws nothing.
  * The mouse wheel zooms and dragging pans (inside data zoom on both axes, so boxes keep their shape).
  */
@@ -268,23 +273,8 @@ export function chartOption(input: ChartInput) {
     clip: true,
     z: 2,
   };
-  const links = {
-    id: "links",
-    type: "lines" as const,
-    coordinateSystem: "cartesian2d",
-    polyline: true,
-    clip: true,
-    zlevel: LINKS_ZLEVEL,
-    z: 3,
-    data: segments.map(({ link, points }) => {
-      const style = LINK_STYLES[link.kind];
-      return {
-        coords: points,
-        lineStyle: { color: style.color, type: style.type, width: style.width, opacity: 0.9 },
-        emphasis: { lineStyle: { width: style.width + 2 } },
-      };
-    }),
-  };
+  const linkGroups = linksByKind(segments);
+  const links = linkPathsSeries(linkGroups, LINKS_ZLEVEL);
   const renderLinkLabel = (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn => {
     const placed = linkLabels[params.dataIndex];
     if (!placed) return null;
@@ -329,7 +319,8 @@ export function chartOption(input: ChartInput) {
       formatter: (params: { seriesId?: string; dataIndex?: number }) => {
         const i = params.dataIndex ?? -1;
         if (params.seriesId === "links") {
-          const link = segments[i]?.link;
+          const pointer = input.pointer?.();
+          const link = pointer ? linkNear(linkGroups[i] ?? [], pointer.at, pointer.toPixel)?.link : undefined;
           return link ? labels.linkTooltip(link.kind, link.count, link.source, link.target) : "";
         }
         const node = params.seriesId === "cells" ? view.nodes[i] : undefined;

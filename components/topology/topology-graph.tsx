@@ -1,6 +1,6 @@
 "use client";
 
-import { CustomChart, LinesChart } from "echarts/charts";
+import { CustomChart } from "echarts/charts";
 import { DataZoomInsideComponent, GridComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { useCallback, useEffect, useRef } from "react";
@@ -11,8 +11,8 @@ import type { TopologyNode, TopologyView } from "@/lib/topology/model";
 import type { ChartLabels, ChartOverlay } from "./cell-painter";
 import { cellsDrawnProgressively, chartOption, firstLabelStyles, LINKS_ZLEVEL, SELECTION_STYLE, selectionOutline, type labelStyle, type ZoomWindow } from "./chart-option";
 
-// Tree-shaken ECharts: rects (custom series), links (lines series) on hidden axes that zoom and pan, tooltips.
-echarts.use([CustomChart, LinesChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
+// Tree-shaken ECharts: rects and links (custom series) on hidden axes that zoom and pan, tooltips.
+echarts.use([CustomChart, GridComponent, DataZoomInsideComponent, TooltipComponent]);
 
 interface Props {
   view: TopologyView;
@@ -97,6 +97,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
   /** What the canvas shows now; null until the first drawing. */
   const drawn = useRef<DrawnFrom | null>(null);
   const outline = useRef<InstanceType<typeof echarts.graphic.Rect> | null>(null);
+  /** Where the pointer is on the canvas, for a link's tooltip (see ChartInput.pointer). */
+  const pointerAt = useRef<[number, number] | null>(null);
 
   /** Puts the selection's outline over the chart, where the selected node is drawn now. */
   const placeOutline = useCallback((chart: EChartsInstance) => {
@@ -123,7 +125,8 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
       const { view, viewKey, ranks, theme, labels, overlay } = current;
       const fresh = drawn.current?.viewKey !== viewKey;
       const size = { width: chart.getWidth(), height: chart.getHeight() };
-      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels, overlay });
+      const pointer = () => (pointerAt.current ? { at: pointerAt.current, toPixel: (point: [number, number]) => chart.convertToPixel({ gridIndex: 0 }, point) as number[] } : null);
+      const option = chartOption({ view, size, window: fresh ? undefined : currentWindow(chart), theme, ranks, labels, overlay, pointer });
       if (!fresh) {
         drawn.current = { view, viewKey, ranks, labels, overlay };
         chart.setOption(option, { lazyUpdate: false });
@@ -187,6 +190,13 @@ export function TopologyGraph({ view, selected, ranks, theme, labels, ariaLabel,
         if (target?.drillable) latest.current.onDrill(target);
       });
       chart.on("datazoom", () => placeOutline(chart));
+      // Registered before the chart's first option, so before the tooltip's own listener: a tooltip reads it.
+      chart.getZr().on("mousemove", (event) => {
+        pointerAt.current = [event.offsetX, event.offsetY];
+      });
+      chart.getZr().on("globalout", () => {
+        pointerAt.current = null;
+      });
       chart.getZr().on("click", (event) => {
         if (!event.target) latest.current.onSelect(null);
       });
