@@ -3,6 +3,7 @@ import type { FaultStatistics } from "@/lib/faults/api-types";
 import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import { podDieCounts } from "./pod-dies";
 import { dayMs, durationMs, hourMs, rollupRead, runningPast, splitPeriod, SqlParams, type RollupRead } from "./rollups";
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
@@ -92,24 +93,26 @@ export async function faultStatistics(
        select of, server_id, device_id, n, ms from ranked where rank <= ${onTargets.add(top)} order by of, rank`,
       onTargets.values,
     ),
-    pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
-      `with ${podsRead.cte}, pods as (
-         select s.super_pod_ref, count(d.id) as dies from servers s join devices d on d.server_ref = s.id where s.cluster_id = ${pods.add(cluster.id)} group by 1
-       ), faulty as (
-         -- One die's faulty time is the union of its faulty events; summing events is close enough for pods.
-         select super_pod_ref, sum(ms) as ms from (
-           select super_pod_ref, die_closed_ms as ms from fault_hour_rollups
-             where ${rollupRange(pods, "hour", hours)} and ${podsRead.clean("hour")} and level = any(${pods.add(faultyLevels)}::fault_level[])
-           union all select f.super_pod_ref, ${covered(pods)} from ${podsRead.events}
-             where f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
-           union all select f.super_pod_ref, ${beyondRollups(pods)} from fault_events f
-             where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and ${podsRead.rolledUp} and f.device_ref is not null
-               and f.level = any(${pods.add(faultyLevels)}::fault_level[])
-         ) x group by 1
-       )
-       select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
-       left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
-      pods.values,
+    podDieCounts(pool, cluster).then((podDies) =>
+      pool.query<{ super_pod_id: string | null; dies: string; ms: string | null }>(
+        `with ${podsRead.cte}, pods as (
+           select * from unnest(${pods.add(podDies.map((pod) => pod.superPodRef))}::int[], ${pods.add(podDies.map((pod) => pod.dies))}::bigint[]) as counted(super_pod_ref, dies)
+         ), faulty as (
+           -- One die's faulty time is the union of its faulty events; summing events is close enough for pods.
+           select super_pod_ref, sum(ms) as ms from (
+             select super_pod_ref, die_closed_ms as ms from fault_hour_rollups
+               where ${rollupRange(pods, "hour", hours)} and ${podsRead.clean("hour")} and level = any(${pods.add(faultyLevels)}::fault_level[])
+             union all select f.super_pod_ref, ${covered(pods)} from ${podsRead.events}
+               where f.device_ref is not null and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+             union all select f.super_pod_ref, ${beyondRollups(pods)} from fault_events f
+               where f.cluster_id = ${pods.add(cluster.id)} and ${runningPast(pods, hours.fullFrom, hours.fullTo, to)} and ${podsRead.rolledUp} and f.device_ref is not null
+                 and f.level = any(${pods.add(faultyLevels)}::fault_level[])
+           ) x group by 1
+         )
+         select p.super_pod_id, pods.dies, faulty.ms from pods left join super_pods p on p.id = pods.super_pod_ref
+         left join faulty on faulty.super_pod_ref is not distinct from pods.super_pod_ref order by p.position nulls first`,
+        pods.values,
+      ),
     ),
     pool.query<{ code: string; n: string; ms: string }>(
       `with ${codesRead.cte} select x.code, sum(x.n) as n, sum(x.ms) as ms from (${targets(codes, codesRead, ["code"], "fault_day_code_rollups")}) x
