@@ -1,0 +1,1 @@
+CREATE INDEX "job_ranks_job_die_server" ON "job_ranks" USING btree ("job_id",regexp_replace("die_key", '/[^/]*$', '')) WHERE "job_ranks"."die_key" is not null;
