@@ -18,7 +18,6 @@ const a3Name = "Atlas 900 A3 SuperPoD (demo)";
 const field = (page: Page, name: string, device: string, server: string) => page.getByRole("textbox", { name: `${name} of die ${device} on ${server}`, exact: true });
 const report = (page: Page) => page.getByRole("status", { name: "Validation report" });
 const linkedCluster = (page: Page) => page.getByRole("combobox", { name: "Linked cluster" });
-/** The antd Select around a combobox, which shows the chosen option. */
 /** The keys of the drafts the browser keeps (components/rank-tables/drafts.ts): "new" or a table's id. */
 const draftKeys = (page: Page) =>
   page.evaluate(
@@ -35,6 +34,7 @@ const draftKeys = (page: Page) =>
         };
       }),
   );
+/** The antd Select around a combobox, which shows the chosen option. */
 const selectOf = (page: Page, name: string) => page.locator(".ant-select", { has: page.getByRole("combobox", { name, exact: true }) });
 
 /** Picks an option of the antd Select named `name` inside `scope` (the console's header has its own "Cluster"). */
