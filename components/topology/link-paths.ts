@@ -52,6 +52,9 @@ export function linkPathsSeries(groups: readonly LinkSegment[][], zlevel: number
     }
     return {
       type: "path",
+      // A kind's path is one element: hovering one link would thicken every link of its kind (ECharts reads the flag
+      // per element; the series' `emphasis.disabled` left it on).
+      emphasisDisabled: true,
       shape: { pathData },
       style: { fill: "none", stroke: style.color, lineWidth: style.width, lineDash: style.type, opacity: 0.9 },
     };
@@ -64,8 +67,6 @@ export function linkPathsSeries(groups: readonly LinkSegment[][], zlevel: number
     data: groups.map(spanOf),
     renderItem,
     clip: true,
-    // A kind's path is one element: hovering one link would thicken every link of its kind.
-    emphasis: { disabled: true },
     zlevel,
     z: 3,
   };
