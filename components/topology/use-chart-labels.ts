@@ -6,6 +6,7 @@ import { escapeHtml } from "@/lib/html";
 import type { LinkKind } from "@/lib/inventory/vocabulary";
 import type { HealthCounts, TopologyNode } from "@/lib/topology/model";
 import { BAR_ORDER, type ChartLabels } from "./cell-painter";
+import { remembered, rememberedPerNode } from "./remembered";
 
 /** The graph's labels and tooltips in the reader's language (the topology page and the job page draw the same graph). */
 export function useChartLabels(): ChartLabels {
@@ -30,16 +31,16 @@ export function useChartLabels(): ChartLabels {
         ? t("labels.busSwitch", { plane: node.planeIndex ?? 0, index: node.switchIndex ?? 0 })
         : t("labels.nodeChip", { index: node.switchIndex ?? 0, plane: node.switchIndex ?? 0, uplinks: node.uplinks ?? 0 });
     return {
-      superPod: (id) => t("labels.superPod", { id }),
-      plane,
-      switch: switchLabel,
-      npu: (index) => t("labels.npu", { index }),
-      die: (node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 }),
-      dieShort: (node) => t("labels.dieShort", { device: node.deviceId ?? 0 }),
+      superPod: remembered((id: string) => t("labels.superPod", { id })),
+      plane: rememberedPerNode(plane),
+      switch: rememberedPerNode(switchLabel),
+      npu: remembered((index: number) => t("labels.npu", { index })),
+      die: rememberedPerNode((node) => t("labels.die", { die: node.dieIndex ?? 0, device: node.deviceId ?? 0 })),
+      dieShort: rememberedPerNode((node) => t("labels.dieShort", { device: node.deviceId ?? 0 })),
       healthCounts,
       jobCounts: (job) => t("jobCounts", job),
-      counts: (node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : ""),
-      rank: (rank) => t("labels.rank", { rank }),
+      counts: rememberedPerNode((node) => (node.counts ? t("countsShort", { servers: node.counts.servers, npus: node.counts.npus, dies: node.counts.dies }) : "")),
+      rank: remembered((rank: number) => t("labels.rank", { rank })),
       linkCount: (kind: LinkKind, count: number) => t("labels.linkCount", { kind: t(`links.${kind}`), count }),
       linkTooltip: (kind: LinkKind, count: number, source: string, target: string) =>
         escapeHtml(`${t(`links.${kind}`)}: ${source} ↔ ${target}${count > 1 ? ` (${t("details.paths", { count })})` : ""}`),
