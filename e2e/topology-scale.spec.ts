@@ -167,6 +167,23 @@ test.describe("Topology at SuperCluster scale", () => {
     judgeLongTasks(testInfo, longTasks, "main-thread tasks over 50 ms after hydration");
   });
 
+  test("a neighbourhood's die table filters by health: the faulty die alone, and the count says of how many", async ({ page, baseURL }) => {
+    await faultOneDie(page, baseURL!);
+    await page.goto(`/topology?cluster=${CLUSTER}&level=server&id=p37-s011&hops=1`);
+    const dies = page.getByRole("region", { name: "Dies of this server" });
+    const rows = dies.locator("tbody tr.ant-table-row");
+    await expect(rows).toHaveCount(32);
+    const total = await dies.locator(".ant-tag").innerText();
+    await dies.getByRole("button", { name: /filter/i }).click();
+    await page.getByRole("menuitem", { name: "Faulty" }).click();
+    await page.getByRole("button", { name: "OK" }).click();
+    await expect(dies.locator(".ant-tag")).toHaveText(`1 of ${total}`);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText("Faulty");
+    await rows.first().click();
+    await expect(page).toHaveURL(/sel=die%3Ap37-s011%2Fd5/);
+  });
+
   test("a job on two super pods is drawn over the aggregated cluster: each pod says how many of its dies the job has, and how many are faulty", async ({ page, baseURL }, testInfo) => {
     test.setTimeout(120_000);
     await faultOneDie(page, baseURL!);

@@ -116,6 +116,28 @@ test.describe("Topology", () => {
     expect(await page.evaluate(() => (window as typeof window & { drawingsWhenListed?: number }).drawingsWhenListed)).toBe(2);
   });
 
+  test("a neighbourhood's dies come a page at a time; a link to a die opens the page that lists it", async ({ page }) => {
+    await page.goto("/topology?cluster=atlas-a3-demo&level=server&id=sp1-node05&hops=1");
+    const dies = page.getByRole("region", { name: "Dies of this server" });
+    const rows = dies.locator("tbody tr.ant-table-row");
+    await expect(rows).toHaveCount(32);
+    const total = Number(await dies.locator(".ant-tag").innerText());
+    expect(total).toBeGreaterThan(32);
+    await expect(summary(page)).toContainText(`${total} dies`);
+
+    // A die of the second page, selected there, then opened by its link: the table opens on its page, the row marked.
+    const activePage = dies.locator(".ant-pagination-item-active");
+    await dies.getByRole("listitem", { name: "2" }).click();
+    await expect(activePage).toHaveText("2");
+    const second = rows.nth(5);
+    const deviceIp = (await second.locator("td").nth(4).innerText()).trim();
+    await second.click();
+    await expect(page).toHaveURL(/sel=die%3A/);
+    await page.reload();
+    await expect(dies.locator("tbody tr.ant-table-row-selected")).toContainText(deviceIp);
+    await expect(activePage).toHaveText("2");
+  });
+
   test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
     await page.goto("/topology?cluster=atlas-a3-demo");
     const search = page.getByRole("combobox", { name: "Search the topology" });

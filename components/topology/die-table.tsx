@@ -4,35 +4,29 @@ import { Tag, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
 import { useFormatter, useTranslations } from "next-intl";
 import { memo, startTransition, useEffect, useMemo, useState } from "react";
-import type { TopologyNode } from "@/lib/topology/model";
+import { healthStates, type Health, type TopologyNode } from "@/lib/topology/model";
+import { parseSelection } from "@/lib/topology/url";
 import { nodeKey } from "./chart-option";
+import { FIRST_ORDER, orderDies, pageOfDie, type DieOrder, type DieSortKey } from "./die-rows";
+
+/** Dies a page shows at first: an Atlas 950 server's 64 dies are two pages, a neighbourhood's hundreds a page at a time. */
+const PAGE_SIZE = 32;
+const PAGE_SIZES = [PAGE_SIZE, 64, 128];
 
 /**
- * Rows added to the table per task. Rendered and committed at once, a server's 64 dies were a React task of 100–200 ms
- * and a neighbourhood's 768 many times that (issue 21: no task over 50 ms); a commit is never split, so the rows
- * come 32 a task, in the order the table first shows them, so each step only appends (after a first step of none).
+ * `rows`, after a first commit with none: the Table's first mount (its code evaluated, its shell rendered) is a task
+ * of its own, not one with the first rows (issue 21: no task over 50 ms). Its styles are antd's static CSS (zeroRuntime,
+ * app-providers.tsx): generated here, they were 70–150 ms of that task at load 10–15.
  */
-const ROWS_A_TASK = 32;
-
-const byDeviceId = (a: TopologyNode, b: TopologyNode) => (a.deviceId ?? 0) - (b.deviceId ?? 0);
-
-/** `rows` sorted as the table sorts them at first, growing ROWS_A_TASK at a time, each step in a task of its own. */
-function useRowsInSteps(rows: TopologyNode[]): TopologyNode[] {
-  const sorted = useMemo(() => [...rows].sort(byDeviceId), [rows]);
-  // The first step has no rows: the Table's first mount (its code evaluated, its shell rendered) is a task of its own,
-  // not one with the first rows. Its styles are antd's static CSS (zeroRuntime, app-providers.tsx): generated here,
-  // they were 70–150 ms of that task at load 10–15.
-  const [shown, setShown] = useState({ of: sorted, count: 0 });
-  // Other rows start again from the first step (the Table is mounted by then).
-  const current = shown.of === sorted ? shown : { of: sorted, count: ROWS_A_TASK };
-  if (current !== shown) setShown(current);
+function useRowsAfterMount(rows: TopologyNode[]): TopologyNode[] {
+  const [mounted, setMounted] = useState(false);
   useEffect(() => {
-    if (current.count >= sorted.length) return;
-    const timer = setTimeout(() => startTransition(() => setShown({ of: sorted, count: current.count + ROWS_A_TASK })), 0);
+    const timer = setTimeout(() => startTransition(() => setMounted(true)), 0);
     return () => clearTimeout(timer);
-  }, [current.count, sorted]);
-  return current.count >= sorted.length ? sorted : sorted.slice(0, current.count);
+  }, []);
+  return mounted ? rows : noRows;
 }
+const noRows: TopologyNode[] = [];
 
 /**
  * The server view's table of its dies, with the rank each holds in the chosen rank table. Memoised: the page's other
@@ -51,24 +45,50 @@ export const DieTable = memo(function DieTable({
 }) {
   const t = useTranslations("topology");
   const format = useFormatter();
-  const shown = useRowsInSteps(dies);
+  const [order, setOrder] = useState<DieOrder>(FIRST_ORDER);
+  const [health, setHealth] = useState<Health[] | null>(null);
+  const [pageSize, setPageSize] = useState(PAGE_SIZE);
+  const rows = useMemo(() => orderDies(dies, order, health), [dies, order, health]);
+  // The page shown: the one holding the die selected (in the graph, by search, from a link) whenever that changes, and
+  // the first for new rows; otherwise where the reader paged to.
+  const selection = parseSelection(selectedKey ?? undefined);
+  const selectedDie = selection?.kind === "die" ? selection.id : null;
+  const held = () => (selectedDie === null ? null : pageOfDie(rows, selectedDie, pageSize));
+  const [place, setPlace] = useState(() => ({ page: held() ?? 1, of: rows, selected: selectedDie }));
+  if (place.of !== rows || place.selected !== selectedDie) setPlace({ page: held() ?? (place.of === rows ? place.page : 1), of: rows, selected: selectedDie });
+  const shown = useRowsAfterMount(rows);
+  const sortOrder = (key: DieSortKey) => (order.key === key ? order.order : null);
   return (
     <section aria-label={t("dieTable.title")}>
       <Typography.Title level={2} style={{ fontSize: 16 }}>
-        {t("dieTable.title")} <Tag>{format.number(dies.length)}</Tag>
+        {t("dieTable.title")} <Tag>{rows.length === dies.length ? format.number(dies.length) : t("dieTable.filtered", { shown: rows.length, all: dies.length })}</Tag>
       </Typography.Title>
       <Table<TopologyNode>
         size="small"
         rowKey="id"
-        pagination={false}
         dataSource={shown}
-        // Empty only for the first step (see useRowsInSteps): no "No data" for that moment.
-        locale={shown.length === 0 && dies.length > 0 ? { emptyText: " " } : undefined}
+        pagination={{ current: place.page, pageSize, pageSizeOptions: PAGE_SIZES, showSizeChanger: true, hideOnSinglePage: pageSize === PAGE_SIZE }}
+        onChange={(pagination, filters, sorter, { action }) => {
+          // New rows (another order or filter) start from the first page, or the selected die's (see `place`).
+          if (action === "sort") {
+            const sorted = Array.isArray(sorter) ? sorter[0] : sorter;
+            const key = sorted?.columnKey;
+            setOrder(sorted?.order && (key === "npuIndex" || key === "deviceId") ? { key, order: sorted.order } : FIRST_ORDER);
+          } else if (action === "filter") {
+            setHealth((filters.health as Health[] | null | undefined) ?? null);
+          } else {
+            setPageSize(pagination.pageSize ?? PAGE_SIZE);
+            setPlace((now) => ({ ...now, page: pagination.current ?? 1 }));
+          }
+        }}
+        // Empty only for the first commit (see useRowsAfterMount): no "No data" for that moment.
+        locale={shown.length === 0 && rows.length > 0 ? { emptyText: " " } : undefined}
         rowClassName={(row) => (nodeKey(row) === selectedKey ? "ant-table-row-selected" : "")}
         onRow={(row) => ({ onClick: () => onSelect(row) })}
         columns={[
-          { title: t("fields.npuIndex"), dataIndex: "npuIndex", sorter: (a, b) => (a.npuIndex ?? 0) - (b.npuIndex ?? 0) },
-          { title: t("fields.deviceId"), dataIndex: "deviceId", sorter: byDeviceId, defaultSortOrder: "ascend" },
+          // Sorted and filtered in orderDies (`sorter: true` and no onFilter: antd leaves the rows as they come).
+          { title: t("fields.npuIndex"), key: "npuIndex", dataIndex: "npuIndex", sorter: true, sortOrder: sortOrder("npuIndex") },
+          { title: t("fields.deviceId"), key: "deviceId", dataIndex: "deviceId", sorter: true, sortOrder: sortOrder("deviceId") },
           { title: t("fields.dieIndex"), dataIndex: "dieIndex" },
           { title: t("fields.superDeviceId"), dataIndex: "superDeviceId" },
           { title: t("fields.deviceIp"), dataIndex: "deviceIp", render: (v: string | null, row) => (v ? `${v}:${row.devicePort ?? ""}` : "—") },
@@ -82,7 +102,14 @@ export const DieTable = memo(function DieTable({
               return rank === undefined ? "—" : format.number(rank);
             },
           },
-          { title: t("fields.health"), dataIndex: "health", render: (h: TopologyNode["health"]) => t(`health.${h}`) },
+          {
+            title: t("fields.health"),
+            key: "health",
+            dataIndex: "health",
+            filters: healthStates.map((state) => ({ text: t(`health.${state}`), value: state })),
+            filteredValue: health,
+            render: (h: TopologyNode["health"]) => t(`health.${h}`),
+          },
         ]}
       />
     </section>
