@@ -29,6 +29,8 @@ import { apiEndpoints, type Endpoint } from "./routes";
 const answerTimeoutMs = 45_000;
 const healthLimitMs = 100;
 const memoryTolerance = 0.2;
+/** Past the bound, how much more (of the baseline) one more round may add before the growth counts as a leak. */
+const regrowth = 0.05;
 
 /** The newest modification time of the sources a build depends on. */
 function newestSource(): number {
@@ -247,6 +249,7 @@ async function main(): Promise<number> {
     const started = performance.now();
     const attemptsBefore = tally.attempts;
     const measured = await round();
+    const measuredAttempts = tally.attempts - attemptsBefore;
     const health = await probe.stop();
     const attackSeconds = (performance.now() - started) / 1000;
     const { answer, rssBefore: rssBeforeProbe, rssAfter: rssAfterProbe } = measured;
@@ -255,18 +258,27 @@ async function main(): Promise<number> {
     // Up to a minute for the heap to shrink back, ending as soon as it is within the bound: one local run stayed at
     // +36% through 25 s of readings (the next three: +13%, +7%, +7%), a heap not yet given back rather than a leak,
     // which does not shrink however long it is read.
-    const memoryAfter = await settledMemory(base, nextPid, 60, memoryBefore * (1 + memoryTolerance));
+    const memoryBound = memoryBefore * (1 + memoryTolerance);
+    const memoryAfter = await settledMemory(base, nextPid, 60, memoryBound);
+    // Over the bound, one more identical round tells a leak, which grows again, from a one-time growth that stays (such
+    // as the young generation, which stays committed once grown: server-node-flags.ts) and may come in the measured
+    // round rather than the warm-up: one CI run +22.6 %, its reruns of the same build +13.7 % and +8.6 %. Memory still
+    // growing by more than `regrowth` of the baseline after that round fails.
+    const memoryAgain = memoryAfter > memoryBound ? (await round(), await settledMemory(base, nextPid, 60, memoryBound)) : undefined;
+    const memoryOk = memoryAgain === undefined ? memoryAfter <= memoryBound : memoryAgain <= memoryBound || memoryAgain - memoryAfter <= memoryBefore * regrowth;
 
     console.log("\n[hostile] figures");
-    console.log(`  endpoints:            ${endpoints.length} (method × route), ${tally.attempts} hostile requests in two rounds (the measured one: ${tally.attempts - attemptsBefore} in ${attackSeconds.toFixed(1)} s)`);
+    console.log(`  endpoints:            ${endpoints.length} (method × route), ${tally.attempts} hostile requests in ${memoryAgain === undefined ? "two" : "three"} rounds (the measured one: ${measuredAttempts} in ${attackSeconds.toFixed(1)} s)`);
     console.log(`  failures:             ${tally.failures.length}`);
     console.log(`  slowest answer:       ${tally.slowestMs.toFixed(0)} ms (bound ${answerTimeoutMs / 1000} s)`);
     console.log(`  /api/health:          ${health.polls} polls, max ${health.maxMs.toFixed(1)} ms, ${health.slow} at or over ${healthLimitMs} ms, ${health.failed} failed`);
     console.log(`  3M-zero validate:     ${answer.status} in ${answer.ms.toFixed(0)} ms, ${(answer.size / 1024).toFixed(1)} KB answer, server RSS ${rssBeforeProbe.toFixed(0)} → ${rssAfterProbe.toFixed(0)} MB`);
-    console.log(`  server memory (own):  ${memoryBefore.toFixed(0)} MB before, ${memoryAfter.toFixed(0)} MB after (${(((memoryAfter - memoryBefore) / memoryBefore) * 100).toFixed(1)}%, limit +${memoryTolerance * 100}%)`);
+    const growth = (memory: number) => `${(((memory - memoryBefore) / memoryBefore) * 100).toFixed(1)}%`;
+    console.log(`  server memory (own):  ${memoryBefore.toFixed(0)} MB before, ${memoryAfter.toFixed(0)} MB after (${growth(memoryAfter)}, limit +${memoryTolerance * 100}%)`);
+    if (memoryAgain !== undefined) console.log(`  after one more round: ${memoryAgain.toFixed(0)} MB (${growth(memoryAgain)}; a leak grows again, by over ${regrowth * 100}% of the baseline)`);
     for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
     for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
-    const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryAfter <= memoryBefore * (1 + memoryTolerance);
+    const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryOk;
     // A 5xx has its cause only in the server's log.
     if (tally.failures.some((failure) => /: 5\d\d /.test(failure))) console.log(`--- server log ---\n${log.join("").slice(-4000)}`);
     console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
