@@ -4,7 +4,7 @@ import { SharedAnswers } from "@/lib/shared-answers";
 import { CLUSTER_SERVER_CELLS_MAX } from "@/lib/topology/view";
 import type { MatchKind, UnmatchedReason } from "@/lib/jobs/model";
 import type { Database } from "../client";
-import { clusters, jobs } from "../schema";
+import { clusters, dieKeyServerSql, jobs } from "../schema";
 import { JOB_RANKS_PAGE_DEFAULT, jobRanksQuerySchema, type JobDies, type JobPodCount, type JobRankCounts, type JobRanksPage, type JobRanksQuery, type JobRanksQueryInput, type JobScope, type JobSummary } from "../schema/job/ranks";
 import type { JobRankInfo } from "../schema/job/validation";
 import { jobListColumns, toJobListItem } from "./jobs-list";
@@ -15,8 +15,7 @@ import { jobListColumns, toJobListItem } from "./jobs-list";
  * sorted and paged in PostgreSQL.
  */
 
-/** The server of a die key (`<server>/<device>`): server ids may hold "/", devices never do. */
-const dieServer = sql.raw(`regexp_replace(jr.die_key, '/[^/]*$', '')`);
+const dieServer = sql.raw(dieKeyServerSql("jr.die_key"));
 
 function rankFilter(jobId: number, clusterId: number, query: JobRanksQuery): SQL {
   const parts: SQL[] = [sql`jr.job_id = ${jobId}`];

@@ -12,7 +12,7 @@ import { defaultPortPolicy, portPolicySchema, type PortPolicy } from "@/lib/port
 import { portPlanReport, portReport, type ClusterPortPlan, type ClusterPortReport, type JobPortCheck } from "@/lib/ports/report";
 import { topologyDieId } from "@/lib/jobs/placement";
 import type { Database } from "../client";
-import { clusterPortPolicies, jobRanks, jobs, servers } from "../schema";
+import { clusterPortPolicies, dieKeyServerSql, jobRanks, jobs, servers } from "../schema";
 import type { PlanBody } from "../schema/port-policy/validation";
 import { recordAudit, type AuditActor } from "./audit";
 import { getClusterOrThrow } from "./clusters";
@@ -30,7 +30,7 @@ export interface ClusterPortModel {
 const liveStates = ["running", "pending", "unknown"] as const;
 const liveJob = (clusterId: number) => sql`${jobs.clusterId} = ${clusterId} and ${inArray(jobs.state, [...liveStates])}`;
 /** A job_ranks row's host: its die key (`<server>/<device>`) without the device. */
-const rankHost = sql`regexp_replace(${jobRanks.dieKey}, '/[^/]*$', '')`;
+const rankHost = sql.raw(dieKeyServerSql('"job_ranks"."die_key"'));
 
 /**
  * The live jobs that share a host with job `near` (itself included): all a check of one job needs, since every port

@@ -1,3 +1,4 @@
+import { dieKeyServerSql } from "../../schema";
 import type { SqlParams } from "./rollups";
 
 /**
@@ -17,7 +18,7 @@ export function hitsJobSql(job: string): string {
       and f.began_at <= coalesce(j.ended_at, now()) and (f.ended_at is null or f.ended_at >= j.started_at))
     and ((f.target_kind = 'die' and exists (${placed} = substr(f.target_key, 5)))
       or (f.target_kind = 'link' and exists (${placed} in (split_part(substr(f.target_key, 6), '~', 1), split_part(f.target_key, '~', 2))))
-      or (f.target_kind = 'server' and exists (${placed} is not null and regexp_replace(r.die_key, '/[^/]*$', '') = substr(f.target_key, 8)))))`;
+      or (f.target_kind = 'server' and exists (${placed} is not null and ${dieKeyServerSql("r.die_key")} = substr(f.target_key, 8)))))`;
 }
 
 /** The timeline's `job=<id>` filter: events that name the job, or that hit it by placement and time. */

@@ -3,6 +3,7 @@ import { faultLevelInfo, type FaultLevel } from "@/lib/faults/levels";
 import type { FaultKind } from "@/lib/faults/model";
 import type { JobLoss, JobLossCause } from "@/lib/faults/report";
 import { faultCost } from "@/lib/jobs/fault-cost";
+import { dieKeyServerSql } from "../../schema";
 import { jobFilterClause } from "./job-filter";
 import { hourMs, SqlParams } from "./rollups";
 
@@ -39,7 +40,7 @@ export async function reportJobLosses(pool: pg.Pool, clusterId: number, from: nu
       const hits = jobFilterClause(p, job.id);
       const { rows: events } = await pool.query<{ kind: FaultKind; code: string | null; level: FaultLevel; began: number; ended: number | null }>(
         `with ranks as (select die_key from job_ranks where job_id = ${id} and die_key is not null),
-         keys as (select 'die:' || die_key as key from ranks union all select 'server:' || regexp_replace(die_key, '/[^/]*$', '') from ranks)
+         keys as (select 'die:' || die_key as key from ranks union all select 'server:' || ${dieKeyServerSql("die_key")} from ranks)
          select ${columns} from keys k cross join lateral (select f.* from fault_events f
            where f.cluster_id = ${c} and f.target_key = k.key and f.began_at >= ${p.at(runFrom - hourMs)} and f.began_at < ${hi}) f where ${inRun}
          union select ${columns} from ranks r join fault_events f on f.cluster_id = ${c} and f.target_kind = 'link' and split_part(substr(f.target_key, 6), '~', 1) = r.die_key where ${inRun}

@@ -60,6 +60,12 @@ export const jobs = pgTable(
  * their target key without `die:`), so faults on it, or on a link at it, are found by key even after the inventory
  * is imported again; a rank that matched no die has `die_key` null and says why.
  */
+/**
+ * The server of a die key (`<server>/<device>`: server ids may hold "/", devices never do), in SQL over the die key
+ * expression `dieKey`. job_ranks_job_die_server indexes it, so the queries that look a server up spell it this way.
+ */
+export const dieKeyServerSql = (dieKey: string) => `regexp_replace(${dieKey}, '/[^/]*$', '')`;
+
 export const jobRanks = pgTable(
   "job_ranks",
   {
@@ -89,7 +95,7 @@ export const jobRanks = pgTable(
     // one lookup per event. As a set of the job's servers it was hashed only while it fit in hash memory; past that
     // (a job on a whole SuperCluster) every server event read all the job's ranks: 46 s for a day's 5,000 (issue 21).
     index("job_ranks_job_die_server")
-      .on(t.jobId, sql`regexp_replace(${t.dieKey}, '/[^/]*$', '')`)
+      .on(t.jobId, sql.raw(dieKeyServerSql('"die_key"')))
       .where(sql`${t.dieKey} is not null`),
   ],
 );
