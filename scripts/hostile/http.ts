@@ -74,7 +74,7 @@ export function isErrorShape(answer: Answer): boolean {
 
 /**
  * Polls GET /api/health from a thread of its own (so the attacker's own work never delays a poll) every
- * `intervalMs`, and reports how many polls answered, the slowest, and how many took 100 ms or more.
+ * `intervalMs`, and reports how many polls answered, the slowest, and how many took `limitMs` or more.
  */
 export interface HealthFigures {
   polls: number;
@@ -85,7 +85,7 @@ export interface HealthFigures {
   slowPolls: { at: number; ms: number }[];
 }
 
-export function healthProbe(base: string, intervalMs = 50): { stop: () => Promise<HealthFigures> } {
+export function healthProbe(base: string, limitMs: number, intervalMs = 50): { stop: () => Promise<HealthFigures> } {
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
     const http = require("node:http");
@@ -100,7 +100,7 @@ export function healthProbe(base: string, intervalMs = 50): { stop: () => Promis
         response.on("end", () => {
           const ms = performance.now() - started;
           polls++; maxMs = Math.max(maxMs, ms);
-          if (ms >= 100) { slow++; slowPolls.push({ at, ms }); }
+          if (ms >= workerData.limitMs) { slow++; slowPolls.push({ at, ms }); }
           if (response.statusCode !== 200) failed++;
           resolve();
         });
@@ -116,7 +116,7 @@ export function healthProbe(base: string, intervalMs = 50): { stop: () => Promis
     })();
     parentPort.on("message", () => { running = false; });
   `;
-  const worker = new Worker(code, { eval: true, workerData: { base, intervalMs } });
+  const worker = new Worker(code, { eval: true, workerData: { base, limitMs, intervalMs } });
   return {
     stop: () =>
       new Promise((resolve) => {

