@@ -1,5 +1,4 @@
 import { dieKeyServerSql } from "../../schema";
-import type { SqlParams } from "./rollups";
 
 /**
  * SQL over `fault_events f`: the event hit a die of the job, a link at one of its dies, or a server it runs on, while
@@ -21,9 +20,8 @@ export function hitsJobSql(job: string): string {
       or (f.target_kind = 'server' and exists (${placed} is not null and ${dieKeyServerSql("r.die_key")} = substr(f.target_key, 8)))))`;
 }
 
-/** The timeline's `job=<id>` filter: events that name the job, or that hit it by placement and time. */
-export function jobFilterClause(params: SqlParams, jobId: number): string {
-  const job = params.add(jobId);
+/** The timeline's `job=<id>` filter (`job`: the id's placeholder): events that name the job, or that hit it by placement and time. */
+export function jobFilterSql(job: string): string {
   return `(f.job = (select name from jobs where id = ${job}) or ${hitsJobSql(job)})`;
 }
 

@@ -6,7 +6,7 @@ import { filterServerId, targetFilterOf, type TargetFilter } from "@/lib/faults/
 import type { ClusterHeader } from "@/lib/topology/inventory-index";
 import type { TimelineQuery } from "../../schema/fault-event/validation";
 import { refreshOpenEscalations } from "./health";
-import { jobAtEventJoin, jobFilterClause } from "./job-filter";
+import { jobAtEventJoin, jobFilterSql } from "./job-filter";
 import { ceilTo, hourMs, rollupRead, runningAt, splitPeriod, SqlParams } from "./rollups";
 import { escaped, ms, msOf, msOrNone, numberOf, numberOrNone, textOf, textOrNone, unescaped } from "./packed-text";
 import { loadServerDies, loadTargetIndex, serverTargets, type TargetIndex } from "./target-index";
@@ -45,7 +45,7 @@ function filters(clusterId: number, query: TimelineQuery, target: TargetFilter |
   if (target) parts.push(targetClause(params, target));
   if (query.state === "open") parts.push("f.ended_at is null");
   if (query.state === "closed") parts.push("f.ended_at is not null");
-  if (query.job) parts.push(jobFilterClause(params, query.job));
+  if (query.job) parts.push(jobFilterSql(params.add(query.job)));
   return { clause: parts.join(" and "), params };
 }
 
