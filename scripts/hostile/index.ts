@@ -237,8 +237,9 @@ interface SlowPollCause {
 const momentaryCauses = 5;
 const replays = 5;
 const replaySeconds = 1;
-function slowPollCauses(slowPolls: HealthFigures["slowPolls"], sent: Sent[]): Map<string, { around: Sent[]; firstMs: number }> {
-  const causes = new Map<string, { around: Sent[]; firstMs: number }>();
+/** The sets of requests around the slow polls, each once (by their labels), with the slowest poll it was around. */
+function slowPollCauses(slowPolls: HealthFigures["slowPolls"], sent: Sent[]): Map<string, Omit<SlowPollCause, "again">> {
+  const causes = new Map<string, Omit<SlowPollCause, "again">>();
   for (const poll of slowPolls) {
     const around = requestsAround(poll, sent);
     const key = around.map((one) => one.label).join("\n");

@@ -56,16 +56,16 @@ export const jobs = pgTable(
 );
 
 /**
- * Each rank of a job's table and the die it runs on. The die is kept as the fault events name it (`<server>/<device>`,
- * their target key without `die:`), so faults on it, or on a link at it, are found by key even after the inventory
- * is imported again; a rank that matched no die has `die_key` null and says why.
- */
-/**
  * The server of a die key (`<server>/<device>`: server ids may hold "/", devices never do), in SQL over the die key
  * expression `dieKey`. job_ranks_job_die_server indexes it, so the queries that look a server up spell it this way.
  */
 export const dieKeyServerSql = (dieKey: string) => `regexp_replace(${dieKey}, '/[^/]*$', '')`;
 
+/**
+ * Each rank of a job's table and the die it runs on. The die is kept as the fault events name it (`<server>/<device>`,
+ * their target key without `die:`), so faults on it, or on a link at it, are found by key even after the inventory
+ * is imported again; a rank that matched no die has `die_key` null and says why.
+ */
 export const jobRanks = pgTable(
   "job_ranks",
   {
