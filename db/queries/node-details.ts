@@ -3,9 +3,9 @@ import { inArray, sql } from "drizzle-orm";
 import type pg from "pg";
 import { healthOf } from "@/lib/faults/health";
 import { faultScopeOf, nodeDetails, recentFaultLimit, recentFaultWindowMs, type FaultScope, type SavedRankTable } from "@/lib/topology/details";
-import type { ClusterHeader } from "@/lib/topology/inventory-index";
+import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
 import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
-import { ranksFromRankTable } from "@/lib/topology/ranks";
+import { ranksByIndexDie, ranksFromRankTable } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
 import { rankTableRevisions } from "../schema";
 import { clusterFabricProfile } from "./fabric-build";
@@ -57,11 +57,15 @@ export async function recentNodeFaults(
 }
 
 /**
- * Ranks per die of saved revisions, by revision id. A revision never changes, so each is parsed once per process;
- * the cache is bounded by the dies it holds (a 16,384-die table is one of many that fit).
+ * The ranks of saved revisions over an index's dies (ranksByIndexDie), by revision id, per index: a revision never
+ * changes, so each is parsed once per process and inventory revision. Kept while their size allows, which is what
+ * every click on a die reads: bounded by dies held as a map by die id (300,000), five saved 100,000-rank tables
+ * were parsed again on every click, 270 ms warm at 524,288 dies (issue 21). At 8 bytes a die, 192 MiB keeps 48
+ * tables over a 524,288-die cluster and 1,536 over a 16,384-die one.
  */
-const maxCachedDies = 300_000;
-const globalForRanks = globalThis as typeof globalThis & { rankscopeRevisionRanks?: Map<number, ReadonlyMap<string, number>> };
+const maxCachedBytes = 192 * 2 ** 20;
+type RevisionRanks = Map<number, Float64Array>;
+const globalForRanks = globalThis as typeof globalThis & { rankscopeRevisionRanks?: WeakMap<TopologyIndex, RevisionRanks> };
 
 let parsedRevisions = 0;
 /** How many revisions this process has parsed so far: what the cache spares shows here. */
@@ -70,17 +74,19 @@ export function parsedRevisionCount(): number {
 }
 
 /**
- * The latest revision of every saved rank table of the cluster or of no cluster, as ranks per die id. Only revisions
- * this process has not read yet are fetched and parsed; the rest cost one small query.
+ * The latest revision of every saved rank table of the cluster or of no cluster, as the rank of each die of `index`.
+ * Only revisions not read yet for this index are fetched and parsed; the rest cost one small query.
  */
-export async function savedRankTables(db: Database, clusterId: number): Promise<SavedRankTable[]> {
-  const cache = (globalForRanks.rankscopeRevisionRanks ??= new Map());
+export async function savedRankTables(db: Database, index: TopologyIndex): Promise<SavedRankTable[]> {
+  const perIndex = (globalForRanks.rankscopeRevisionRanks ??= new WeakMap());
+  let cache = perIndex.get(index);
+  if (!cache) perIndex.set(index, (cache = new Map()));
   const heads = await db.execute<{ id: number; name: string; cluster_id: number | null; revision: number; revision_id: string }>(sql`
     select t.id, t.name, t.cluster_id, t.revision, r.id as revision_id
     from rank_tables t join rank_table_revisions r on r.rank_table_id = t.id and r.revision = t.revision
-    where t.cluster_id = ${clusterId} or t.cluster_id is null
+    where t.cluster_id = ${index.cluster.id} or t.cluster_id is null
     order by t.name, t.id`);
-  const found = new Map<number, ReadonlyMap<string, number>>();
+  const found = new Map<number, Float64Array>();
   const missing: number[] = [];
   for (const head of heads.rows) {
     const id = Number(head.revision_id);
@@ -102,15 +108,15 @@ export async function savedRankTables(db: Database, clusterId: number): Promise<
       parsedRevisions++;
       // A revision too long to be one string (a streamed save of a SuperCluster's table) names no ranks here.
       const text = revisionText(row.text, row.gzip);
-      const ranks = (text === undefined ? undefined : ranksFromRankTable(text)?.ranks) ?? new Map<string, number>();
+      const ranks = ranksByIndexDie(index, (text === undefined ? undefined : ranksFromRankTable(text)?.ranks) ?? new Map());
       found.set(Number(row.id), ranks);
       cache.set(Number(row.id), ranks);
     }
-    let dies = [...cache.values()].reduce((sum, ranks) => sum + ranks.size, 0);
+    let bytes = [...cache.values()].reduce((sum, ranks) => sum + ranks.byteLength, 0);
     for (const [id, ranks] of cache) {
-      if (dies <= maxCachedDies) break;
+      if (bytes <= maxCachedBytes) break;
       cache.delete(id); // least recently used first
-      dies -= ranks.size;
+      bytes -= ranks.byteLength;
     }
   }
   return heads.rows.flatMap((head) => {
@@ -140,7 +146,7 @@ export async function loadNodeDetails(
   const [health, recent, savedTables] = await Promise.all([
     faultHealthSnapshot(handle.pool, cluster.id),
     recentNodeFaults(handle.pool, cluster.id, scope, since, recentFaultLimit),
-    savedRankTables(handle.db, cluster.id),
+    savedRankTables(handle.db, index),
   ]);
   const faults = health.collected ? { since, ...recent, timeline: scope.timeline } : null;
   // A die's plane ports come from the cluster's hardware profile; a fabric node's stored parts from the fabric.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { demoA2Cluster, demoA3Cluster } from "@/lib/inventory/demo";
 import { findProfile } from "@/lib/fabric/profiles";
 import { faultScopeOf, nodeDetails, switchImpactOf, type SavedRankTable } from "./details";
+import { ranksByIndexDie } from "./ranks";
 import { indexOf } from "./test-support";
 import { TopologyNotFoundError } from "./view";
 
@@ -62,7 +63,7 @@ describe("faultScopeOf", () => {
 describe("rank-table memberships", () => {
   const table = (id: number, name: string, ranks: [string, number][]): SavedRankTable => ({
     table: { id, name, revision: 3, clusterId: 1 },
-    ranks: new Map(ranks),
+    ranks: ranksByIndexDie(demo, new Map(ranks)),
   });
   const saved = [
     table(1, "job-a", [["sp0-node05/d6", 40], ["sp0-node05/d7", 41], ["sp0-node06/d0", 50]]),

@@ -51,10 +51,11 @@ export function faultScopeOf(index: TopologyIndex, kind: NodeKind, id: string): 
   };
 }
 
-/** A saved rank table's latest revision, read as ranks per die id (lib/topology/ranks.ts). */
+/** A saved rank table's latest revision, read as the rank of each die of the index (lib/topology/ranks.ts ranksByIndexDie). */
 export interface SavedRankTable {
   table: NonNullable<RankMembership["table"]>;
-  ranks: ReadonlyMap<string, number>;
+  /** By the die's place in the index (`IndexedDie.rank`); NaN where the table ranks no die. */
+  ranks: Float64Array;
 }
 
 function membership(table: RankMembership["table"], ranks: number[]): RankMembership | null {
@@ -90,8 +91,8 @@ export function nodeDetails(
     membership(
       table,
       subject.dies.flatMap((die) => {
-        const rank = ranks.get(die.id);
-        return rank === undefined ? [] : [rank];
+        const rank = ranks[die.rank]!;
+        return Number.isNaN(rank) ? [] : [rank];
       }),
     ),
   );

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ranksFromRankTable } from "./ranks";
+import { demoA3Cluster } from "@/lib/inventory/demo";
+import { ranksByIndexDie, ranksFromRankTable } from "./ranks";
+import { indexOf } from "./test-support";
 
 describe("ranks from a rank table", () => {
   it("maps each (server_id, device_id) to its rank_id, comments and all", () => {
@@ -14,5 +16,16 @@ describe("ranks from a rank table", () => {
   it("returns null for text that is not a rank table", () => {
     expect(ranksFromRankTable("{}")).toBeNull();
     expect(ranksFromRankTable("not json")).toBeNull();
+  });
+});
+
+describe("ranks by the index's dies", () => {
+  it("puts each rank at its die's place in the index, NaN elsewhere, and leaves out dies the inventory lacks", () => {
+    const index = indexOf(demoA3Cluster());
+    const ranks = ranksByIndexDie(index, new Map([["sp0-node05/d6", 40], ["sp1-node00/d0", 0], ["sp9-node00/d0", 7], ["sp0-node05/d07", 8]]));
+    expect(ranks).toHaveLength(index.dieCount);
+    expect(ranks[index.rankOf("sp0-node05/d6")]).toBe(40);
+    expect(ranks[index.rankOf("sp1-node00/d0")]).toBe(0);
+    expect([...ranks].filter((rank) => !Number.isNaN(rank)).sort((a, b) => a - b)).toEqual([0, 40]);
   });
 });
