@@ -4,7 +4,7 @@ import type { FaultKind } from "@/lib/faults/model";
 import type { JobLoss, JobLossCause } from "@/lib/faults/report";
 import { faultCost } from "@/lib/jobs/fault-cost";
 import { dieKeyServerSql } from "../../schema";
-import { jobFilterSql } from "./job-filter";
+import { hitsJobSql } from "./job-filter";
 import { hourMs, SqlParams } from "./rollups";
 
 const faultyLevels = (Object.keys(faultLevelInfo) as FaultLevel[]).filter((l) => faultLevelInfo[l].tone === "faulty");
@@ -35,9 +35,10 @@ export async function reportJobLosses(pool: pg.Pool, clusterId: number, from: nu
       // events on its dies and servers (by target key), on links at its dies (by either end) and naming it. The job's
       // dies and servers are streamed, not made distinct (a server's key comes once per die): the outer `union` drops
       // the repeated events, and sorting a 100,000-rank job's 200,000 keys was 0.4 s of every report (issue 21). The
-      // open and long events that began before it are tested one by one with the timeline's own filter (index
-      // lookups): as a lookup in those 200,000 keys, too many to hash, a day of 5,000 faulty events took 12 s.
-      const hits = jobFilterSql(id);
+      // open and long events that began before it are tested one by one with the timeline's placement filter (index
+      // lookups; those naming the job are in their own arm): as a lookup in those 200,000 keys, too many to hash, a
+      // day of 5,000 faulty events took 12 s.
+      const hits = hitsJobSql(id);
       const { rows: events } = await pool.query<{ kind: FaultKind; code: string | null; level: FaultLevel; began: number; ended: number | null }>(
         `with ranks as (select die_key from job_ranks where job_id = ${id} and die_key is not null),
          keys as (select 'die:' || die_key as key from ranks union all select 'server:' || ${dieKeyServerSql("die_key")} from ranks)
