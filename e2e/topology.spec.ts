@@ -138,6 +138,25 @@ test.describe("Topology", () => {
     await expect(activePage).toHaveText("2");
   });
 
+  test("the die table keeps the page size chosen for the next server opened", async ({ page }) => {
+    await page.goto("/topology?cluster=atlas-a3-demo&level=server&id=sp1-node05&hops=1");
+    const dies = page.getByRole("region", { name: "Dies of this server" });
+    const rows = dies.locator("tbody tr.ant-table-row");
+    await expect(rows).toHaveCount(32);
+    await dies.locator(".ant-pagination-options .ant-select").click();
+    await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "64 / page" }).click();
+    await expect(rows).toHaveCount(Math.min(64, Number(await dies.locator(".ant-tag").innerText())));
+
+    // Another server's neighbourhood, found by search: the table is made anew, with 64 a page.
+    const search = page.getByRole("combobox", { name: "Search the topology" });
+    await search.fill("sp1-node06");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/level=server&id=sp1-node06&.*hops=1/);
+    await expect(page.getByTestId("neighbourhood-summary")).toHaveText(/^1 hop from sp1-node06: /);
+    await expect(dies.locator(".ant-pagination-options")).toContainText("64 / page");
+    await expect(rows).toHaveCount(Math.min(64, Number(await dies.locator(".ant-tag").innerText())));
+  });
+
   test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
     await page.goto("/topology?cluster=atlas-a3-demo");
     const search = page.getByRole("combobox", { name: "Search the topology" });

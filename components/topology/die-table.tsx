@@ -30,24 +30,29 @@ const noRows: TopologyNode[] = [];
 
 /**
  * The server view's table of its dies, with the rank each holds in the chosen rank table. Memoised: the page's other
- * updates (a query answered elsewhere on it) do not render its rows again.
+ * updates (a query answered elsewhere on it) do not render its rows again. The page size is the page's (`pageSize`,
+ * `onPageSize`): the table is made anew for each server opened, and a reader who chose 128 a page keeps it.
  */
 export const DieTable = memo(function DieTable({
   dies,
   selectedKey,
   ranks,
   onSelect,
+  pageSize = PAGE_SIZE,
+  onPageSize,
 }: {
   dies: TopologyNode[];
   selectedKey: string | null;
   ranks: Map<string, number> | undefined;
   onSelect: (die: TopologyNode) => void;
+  /** Dies a page; undefined for the first size. */
+  pageSize?: number | undefined;
+  onPageSize: (size: number) => void;
 }) {
   const t = useTranslations("topology");
   const format = useFormatter();
   const [order, setOrder] = useState<DieOrder>(FIRST_ORDER);
   const [health, setHealth] = useState<Health[] | null>(null);
-  const [pageSize, setPageSize] = useState(PAGE_SIZE);
   const rows = useMemo(() => orderDies(dies, order, health), [dies, order, health]);
   // The page shown: the one holding the die selected (in the graph, by search, from a link) whenever that changes, and
   // the first for new rows; otherwise where the reader paged to.
@@ -77,7 +82,7 @@ export const DieTable = memo(function DieTable({
           } else if (action === "filter") {
             setHealth((filters.health as Health[] | null | undefined) ?? null);
           } else {
-            setPageSize(pagination.pageSize ?? PAGE_SIZE);
+            if (pagination.pageSize && pagination.pageSize !== pageSize) onPageSize(pagination.pageSize);
             setPlace((now) => ({ ...now, page: pagination.current ?? 1 }));
           }
         }}

@@ -63,6 +63,8 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
   // thread, and the graph, above it, was drawn 0.5 s later (issue 21: navigation to drawn under 2 s). Per server: the
   // next server opened waits for its own graph too.
   const [graphDrawnFor, setGraphDrawnFor] = useState<string | null>(null);
+  // The die table's page size, chosen once for every server opened after (the table is made anew per server).
+  const [diePageSize, setDiePageSize] = useState<number>();
   const [importing, setImporting] = useState(false);
   // Mounted from the first opening on, so that closing it animates.
   const [importOpened, setImportOpened] = useState(false);
@@ -345,7 +347,7 @@ export function TopologyClient({ defaultCluster }: { defaultCluster: string | nu
       )}
       {importOpened && <ImportDrawer cluster={cluster} clusterId={data?.cluster.id} open={importing} onClose={() => setImporting(false)} />}
       {data?.level === "server" && graphDrawnFor === data.id && (
-        <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={selectDie} />
+        <DieTable dies={dies} selectedKey={selectedKey} ranks={ranks} onSelect={selectDie} pageSize={diePageSize} onPageSize={setDiePageSize} />
       )}
     </Space>
   );
