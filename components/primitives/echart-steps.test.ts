@@ -2,14 +2,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EChartsInstance } from "./echart";
 import { steppedDrawing, type StepEnd } from "./echart-steps";
 
-/** A chart that only says `finished` when told to, as ECharts does once it has painted. */
-function fakeChart() {
+/**
+ * Stepped drawing on a chart that only says `finished` when told to (`paint`), as ECharts does once it has painted;
+ * `seen` is for the steps to note what ran.
+ */
+function steppedOnFakeChart() {
   const listeners = new Set<() => void>();
   const chart = {
     on: (event: string, listener: () => void) => event === "finished" && listeners.add(listener),
     off: (event: string, listener: () => void) => event === "finished" && listeners.delete(listener),
   } as unknown as EChartsInstance;
-  return { chart, paint: () => listeners.forEach((listener) => listener()), listening: () => listeners.size };
+  return { steps: steppedDrawing(chart), seen: [] as string[], paint: () => listeners.forEach((listener) => listener()), listening: () => listeners.size };
 }
 
 describe("steppedDrawing", () => {
@@ -17,9 +20,7 @@ describe("steppedDrawing", () => {
   afterEach(() => vi.useRealTimers());
 
   it("runs a step that painted only after ECharts has finished, in a task of its own; a computed one in the next task", () => {
-    const { chart, paint } = fakeChart();
-    const seen: string[] = [];
-    const steps = steppedDrawing(chart);
+    const { steps, seen, paint } = steppedOnFakeChart();
     steps.start(
       (function* (): Generator<StepEnd, void> {
         seen.push("frame");
@@ -51,9 +52,7 @@ describe("steppedDrawing", () => {
   });
 
   it("runs what follows a finishing step as soon as ECharts has painted it, in ECharts' own task", () => {
-    const { chart, paint } = fakeChart();
-    const seen: string[] = [];
-    const steps = steppedDrawing(chart);
+    const { steps, seen, paint } = steppedOnFakeChart();
     steps.start(
       (function* (): Generator<StepEnd, void> {
         seen.push("cells");
@@ -68,9 +67,7 @@ describe("steppedDrawing", () => {
   });
 
   it("ignores a `finished` while a computed step waits for its task, and drops a drawing when another starts", () => {
-    const { chart, paint } = fakeChart();
-    const seen: string[] = [];
-    const steps = steppedDrawing(chart);
+    const { steps, seen, paint } = steppedOnFakeChart();
     const drawing = (name: string) =>
       (function* (): Generator<StepEnd, void> {
         seen.push(`${name} 1`);
@@ -89,9 +86,7 @@ describe("steppedDrawing", () => {
   });
 
   it("lets a step start the drawing again, dropping the one it belongs to; dispose stops listening", () => {
-    const { chart, paint, listening } = fakeChart();
-    const seen: string[] = [];
-    const steps = steppedDrawing(chart);
+    const { steps, seen, paint, listening } = steppedOnFakeChart();
     let restarts = 1;
     const drawing = (): Generator<StepEnd, void> =>
       (function* () {

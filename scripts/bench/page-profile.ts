@@ -31,15 +31,20 @@ export async function writePageDiagnostic(dir: string, label: string, extension:
   return file;
 }
 
+/**
+ * Takes `page` to the app's origin before a diagnostic starts, so the navigation measured stays in the same renderer
+ * process (and so in the profiler's isolate, or the trace's process).
+ */
+export async function openOnOrigin(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/api/health`);
+}
+
 const where = ({ functionName, url, lineNumber, columnNumber }: ProfileNode["callFrame"]) =>
   `${functionName || "(anonymous)"} ${url ? `${url.split("/").pop()}:${lineNumber + 1}:${columnNumber + 1}` : ""}`.trim();
 
-/**
- * Starts profiling `page` (sampling every 100 µs); call before `page.goto`. The page is first taken to the app's
- * origin, so the navigation measured stays in the same renderer process (and so in the profiler's isolate).
- */
+/** Starts profiling `page` (sampling every 100 µs); call before `page.goto`. */
 export async function startProfile(page: Page, origin: string) {
-  await page.goto(`${origin}/api/health`);
+  await openOnOrigin(page, origin);
   const session = await page.context().newCDPSession(page);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 100 });

@@ -7,7 +7,7 @@
  * each long task's busiest trace events by self time.
  */
 import type { Browser, Page } from "@playwright/test";
-import { writePageDiagnostic } from "./page-profile";
+import { openOnOrigin, writePageDiagnostic } from "./page-profile";
 
 /** A complete ("X") trace event: what ran, on which thread, from `ts` for `dur` (µs). */
 interface TraceEvent {
@@ -44,9 +44,9 @@ function selfTimes(task: TraceEvent, events: TraceEvent[]): Map<string, number> 
   return byName;
 }
 
-/** Starts tracing `page`; call before `page.goto`. The page is first taken to the app's origin (one renderer). */
+/** Starts tracing `page`; call before `page.goto`. */
 export async function startTrace(browser: Browser, page: Page, origin: string) {
-  await page.goto(`${origin}/api/health`);
+  await openOnOrigin(page, origin);
   await browser.startTracing(page, { categories });
   return {
     /** Stops, writes the trace and answers its summary: the long tasks (over 50 ms) after the page hydrated. */
