@@ -147,14 +147,15 @@ test.describe("Topology", () => {
     await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "64 / page" }).click();
     await expect(rows).toHaveCount(Math.min(64, Number(await dies.locator(".ant-tag").innerText())));
 
-    // Another server's neighbourhood, found by search: the table is made anew, with 64 a page.
+    // Another server, found by search and opened: the table is made anew, with 64 a page (its 16 dies on one).
     const search = page.getByRole("combobox", { name: "Search the topology" });
     await search.fill("sp1-node06");
     await search.press("Enter");
-    await expect(page).toHaveURL(/level=server&id=sp1-node06&.*hops=1/);
-    await expect(page.getByTestId("neighbourhood-summary")).toHaveText(/^1 hop from sp1-node06: /);
+    await details(page).getByRole("button", { name: "Open this server" }).click();
+    await expect(page).toHaveURL(/level=server&id=sp1-node06/);
+    await expect(summary(page)).toHaveText(/^Server · 16 dies/);
     await expect(dies.locator(".ant-pagination-options")).toContainText("64 / page");
-    await expect(rows).toHaveCount(Math.min(64, Number(await dies.locator(".ant-tag").innerText())));
+    await expect(rows).toHaveCount(16);
   });
 
   test("finds a die by device IP and by rank, lands on it, and the link opens the same selection", async ({ page }, testInfo) => {
