@@ -17,6 +17,22 @@ const deviceIp = (page: Page, server: string, device: string) => page.getByRole(
 test.describe("Rank table workspace (editor)", () => {
   test.use({ storageState: storageStateOf("editor") });
 
+  test("the structure tree lists a super pod's servers while it is open, and again once it is opened after closing", async ({ page }) => {
+    await importSeed(page);
+    const tree = page.getByRole("tree", { name: "Structure" });
+    const pod = tree.getByRole("treeitem", { name: /Super pod 0 \(2\)$/ });
+    const server = tree.getByRole("treeitem", { name: /node_1 \(4\)$/ });
+    await expect(server).toBeVisible();
+    await pod.locator(".ant-tree-switcher").click();
+    await expect(server).toHaveCount(0);
+    await expect(tree.getByRole("treeitem")).toHaveCount(4);
+    await pod.locator(".ant-tree-switcher").click();
+    await expect(server).toBeVisible();
+    await server.getByText(/node_1/).click();
+    await expect(deviceIp(page, "node_1", "0")).toBeVisible();
+    await expect(deviceIp(page, "node_0", "0")).toHaveCount(0);
+  });
+
   test("imports the seed's super pod example clean; a duplicate device IP shows on the field and in the panel; undo fixes it; export is canonical; save", async ({ page }) => {
     await importSeed(page);
     const report = page.getByRole("status", { name: "Validation report" });
