@@ -81,7 +81,12 @@ export const HostedGrid = memo(
     const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
 
     useEffect(() => want(first, Math.max(last, first + 1)), [want, first, last]);
+    // Another node's rows start at the top. Not on mount: the grid is there already, and scrolling forced a layout
+    // of the page just committed, 20 ms of the task that shows a 524,288-rank table's first rows (issue 21).
+    const shownNode = useRef(node);
     useEffect(() => {
+      if (shownNode.current === node) return;
+      shownNode.current = node;
       scroller.current?.scrollTo({ top: 0 });
       setScrollTop(0);
     }, [node]);
