@@ -5,7 +5,7 @@ import { healthOf } from "@/lib/faults/health";
 import { faultScopeOf, nodeDetails, recentFaultLimit, recentFaultWindowMs, type FaultScope, type SavedRankTable } from "@/lib/topology/details";
 import type { ClusterHeader, TopologyIndex } from "@/lib/topology/inventory-index";
 import type { NodeDetails, NodeKind, RecentFault } from "@/lib/topology/model";
-import { ranksByIndexDie, ranksFromRankTable } from "@/lib/topology/ranks";
+import { ranksByIndexDie, ranksFromRankTable, type RanksByIndexDie } from "@/lib/topology/ranks";
 import type { Database, DatabaseHandle } from "../client";
 import { rankTableRevisions } from "../schema";
 import { clusterFabricProfile } from "./fabric-build";
@@ -58,13 +58,12 @@ export async function recentNodeFaults(
 
 /**
  * The ranks of saved revisions over an index's dies (ranksByIndexDie), by revision id, per index: a revision never
- * changes, so each is parsed once per process and inventory revision. Kept while their size allows, which is what
- * every click on a die reads: bounded by dies held as a map by die id (300,000), five saved 100,000-rank tables
- * were parsed again on every click, 270 ms warm at 524,288 dies (issue 21). At 8 bytes a die, 192 MiB keeps 48
- * tables over a 524,288-die cluster and 1,536 over a 16,384-die one.
+ * changes, so each is parsed once per process and inventory revision. Every click on a node reads every table's, so
+ * they must all fit: kept as maps by die id, bounded at 300,000 dies, five saved 100,000-rank tables were parsed again
+ * on every click, 270 ms warm at 524,288 dies (issue 21). At 12 bytes a ranked die, 64 MiB holds 5.6 million.
  */
-const maxCachedBytes = 192 * 2 ** 20;
-type RevisionRanks = Map<number, Float64Array>;
+const maxCachedBytes = 64 * 2 ** 20;
+type RevisionRanks = Map<number, RanksByIndexDie>;
 const globalForRanks = globalThis as typeof globalThis & { rankscopeRevisionRanks?: WeakMap<TopologyIndex, RevisionRanks> };
 
 let parsedRevisions = 0;
@@ -86,7 +85,7 @@ export async function savedRankTables(db: Database, index: TopologyIndex): Promi
     from rank_tables t join rank_table_revisions r on r.rank_table_id = t.id and r.revision = t.revision
     where t.cluster_id = ${index.cluster.id} or t.cluster_id is null
     order by t.name, t.id`);
-  const found = new Map<number, Float64Array>();
+  const found = new Map<number, RanksByIndexDie>();
   const missing: number[] = [];
   for (const head of heads.rows) {
     const id = Number(head.revision_id);

@@ -8,6 +8,7 @@ import { naturalCompare } from "@/lib/natural-order";
 import type { IndexedDie, TopologyIndex } from "./inventory-index";
 import type { NodeDetails, NodeKind, RankMembership, RecentFaults } from "./model";
 import { dieEnd, subjectOf, type Peer, type Subject } from "./node-subject";
+import type { RanksByIndexDie } from "./ranks";
 
 /** What the details panel calls recent: a week of fault events (older ones still open count too). */
 export const recentFaultWindowMs = 7 * 86_400_000;
@@ -51,11 +52,10 @@ export function faultScopeOf(index: TopologyIndex, kind: NodeKind, id: string): 
   };
 }
 
-/** A saved rank table's latest revision, read as the rank of each die of the index (lib/topology/ranks.ts ranksByIndexDie). */
+/** A saved rank table's latest revision, read as the ranks it gives the index's dies (lib/topology/ranks.ts). */
 export interface SavedRankTable {
   table: NonNullable<RankMembership["table"]>;
-  /** By the die's place in the index (`IndexedDie.rank`); NaN where the table ranks no die. */
-  ranks: Float64Array;
+  ranks: RanksByIndexDie;
 }
 
 function membership(table: RankMembership["table"], ranks: number[]): RankMembership | null {
@@ -91,8 +91,8 @@ export function nodeDetails(
     membership(
       table,
       subject.dies.flatMap((die) => {
-        const rank = ranks[die.rank]!;
-        return Number.isNaN(rank) ? [] : [rank];
+        const rank = ranks.rankAt(die.rank);
+        return rank === undefined ? [] : [rank];
       }),
     ),
   );

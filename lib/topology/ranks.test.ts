@@ -20,12 +20,14 @@ describe("ranks from a rank table", () => {
 });
 
 describe("ranks by the index's dies", () => {
-  it("puts each rank at its die's place in the index, NaN elsewhere, and leaves out dies the inventory lacks", () => {
+  it("gives each die of the table its rank by its place in the index, none elsewhere, and leaves out dies the inventory lacks", () => {
     const index = indexOf(demoA3Cluster());
-    const ranks = ranksByIndexDie(index, new Map([["sp0-node05/d6", 40], ["sp1-node00/d0", 0], ["sp9-node00/d0", 7], ["sp0-node05/d07", 8]]));
-    expect(ranks).toHaveLength(index.dieCount);
-    expect(ranks[index.rankOf("sp0-node05/d6")]).toBe(40);
-    expect(ranks[index.rankOf("sp1-node00/d0")]).toBe(0);
-    expect([...ranks].filter((rank) => !Number.isNaN(rank)).sort((a, b) => a - b)).toEqual([0, 40]);
+    const ranks = ranksByIndexDie(index, new Map([["sp0-node05/d6", 40], ["sp1-node00/d0", 0], ["sp9-node00/d0", 7], ["sp0-node05/d07", 8], ["sp0-node00/d1", 3]]));
+    expect(ranks.rankAt(index.rankOf("sp0-node05/d6"))).toBe(40);
+    expect(ranks.rankAt(index.rankOf("sp1-node00/d0"))).toBe(0);
+    expect(ranks.rankAt(index.rankOf("sp0-node00/d1"))).toBe(3);
+    const ranked = Array.from({ length: index.dieCount }, (_, place) => ranks.rankAt(place)).filter((rank) => rank !== undefined);
+    expect(ranked.sort((a, b) => a - b)).toEqual([0, 3, 40]);
+    expect(ranks.byteLength).toBe(3 * 12);
   });
 });

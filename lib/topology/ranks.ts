@@ -37,15 +37,42 @@ export function ranksFromRankTable(text: string): RankAssignment | null {
 }
 
 /**
- * A table's ranks over an index's dies, by each die's place in it (`IndexedDie.rank`), NaN for a die the table does
- * not rank; dies of the table that the inventory lacks are left out (no node of the index shows them). A compact
- * form for keeping many tables: 8 bytes per die of the cluster, where a map by die id took some 80 per ranked die.
+ * A table's ranks over an index's dies: the places (`IndexedDie.rank`) it ranks, ascending, with their ranks. 12 bytes
+ * per ranked die whatever the cluster's size (a small job's table on a SuperCluster stays small), where a map by die
+ * id took some 80.
  */
-export function ranksByIndexDie(index: TopologyIndex, ranks: ReadonlyMap<string, number>): Float64Array {
-  const byDie = new Float64Array(index.dieCount).fill(NaN);
-  for (const [id, rank] of ranks) {
-    const at = index.rankOf(id);
-    if (at >= 0) byDie[at] = rank;
+export class RanksByIndexDie {
+  constructor(
+    private readonly places: Int32Array,
+    private readonly ranks: Float64Array,
+  ) {}
+
+  get byteLength(): number {
+    return this.places.byteLength + this.ranks.byteLength;
   }
-  return byDie;
+
+  /** The rank the table gives the die at `place`; undefined when it ranks none there. */
+  rankAt(place: number): number | undefined {
+    let low = 0;
+    let high = this.places.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = this.places[middle]!;
+      if (at === place) return this.ranks[middle];
+      if (at < place) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+}
+
+/** `ranks` (by die id) over the dies of `index`; dies the inventory lacks are left out (no node of the index shows them). */
+export function ranksByIndexDie(index: TopologyIndex, ranks: ReadonlyMap<string, number>): RanksByIndexDie {
+  const placed: [place: number, rank: number][] = [];
+  for (const [id, rank] of ranks) {
+    const place = index.rankOf(id);
+    if (place >= 0) placed.push([place, rank]);
+  }
+  placed.sort((a, b) => a[0] - b[0]);
+  return new RanksByIndexDie(Int32Array.from(placed, ([place]) => place), Float64Array.from(placed, ([, rank]) => rank));
 }
