@@ -13,6 +13,7 @@ import type { SavedRevision } from "./api";
 import type { ClusterLinkValue } from "./cluster-link";
 import { draftKey, saveDraft } from "./drafts";
 import { downloadBlob } from "@/components/primitives/download";
+import { useAfterFirstTask } from "@/components/primitives/use-after-first-task";
 import { exportFileName } from "./export-actions";
 import { createFindingsStore, FindingsContext } from "./findings-store";
 import { HostedGrid, type HostedGridHandle } from "./hosted-grid";
@@ -162,6 +163,9 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
   useWorkspaceShortcuts({ canSave: canWrite && !saving, save: () => void save(), undo, redo });
 
   const problems = findings.issues as Problem[];
+  // The tree and the grid mount a task after the rest: the Tabs measure their bar as they mount, which laid out the
+  // whole workspace with them, 20-50 ms of one task when a 524,288-rank table opened (issue 21).
+  const contentShown = useAfterFirstTask();
   return (
     <Space orientation="vertical" style={{ width: "100%" }} size="middle" data-testid="hosted-workspace">
       <Space wrap>
@@ -209,7 +213,7 @@ export function HostedWorkspace({ channel, summary: opened, notes, lang, name, o
           {
             key: "visual",
             label: t("visual"),
-            children: (
+            children: contentShown && (
               <FindingsContext value={store}>
                 <div style={{ display: "grid", gridTemplateColumns: "minmax(220px, 280px) minmax(0, 1fr)", gap: 12 }}>
                   <div style={{ border: "1px solid var(--ant-color-border-secondary, #f0f0f0)", borderRadius: 6 }}>

@@ -2,8 +2,9 @@
 
 import { Tag, Typography } from "antd";
 import { Table } from "@/components/primitives/table";
+import { useAfterFirstTask } from "@/components/primitives/use-after-first-task";
 import { useFormatter, useTranslations } from "next-intl";
-import { memo, startTransition, useEffect, useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { healthStates, type Health, type TopologyNode } from "@/lib/topology/model";
 import { parseSelection } from "@/lib/topology/url";
 import { nodeKey } from "./chart-option";
@@ -14,18 +15,10 @@ const PAGE_SIZE = 32;
 const PAGE_SIZES = [PAGE_SIZE, 64, 128];
 
 /**
- * `rows`, after a first commit with none: the Table's first mount (its code evaluated, its shell rendered) is a task
- * of its own, not one with the first rows (issue 21: no task over 50 ms). Its styles are antd's static CSS (zeroRuntime,
- * app-providers.tsx): generated here, they were 70–150 ms of that task at load 10–15.
+ * No rows for the first commit (useAfterFirstTask): the Table's first mount (its code evaluated, its shell rendered) is
+ * a task of its own, not one with the first rows. Its styles are antd's static CSS (zeroRuntime, app-providers.tsx):
+ * generated here, they were 70–150 ms of that task at load 10–15.
  */
-function useRowsAfterMount(rows: TopologyNode[]): TopologyNode[] {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => startTransition(() => setMounted(true)), 0);
-    return () => clearTimeout(timer);
-  }, []);
-  return mounted ? rows : noRows;
-}
 const noRows: TopologyNode[] = [];
 
 /**
@@ -61,7 +54,7 @@ export const DieTable = memo(function DieTable({
   const held = () => (selectedDie === null ? null : pageOfDie(rows, selectedDie, pageSize));
   const [place, setPlace] = useState(() => ({ page: held() ?? 1, of: rows, selected: selectedDie }));
   if (place.of !== rows || place.selected !== selectedDie) setPlace({ page: held() ?? (place.of === rows ? place.page : 1), of: rows, selected: selectedDie });
-  const shown = useRowsAfterMount(rows);
+  const shown = useAfterFirstTask() ? rows : noRows;
   const sortOrder = (key: DieSortKey) => (order.key === key ? order.order : null);
   return (
     <section aria-label={t("dieTable.title")}>
