@@ -46,6 +46,8 @@ test.describe("Rank table workspace (editor)", () => {
     await field.press("Enter");
     await expect(report).toContainText("1 error: HCCL would reject this table");
     await expect(field).toHaveAttribute("aria-invalid", "true");
+    // The field says why on hover: its findings are its title.
+    await expect(field).toHaveAttribute("title", /^RT036: /);
     const duplicate = problems.getByRole("row", { name: /RT036/ });
     await expect(duplicate).toContainText("/server_list/1/device/0/device_ip");
     await expect(duplicate).toContainText("/server_list/0/device/0");
@@ -59,6 +61,7 @@ test.describe("Rank table workspace (editor)", () => {
     await expect(report).toContainText("Valid: HCCL accepts this table");
     await expect(field).toHaveValue("192.168.2.6");
     await expect(field).not.toHaveAttribute("aria-invalid", "true");
+    await expect(field).not.toHaveAttribute("title");
 
     await page.getByRole("button", { name: "Export" }).click();
     const downloading = page.waitForEvent("download");
