@@ -86,26 +86,21 @@ export const StructureTree = memo(function StructureTree({
   const treeData = useMemo<StructureNode[]>(() => {
     const reuse = (node: StructureNode) => cache.reuse(node);
     const dieNode = (row: DeviceRow) => reuse({ key: dieNodeKey(row.key), isLeaf: true, rowKey: row.key, label: dieLabel.replace("{device}", row.values.device_id ?? "?").replace("{rank}", row.values.rank_id ?? "?") });
+    // A closed node's children are left out, one placeholder standing for them: the tree indexes every node it is
+    // given, and the 8,256 of a 524,288-rank table's pods and servers were 50-80 ms of each of the open's renders
+    // (issue 21: no task over 50 ms).
+    const childrenOf = (key: string, count: number, open: () => StructureNode[]) =>
+      expanded.has(key) ? open() : count > 0 ? [reuse({ key: `more:${key}`, label: "…", isLeaf: true, selectable: false })] : [];
     const serverNode = (server: ServerNode) => {
       const key = serverNodeKey(server.index);
-      if (!dies) return reuse({ key, server: server.index, isLeaf: true, label: `${server.serverId || unnamed} (${server.rowCount})` });
-      const children = expanded.has(key)
-        ? structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode)
-        : server.rowCount > 0
-          ? [reuse({ key: `more:${server.index}`, label: "…", isLeaf: true, selectable: false })]
-          : [];
-      return reuse({ key, server: server.index, label: `${server.serverId || unnamed} (${server.rowCount})`, children });
+      const label = `${server.serverId || unnamed} (${server.rowCount})`;
+      if (!dies) return reuse({ key, server: server.index, isLeaf: true, label });
+      const children = childrenOf(key, server.rowCount, () => structure.rows.slice(server.firstRow, server.firstRow + server.rowCount).map(dieNode));
+      return reuse({ key, server: server.index, label, children });
     };
-    // A closed pod's servers are left out, one placeholder standing for them, as a closed server's dies are: the tree
-    // indexes every node it is given, and the 8,256 of a 524,288-rank table's pods and servers were 50-80 ms of each
-    // of the open's renders (issue 21: no task over 50 ms).
     const podNode = (pod: PodNode) => {
       const key = podNodeKey(pod.index);
-      const children = expanded.has(key)
-        ? pod.servers.map(serverNode)
-        : pod.servers.length > 0
-          ? [reuse({ key: `more:pod:${pod.index}`, label: "…", isLeaf: true, selectable: false })]
-          : [];
+      const children = childrenOf(key, pod.servers.length, () => pod.servers.map(serverNode));
       return reuse({ key, label: pod.index < 0 ? t("inNoSuperPod") : t("superPod", { id: pod.superPodId, count: pod.servers.length }), children });
     };
     const data = structure.superPodMode ? structure.pods.map(podNode) : (structure.pods[0]?.servers.map(serverNode) ?? []);
